@@ -1,0 +1,59 @@
+"""The ``qwixx-math`` command line.
+
+Each sub-command lives in its own module under :mod:`qwixx_math.commands` and
+exposes ``register(subparsers)``, which adds its parser and sets ``func`` (a
+callable taking the parsed namespace and returning the exit code).  Modules are
+discovered, so adding a command never touches this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Callable, Sequence
+
+from . import commands
+from .errors import QwixxError
+
+__all__ = ["build_parser", "main"]
+
+#: Exit code for bad input (unreadable or malformed arguments, files, records).
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every discovered sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="qwixx-math",
+        description="The exact mathematics of the dice game Qwixx.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None] = (
+            module.register
+        )
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except QwixxError as exc:
+        print(f"qwixx-math {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. `qwixx-math ... | head`
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of ``qwixx-math``: one module each, discovered by :mod:`qwixx_math.cli`."""

@@ -1,0 +1,64 @@
+"""Exception types of qwixx_math.
+
+Every error the library raises on purpose derives from :class:`QwixxError`.  The
+ones caused by bad input are also :class:`ValueError`, so ``except ValueError``
+keeps working for callers that do not care about the distinction.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CacheError",
+    "IllegalMoveError",
+    "InvalidStateError",
+    "ParseError",
+    "QwixxError",
+]
+
+
+class QwixxError(Exception):
+    """Base class of every error raised by qwixx_math on purpose."""
+
+
+class ParseError(QwixxError, ValueError):
+    """Malformed text or JSON: says what was expected and where.
+
+    ``text`` is the input (or the JSON fragment) that failed, ``position`` the
+    character offset of the problem in ``text`` when one is known.
+    """
+
+    def __init__(self, message: str, text: str = "", position: int | None = None) -> None:
+        where = f" (at character {position} of {text!r})" if position is not None and text else ""
+        super().__init__(message + where)
+        self.text = text
+        self.position = position
+
+
+class InvalidStateError(QwixxError, ValueError):
+    """A well-formed value that no legal game can produce (e.g. a lock without 5 marks).
+
+    ``rule`` is the id of the rule of RULES.md that the value contradicts.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+
+
+class IllegalMoveError(QwixxError, ValueError):
+    """A move or turn that the rules forbid; nothing was applied.
+
+    ``rule`` is the rule id (``"R8"``), ``player`` the index of the player whose
+    choice broke it (``None`` when the problem is not one player's, e.g. a roll).
+    The message ends with the position in the text notation, so that it can be
+    pasted back into the command line.
+    """
+
+    def __init__(self, rule: str, message: str, player: int | None = None) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.player = player
+
+
+class CacheError(QwixxError):
+    """A solver table file that is missing, corrupt, truncated or foreign."""

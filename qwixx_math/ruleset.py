@@ -1,0 +1,122 @@
+"""The :class:`Ruleset`: every Option of RULES.md and the known dialect switches.
+
+The defaults are the official rules.  Each switch other than the RULES.md
+Options relaxes (or reinterprets) exactly one rule; they exist so that the
+validator can name the dialect another Qwixx program implements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .errors import ParseError
+
+__all__ = ["DieRemoval", "EndCheck", "Ruleset"]
+
+MIN_PLAYERS = 1
+MAX_PLAYERS = 5
+
+
+class DieRemoval(Enum):
+    """When the die of a colour closed during a turn leaves play (R9)."""
+
+    #: Official (R9): at once; it cannot be used in the action 2 of the same turn.
+    IMMEDIATE = "immediate"
+    #: Dialect: at the end of the turn; a colour closed in action 1 can still be
+    #: marked by the active player in action 2 of that turn, with its die.
+    END_OF_TURN = "end_of_turn"
+
+
+class EndCheck(Enum):
+    """When the end of the game (R13, R14) is checked."""
+
+    #: Official (R5, R14): after all action-1 marks together (so a third colour
+    #: may close in the same instant), and again after action 2.
+    AFTER_ACTIONS = "after_actions"
+    #: Dialect: after each player's action-1 mark, in turn order starting with the
+    #: active player; once the game has ended, later players may not mark.
+    SEQUENTIAL = "sequential"
+    #: Dialect: only at the end of the turn; the active player always gets action 2.
+    END_OF_TURN = "end_of_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The rules a game is played under.  ``Ruleset()`` is the official game for two.
+
+    ``players`` and ``action2_after_game_end`` are the Options of RULES.md (R3,
+    R15).  ``die_removal``, ``end_check`` and ``simultaneous_close`` are dialect
+    switches that default to the official rule (R9, R13/R14, R10).
+    """
+
+    players: int = 2
+    action2_after_game_end: bool = False
+    die_removal: DieRemoval = DieRemoval.IMMEDIATE
+    end_check: EndCheck = EndCheck.AFTER_ACTIONS
+    simultaneous_close: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or isinstance(self.players, bool):
+            raise ParseError(f"R3: players must be an integer, not {self.players!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ParseError(
+                f"R3: players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {self.players}"
+            )
+        for name in ("action2_after_game_end", "simultaneous_close"):
+            if not isinstance(getattr(self, name), bool):
+                raise ParseError(f"Ruleset.{name} must be true or false")
+        if not isinstance(self.die_removal, DieRemoval):
+            raise ParseError(f"Ruleset.die_removal must be a DieRemoval, not {self.die_removal!r}")
+        if not isinstance(self.end_check, EndCheck):
+            raise ParseError(f"Ruleset.end_check must be an EndCheck, not {self.end_check!r}")
+
+    @property
+    def is_official(self) -> bool:
+        """True when every switch has its official value (any number of players)."""
+        return self == Ruleset(players=self.players)
+
+    @property
+    def action2_after_action1_end(self) -> bool:
+        """Whether the active player still takes action 2 after the game ended in action 1."""
+        return self.action2_after_game_end or self.end_check is EndCheck.END_OF_TURN
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object form (all fields, enum values as strings)."""
+        return {
+            "players": self.players,
+            "action2_after_game_end": self.action2_after_game_end,
+            "die_removal": self.die_removal.value,
+            "end_check": self.end_check.value,
+            "simultaneous_close": self.simultaneous_close,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Ruleset:
+        """Parse the JSON object form; missing fields take their official default."""
+        if not isinstance(data, dict):
+            raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
+        known = {"players", "action2_after_game_end", "die_removal", "end_check",
+                 "simultaneous_close"}
+        unknown = sorted(str(k) for k in data if k not in known)
+        if unknown:
+            raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
+        kwargs: dict[str, Any] = {}
+        if "players" in data:
+            kwargs["players"] = data["players"]
+        for name in ("action2_after_game_end", "simultaneous_close"):
+            if name in data:
+                kwargs[name] = data[name]
+        if "die_removal" in data:
+            kwargs["die_removal"] = _enum(DieRemoval, data["die_removal"], "die_removal")
+        if "end_check" in data:
+            kwargs["end_check"] = _enum(EndCheck, data["end_check"], "end_check")
+        return cls(**kwargs)
+
+
+def _enum(kind: type[DieRemoval] | type[EndCheck], value: object, name: str) -> Any:
+    choices = [m.value for m in kind]
+    if not isinstance(value, str) or value not in choices:
+        raise ParseError(f"Ruleset.{name} must be one of {', '.join(choices)}, not {value!r}")
+    return kind(value)
