@@ -1,0 +1,172 @@
+"""A compact integer key for a sheet, for the solver's tables (beside the friendly :class:`Sheet`).
+
+Only this matters for a row's future: whether it is closed (by anyone) and its
+mark count, or, while open, the position of its rightmost mark and its count.
+Each row gets a *row code*:
+
+* ``0`` for an empty open row;
+* ``1 + last*(last+1)/2 + (count-1)`` for an open row whose rightmost mark is at
+  position ``last`` (0..9) with ``count`` marks (1..last+1): codes 1..55.  Every
+  legal mark moves a row to a strictly larger code (SOLVER.md);
+* ``56 + count`` for a closed row with ``count`` marks, the lock included
+  (0..12; below 7 only when another player closed the colour): codes 56..68.
+
+The sheet key is ``(((r*69 + y)*69 + g)*69 + b)*5 + penalties``.  It forgets
+which numbers were skipped, so :func:`sheet_from_key` returns a representative
+sheet (marks packed to the left) with the same key and the same future.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import ParseError
+from .model import COLOURS, COUNT, LAST_POSITION, PENALTY_BOXES, Colour, Sheet
+
+__all__ = [
+    "CLOSED_BASE",
+    "KEY_SPACE",
+    "OPEN_CODES",
+    "ROW_CODES",
+    "RowState",
+    "SheetKey",
+    "decode_key",
+    "open_code",
+    "row_code",
+    "sheet_from_key",
+    "sheet_key",
+]
+
+#: Number of open row codes (empty + 55 (last, count) pairs).
+OPEN_CODES = 1 + LAST_POSITION * (LAST_POSITION + 1) // 2
+#: First closed row code (``CLOSED_BASE + count``).
+CLOSED_BASE = OPEN_CODES
+#: Number of row codes.
+ROW_CODES = CLOSED_BASE + LAST_POSITION + 3
+#: Number of distinct sheet keys (keys run from 0 to KEY_SPACE - 1).
+KEY_SPACE = ROW_CODES ** len(COLOURS) * (PENALTY_BOXES + 1)
+_LAST_BIT = 1 << LAST_POSITION
+
+
+@dataclass(frozen=True, slots=True)
+class RowState:
+    """What matters of a row: closed or not, its mark count, and (open) its rightmost position."""
+
+    last: int | None
+    count: int
+    closed: bool = False
+
+    def __post_init__(self) -> None:
+        if self.closed:
+            if self.last is not None or not 0 <= self.count <= LAST_POSITION + 2:
+                raise ParseError("a closed row state has last=None and a count of 0 to 12")
+        elif self.last is None:
+            if self.count != 0:
+                raise ParseError("an open row with no mark has count 0")
+        elif not (0 <= self.last < LAST_POSITION and 1 <= self.count <= self.last + 1):
+            raise ParseError(
+                f"an open row state needs last in 0..{LAST_POSITION - 1} and count in "
+                f"1..last+1, not last={self.last}, count={self.count}")
+
+    @property
+    def code(self) -> int:
+        """The row code (see the module docstring)."""
+        if self.closed:
+            return CLOSED_BASE + self.count
+        return open_code(self.last, self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetKey:
+    """The friendly form of a sheet key: four row states and the penalties."""
+
+    rows: tuple[RowState, RowState, RowState, RowState]
+    penalties: int
+
+    @property
+    def key(self) -> int:
+        k = 0
+        for row in self.rows:
+            k = k * ROW_CODES + row.code
+        return k * (PENALTY_BOXES + 1) + self.penalties
+
+
+def open_code(last: int | None, count: int) -> int:
+    """The code of an open row: 0 when empty, else ``1 + last(last+1)/2 + count - 1``."""
+    if last is None:
+        return 0
+    return 1 + last * (last + 1) // 2 + count - 1
+
+
+def row_code(mask: int, closed: bool = False) -> int:
+    """The code of a row given as a mask of marked positions (see :class:`Sheet`)."""
+    if closed or mask & _LAST_BIT:
+        return CLOSED_BASE + COUNT[mask]
+    if not mask:
+        return 0
+    return open_code(mask.bit_length() - 1, mask.bit_count())
+
+
+def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
+    """The integer key of ``sheet`` in a game where the colours ``closed`` are closed.
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> k = sheet_key(parse_sheet("r:2,4/p:1"))
+    >>> decode_key(k).rows[0]
+    RowState(last=2, count=2, closed=False)
+    """
+    shut = frozenset(closed)
+    k = 0
+    for colour, mask in zip(COLOURS, sheet.masks, strict=True):
+        k = k * ROW_CODES + row_code(mask, colour in shut)
+    return k * (PENALTY_BOXES + 1) + sheet.penalties
+
+
+def decode_key(key: int) -> SheetKey:
+    """The :class:`SheetKey` of an integer key."""
+    if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < KEY_SPACE:
+        raise ParseError(f"a sheet key is an integer from 0 to {KEY_SPACE - 1}, not {key!r}")
+    key, penalties = divmod(key, PENALTY_BOXES + 1)
+    codes = []
+    for _ in COLOURS:
+        key, code = divmod(key, ROW_CODES)
+        codes.append(code)
+    rows = tuple(_row_state(code) for code in reversed(codes))
+    return SheetKey((rows[0], rows[1], rows[2], rows[3]), penalties)
+
+
+def _row_state(code: int) -> RowState:
+    if code >= CLOSED_BASE:
+        return RowState(None, code - CLOSED_BASE, True)
+    if code == 0:
+        return RowState(None, 0)
+    c = code - 1
+    last = 0
+    while (last + 1) * (last + 2) // 2 <= c:
+        last += 1
+    return RowState(last, c - last * (last + 1) // 2 + 1)
+
+
+def sheet_from_key(key: int) -> tuple[Sheet, frozenset[Colour]]:
+    """A representative sheet with this key, and the closed colours the key implies.
+
+    Open rows get their marks packed to the left of the rightmost one; a closed
+    row with 7 or more marks becomes a row this player locked, one with fewer a
+    row another player closed.
+    """
+    decoded = decode_key(key)
+    masks = []
+    closed = set()
+    for colour, row in zip(COLOURS, decoded.rows, strict=True):
+        if row.closed:
+            closed.add(colour)
+            if row.count >= 7:  # five or more marks, the last number and the lock
+                masks.append(((1 << (row.count - 2)) - 1) | _LAST_BIT)
+            else:
+                masks.append((1 << row.count) - 1)
+        elif row.last is None:
+            masks.append(0)
+        else:
+            masks.append(((1 << (row.count - 1)) - 1) | (1 << row.last))
+    return Sheet((masks[0], masks[1], masks[2], masks[3]), decoded.penalties), frozenset(closed)

@@ -1,0 +1,503 @@
+"""Immutable values of the game: colours, the sheet, marks and the roll (RULES.md R1, R2).
+
+A row is stored as an 11-bit mask of marked *positions* (0 = leftmost number,
+10 = the last number).  The lock box is not a separate bit: marking the last
+number marks the lock too (R8), so a row's mark count is its popcount plus one
+when position 10 is set.  The friendly accessors (:meth:`Sheet.marks`,
+:meth:`Sheet.count`, ...) speak in numbers; the masks are for speed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+from .errors import InvalidStateError, ParseError
+
+__all__ = [
+    "COLOURS",
+    "LAST_POSITION",
+    "LOCK_THRESHOLD",
+    "PENALTY_BOXES",
+    "PENALTY_POINTS",
+    "ROW_LENGTH",
+    "Colour",
+    "Mark",
+    "Roll",
+    "Sheet",
+    "TurnPlan",
+    "row_points",
+]
+
+#: Numbers per row (2..12).
+ROW_LENGTH = 11
+#: Position of the last number of a row (red/yellow 12, green/blue 2).
+LAST_POSITION = ROW_LENGTH - 1
+#: Marks a row must already hold before its last number may be marked (R8).
+LOCK_THRESHOLD = 5
+#: Penalty boxes on a sheet (R2); the fourth ends the game (R13).
+PENALTY_BOXES = 4
+#: Points lost per penalty box (R17).
+PENALTY_POINTS = 5
+
+_FULL_MASK = (1 << ROW_LENGTH) - 1
+_LAST_BIT = 1 << LAST_POSITION
+
+
+class Colour(Enum):
+    """The four colours, in sheet order (R1, R2).
+
+    Each colour carries ``index`` (0 red, 1 yellow, 2 green, 3 blue: the order of
+    rows and dice), ``letter`` (``r``, ``y``, ``g``, ``b``: the text notation),
+    ``ascending`` (red and yellow read 2..12, green and blue 12..2) and
+    ``last_number`` (12 for red/yellow, 2 for green/blue: the number that closes
+    the row, R8).
+    """
+
+    RED = "red"
+    YELLOW = "yellow"
+    GREEN = "green"
+    BLUE = "blue"
+
+    index: int
+    letter: str
+    ascending: bool
+    last_number: int
+    _positions: tuple[int, ...]
+
+    # Members are singletons: identity hashing is correct and much faster than Enum's.
+    __hash__ = object.__hash__
+
+    def position(self, number: int) -> int:
+        """Position (0..10, left to right) of ``number`` in this colour's row."""
+        try:
+            pos = self._positions[number]
+        except (IndexError, TypeError):
+            pos = -1
+        if pos < 0 or isinstance(number, bool):
+            raise ParseError(f"R2: a row holds the numbers 2 to 12, not {number!r}")
+        return pos
+
+    def number(self, position: int) -> int:
+        """The number printed at ``position`` (0..10) of this colour's row."""
+        return position + 2 if self.ascending else 12 - position
+
+    @classmethod
+    def parse(cls, text: str) -> Colour:
+        """A colour from its name or letter, case-insensitive (``"r"``, ``"Red"``)."""
+        key = text.strip().lower() if isinstance(text, str) else None
+        colour = _COLOUR_NAMES.get(key) if key is not None else None
+        if colour is None:
+            raise ParseError(
+                f"unknown colour {text!r}; expected one of red, yellow, green, blue (or r, y, g, b)"
+            )
+        return colour
+
+
+for _i, _c in enumerate(Colour):
+    _c.index = _i
+    _c.letter = _c.value[0]
+    _c.ascending = _i < 2
+    _c.last_number = 12 if _c.ascending else 2
+    _c._positions = tuple(
+        -1 if n < 2 else (n - 2 if _c.ascending else 12 - n) for n in range(13))
+
+#: The colours in sheet order.
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+_COLOUR_NAMES = {**{c.value: c for c in COLOURS}, **{c.letter: c for c in COLOURS}}
+
+#: T(n) = n(n+1)/2, the points of a row with n marks (R16).
+_TRIANGLE = tuple(n * (n + 1) // 2 for n in range(ROW_LENGTH + 2))
+
+
+def row_points(count: int) -> int:
+    """Points of a row holding ``count`` marks, the lock included (R16)."""
+    if not (isinstance(count, int) and 0 <= count <= ROW_LENGTH + 1):
+        raise ValueError(f"R16: a row holds 0 to 12 marks, not {count!r}")
+    return _TRIANGLE[count]
+
+
+def _allowed(mask: int) -> int:
+    """Positions a row with marks ``mask`` may take next, by R7 and R8 alone."""
+    if mask & _LAST_BIT:
+        return 0
+    start = mask.bit_length()  # first position right of the last mark
+    allowed = ((1 << LAST_POSITION) - 1) & ~((1 << start) - 1)
+    if mask.bit_count() >= LOCK_THRESHOLD:
+        allowed |= _LAST_BIT
+    return allowed
+
+
+#: ALLOWED[mask]: bit p set when position p may be marked next (R7, R8); closing ignored.
+ALLOWED: tuple[int, ...] = tuple(_allowed(m) for m in range(_FULL_MASK + 1))
+#: COUNT[mask]: marks of a row (the lock box included) (R16).
+COUNT: tuple[int, ...] = tuple(m.bit_count() + (1 if m & _LAST_BIT else 0)
+                               for m in range(_FULL_MASK + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A cross on ``number`` in the row of ``colour`` (2..12).
+
+    Marks sort by row (red, yellow, green, blue) and then left to right, which
+    is the order legal moves are listed in.
+    """
+
+    colour: Colour
+    number: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.colour, Colour):
+            raise ParseError(f"a mark needs a Colour, not {self.colour!r}")
+        if not (isinstance(self.number, int) and not isinstance(self.number, bool)
+                and 2 <= self.number <= 12):
+            raise ParseError(f"R2: a row holds the numbers 2 to 12, not {self.number!r}")
+
+    @property
+    def position(self) -> int:
+        """Position of the mark in its row (0..10, left to right)."""
+        return self.colour.position(self.number)
+
+    @property
+    def closes(self) -> bool:
+        """Whether this is the row's last number (marking it closes the row, R8)."""
+        return self.number == self.colour.last_number
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (self.colour.index, self.position)
+
+    def __lt__(self, other: Mark) -> bool:
+        if not isinstance(other, Mark):
+            return NotImplemented
+        return self.sort_key < other.sort_key
+
+    def __str__(self) -> str:
+        return f"{self.colour.letter}{self.number}"
+
+    def describe(self) -> str:
+        """Plain words: ``"red 8"``."""
+        return f"{self.colour.value} {self.number}"
+
+
+#: MARKS[colour index][number]: the shared Mark value (numbers 0 and 1 unused).
+MARKS: tuple[tuple[Mark, ...], ...] = tuple(
+    tuple(Mark(c, max(n, 2)) for n in range(13)) for c in COLOURS)
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One player's score sheet: the marks of the four rows and the penalty boxes (R2).
+
+    ``masks[i]`` is the row of ``COLOURS[i]`` as a bit mask of marked positions;
+    prefer the friendly constructors :meth:`empty`, :meth:`from_marks` and
+    :func:`qwixx_math.notation.parse_sheet`.  A sheet is validated when built:
+    one that no game can produce raises :class:`InvalidStateError`.
+    """
+
+    masks: tuple[int, int, int, int] = (0, 0, 0, 0)
+    penalties: int = 0
+
+    EMPTY: ClassVar[Sheet]
+
+    def __post_init__(self) -> None:
+        masks = self.masks
+        if not (isinstance(masks, tuple) and len(masks) == len(COLOURS)):
+            raise ParseError("a sheet has four rows (red, yellow, green, blue)")
+        for colour, mask in zip(COLOURS, masks, strict=True):
+            if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask <= _FULL_MASK:
+                raise ParseError(f"the {colour.value} row mask must be an integer 0..2047")
+            if mask & _LAST_BIT and (mask & ~_LAST_BIT).bit_count() < LOCK_THRESHOLD:
+                raise InvalidStateError(
+                    "R8",
+                    f"{colour.value} {colour.last_number} needs {LOCK_THRESHOLD} marks in "
+                    f"{colour.value} before it; this row has "
+                    f"{(mask & ~_LAST_BIT).bit_count()}",
+                )
+        p = self.penalties
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= PENALTY_BOXES:
+            raise InvalidStateError("R2", f"a sheet has {PENALTY_BOXES} penalty boxes; got {p!r}")
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def empty(cls) -> Sheet:
+        """A fresh sheet."""
+        return cls.EMPTY
+
+    @classmethod
+    def from_marks(
+        cls,
+        marks: Mapping[Colour, Iterable[int]] | None = None,
+        penalties: int = 0,
+    ) -> Sheet:
+        """A sheet from the numbers marked in each row, in the order they were marked.
+
+        >>> Sheet.from_marks({Colour.RED: [2, 3, 5]}, penalties=1)
+        Sheet('r:2,3,5/y:-/g:-/b:-/p:1')
+        """
+        masks = [0, 0, 0, 0]
+        for colour, numbers in (marks or {}).items():
+            if not isinstance(colour, Colour):
+                raise ParseError(f"sheet rows are keyed by Colour, not {colour!r}")
+            mask = 0
+            last: int | None = None
+            for number in numbers:
+                pos = colour.position(number)
+                if last is not None and pos <= colour.position(last):
+                    raise InvalidStateError(
+                        "R7",
+                        f"{colour.value} {number} is not right of {colour.value} {last}; "
+                        "marks in a row go strictly left to right",
+                    )
+                mask |= 1 << pos
+                last = number
+            masks[colour.index] = mask
+        return cls((masks[0], masks[1], masks[2], masks[3]), penalties)
+
+    @classmethod
+    def _unchecked(cls, masks: tuple[int, int, int, int], penalties: int) -> Sheet:
+        """Build without validation; only for values derived from valid ones by legal steps."""
+        sheet = object.__new__(cls)
+        object.__setattr__(sheet, "masks", masks)
+        object.__setattr__(sheet, "penalties", penalties)
+        return sheet
+
+    # -- reading ------------------------------------------------------------------------------
+    def marks(self, colour: Colour) -> tuple[int, ...]:
+        """The numbers marked in ``colour``'s row, left to right (the lock box not included)."""
+        mask = self.masks[colour.index]
+        return tuple(colour.number(p) for p in range(ROW_LENGTH) if mask >> p & 1)
+
+    def count(self, colour: Colour) -> int:
+        """Marks in ``colour``'s row, the lock box included (R16)."""
+        return COUNT[self.masks[colour.index]]
+
+    def is_locked(self, colour: Colour) -> bool:
+        """Whether this player marked ``colour``'s last number and lock box (R8)."""
+        return bool(self.masks[colour.index] & _LAST_BIT)
+
+    @property
+    def locked(self) -> frozenset[Colour]:
+        """The colours this player closed."""
+        return frozenset(c for c in COLOURS if self.masks[c.index] & _LAST_BIT)
+
+    def last_number(self, colour: Colour) -> int | None:
+        """The rightmost number marked in ``colour``'s row, or None."""
+        mask = self.masks[colour.index]
+        return colour.number(mask.bit_length() - 1) if mask else None
+
+    def row_score(self, colour: Colour) -> int:
+        """Points of ``colour``'s row (R16)."""
+        return _TRIANGLE[COUNT[self.masks[colour.index]]]
+
+    @property
+    def score(self) -> int:
+        """Total: the four rows minus 5 per penalty box (R16, R17)."""
+        m = self.masks
+        return (_TRIANGLE[COUNT[m[0]]] + _TRIANGLE[COUNT[m[1]]] + _TRIANGLE[COUNT[m[2]]]
+                + _TRIANGLE[COUNT[m[3]]] - PENALTY_POINTS * self.penalties)
+
+    @property
+    def total_marks(self) -> int:
+        """Marks on the whole sheet, lock boxes included."""
+        return sum(COUNT[m] for m in self.masks)
+
+    def allows(self, colour: Colour, number: int) -> bool:
+        """Whether R7 and R8 allow ``number`` in ``colour``'s row (whether the colour is
+        closed is the game's business, not the sheet's)."""
+        return bool(ALLOWED[self.masks[colour.index]] >> colour.position(number) & 1)
+
+    def why_not(self, colour: Colour, number: int) -> tuple[str, str] | None:
+        """``None`` if :meth:`allows`, else ``(rule id, reason)`` in plain words."""
+        pos = colour.position(number)
+        mask = self.masks[colour.index]
+        if ALLOWED[mask] >> pos & 1:
+            return None
+        name = colour.value
+        if mask & _LAST_BIT:
+            return ("R9", f"{name} is already closed on this sheet")
+        if mask and pos < mask.bit_length():
+            last = colour.number(mask.bit_length() - 1)
+            if pos == mask.bit_length() - 1:
+                return ("R7", f"{name} {number} is already marked")
+            return ("R7", f"{name} {number} is left of {name} {last}, already marked; "
+                          "a skipped number can never be marked")
+        return ("R8", f"{name} {number} needs {LOCK_THRESHOLD} marks in {name} before it; "
+                      f"this sheet has {mask.bit_count()}")
+
+    # -- changing (returns new sheets) --------------------------------------------------------
+    def with_mark(self, colour: Colour, number: int) -> Sheet:
+        """This sheet with ``number`` marked in ``colour`` (and the lock, for the last number).
+
+        Raises :class:`IllegalMoveError` citing R7/R8 when the sheet does not allow it.
+        """
+        reason = self.why_not(colour, number)
+        if reason is not None:
+            from .errors import IllegalMoveError
+            from .notation import format_sheet
+
+            rule, text = reason
+            raise IllegalMoveError(rule, f"{text} ({format_sheet(self)})")
+        return self._marked(colour.index, colour.position(number))
+
+    def _marked(self, row: int, position: int) -> Sheet:
+        m = list(self.masks)
+        m[row] |= 1 << position
+        return Sheet._unchecked((m[0], m[1], m[2], m[3]), self.penalties)
+
+    def with_penalty(self) -> Sheet:
+        """This sheet with one more penalty box crossed (R11)."""
+        if self.penalties >= PENALTY_BOXES:
+            from .errors import IllegalMoveError
+            from .notation import format_sheet
+
+            raise IllegalMoveError(
+                "R13", f"all {PENALTY_BOXES} penalty boxes are crossed ({format_sheet(self)})")
+        return Sheet._unchecked(self.masks, self.penalties + 1)
+
+    # -- notation -----------------------------------------------------------------------------
+    def __str__(self) -> str:
+        from .notation import format_sheet
+
+        return format_sheet(self)
+
+    def __repr__(self) -> str:
+        return f"Sheet({str(self)!r})"
+
+
+Sheet.EMPTY = Sheet()
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The dice of one roll: two whites (in the order given) and the coloured dice in play.
+
+    ``coloured[i]`` is the die of ``COLOURS[i]``, or None when that colour's die
+    is out of play (its row was closed, R9).
+
+    >>> Roll.of(3, 5, red=1, yellow=2, blue=4)
+    Roll('w:3,5/r:1/y:2/b:4')
+    """
+
+    white: tuple[int, int]
+    coloured: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.white, tuple) and len(self.white) == 2):
+            raise ParseError("a roll has exactly two white dice")
+        if not (isinstance(self.coloured, tuple) and len(self.coloured) == len(COLOURS)):
+            raise ParseError("a roll lists one entry (a die or None) per colour")
+        for name, die in (("white", self.white[0]), ("white", self.white[1]),
+                          *zip((c.value for c in COLOURS), self.coloured, strict=True)):
+            if die is None and name != "white":
+                continue
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise ParseError(f"R1: a die shows 1 to 6; the {name} die shows {die!r}")
+
+    @classmethod
+    def _unchecked(cls, white: tuple[int, int],
+                   coloured: tuple[int | None, int | None, int | None, int | None]) -> Roll:
+        """Build without validation (for dice known to be in range)."""
+        roll = object.__new__(cls)
+        object.__setattr__(roll, "white", white)
+        object.__setattr__(roll, "coloured", coloured)
+        return roll
+
+    @classmethod
+    def of(cls, white1: int, white2: int, *, red: int | None = None,
+           yellow: int | None = None, green: int | None = None,
+           blue: int | None = None) -> Roll:
+        """A roll from keyword dice; leave out the colours not in play."""
+        return cls((white1, white2), (red, yellow, green, blue))
+
+    @property
+    def white_sum(self) -> int:
+        """The sum every player may mark in action 1 (R5)."""
+        return self.white[0] + self.white[1]
+
+    @property
+    def in_play(self) -> frozenset[Colour]:
+        """The colours whose die was rolled."""
+        return frozenset(c for c, d in zip(COLOURS, self.coloured, strict=True) if d is not None)
+
+    def die(self, colour: Colour) -> int | None:
+        """The face of ``colour``'s die, or None when it is out of play."""
+        return self.coloured[colour.index]
+
+    def action2_numbers(self, colour: Colour) -> tuple[int, ...]:
+        """The distinct numbers white + ``colour`` can make (R6), ascending; () if out of play."""
+        d = self.coloured[colour.index]
+        if d is None:
+            return ()
+        a, b = self.white[0] + d, self.white[1] + d
+        return (a,) if a == b else (min(a, b), max(a, b))
+
+    def __str__(self) -> str:
+        from .notation import format_roll
+
+        return format_roll(self)
+
+    def __repr__(self) -> str:
+        return f"Roll({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlan:
+    """The active player's whole turn: the action-1 mark, the action-2 mark, or neither.
+
+    ``TurnPlan(None, None)`` is the penalty (R11).  Plans sort with None before any
+    mark, action 1 first: the order in which legal plans are listed.
+    """
+
+    action1: Mark | None = None
+    action2: Mark | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("action1", "action2"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Mark):
+                raise ParseError(f"TurnPlan.{name} must be a Mark or None, not {value!r}")
+
+    @property
+    def penalty(self) -> bool:
+        """True when the plan marks nothing, which costs a penalty box (R11)."""
+        return self.action1 is None and self.action2 is None
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """The marks of the plan, in the order they are written."""
+        return tuple(m for m in (self.action1, self.action2) if m is not None)
+
+    @property
+    def sort_key(self) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        def key(m: Mark | None) -> tuple[int, int, int]:
+            return (0, 0, 0) if m is None else (1, *m.sort_key)
+
+        return (key(self.action1), key(self.action2))
+
+    def __lt__(self, other: TurnPlan) -> bool:
+        if not isinstance(other, TurnPlan):
+            return NotImplemented
+        return self.sort_key < other.sort_key
+
+    def __str__(self) -> str:
+        from .notation import format_plan
+
+        return format_plan(self)
+
+    def __repr__(self) -> str:
+        return f"TurnPlan({str(self)!r})"
+
+    def describe(self) -> str:
+        """The plan in plain words."""
+        if self.penalty:
+            return "mark nothing and take a penalty"
+        parts = []
+        if self.action1 is not None:
+            parts.append(f"mark {self.action1.describe()} with the white sum")
+        if self.action2 is not None:
+            parts.append(f"{'then ' if parts else ''}mark {self.action2.describe()} "
+                         f"with white + {self.action2.colour.value}")
+        return ", ".join(parts)

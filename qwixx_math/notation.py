@@ -1,0 +1,401 @@
+"""Text notation and JSON forms of sheets, rolls, marks and turn plans.
+
+The text forms are meant to be typed on a command line without quoting and
+round-trip exactly: ``parse_x(format_x(v)) == v``.  See ``docs/notation.md``.
+
+========== ===================================== ==========================================
+value      canonical text                        notes
+========== ===================================== ==========================================
+sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing rows are empty,
+                                                 ``p`` defaults to 0; a closed row ends in
+                                                 ``12,lock`` (``2,lock`` in green/blue)
+roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
+mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read
+plan       ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-``     ``penalty`` also reads as ``-/-``
+colours    ``g,b``                               also ``gb``, ``green,blue``, ``-`` = none
+========== ===================================== ==========================================
+
+Errors: malformed text raises :class:`ParseError` (what was expected and the
+character position); well-formed text describing something no game can produce
+(marks out of order, a lock without five marks before it) raises
+:class:`InvalidStateError` with the rule id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .errors import InvalidStateError, ParseError
+from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
+
+__all__ = [
+    "format_action1",
+    "format_colours",
+    "format_mark",
+    "format_plan",
+    "format_roll",
+    "format_sheet",
+    "mark_from_json",
+    "mark_to_json",
+    "parse_action1",
+    "parse_colours",
+    "parse_mark",
+    "parse_plan",
+    "parse_roll",
+    "parse_sheet",
+    "plan_from_json",
+    "plan_to_json",
+    "roll_from_json",
+    "roll_to_json",
+    "sheet_from_json",
+    "sheet_to_json",
+]
+
+_NUMBER = re.compile(r"[0-9]+\Z")
+_MARK = re.compile(r"\s*([A-Za-z]+)\s*:?\s*([0-9]+)\s*\Z")
+_LOCK_WORDS = ("lock", "l")
+_PENALTY_KEYS = ("p", "pen", "penalty", "penalties")
+
+
+def _require_str(text: object, what: str) -> str:
+    if not isinstance(text, str):
+        raise ParseError(f"{what} must be text, not {type(text).__name__}")
+    return text
+
+
+def _segments(text: str) -> list[tuple[str, str, int]]:
+    """Split ``key:body/key:body`` into (lower-case key, body, offset of the body)."""
+    out: list[tuple[str, str, int]] = []
+    offset = 0
+    for part in text.split("/"):
+        colon = part.find(":")
+        if colon < 0:
+            raise ParseError(f"expected 'key:value' in {part.strip()!r}", text, offset)
+        out.append((part[:colon].strip().lower(), part[colon + 1:], offset + colon + 1))
+        offset += len(part) + 1
+    return out
+
+
+def _int(token: str, text: str, offset: int, what: str) -> int:
+    t = token.strip()
+    if not _NUMBER.match(t) or len(t) > 3:
+        raise ParseError(f"expected {what}, found {t!r}", text, offset)
+    return int(t)
+
+
+# -- sheet ----------------------------------------------------------------------------------------
+
+def format_sheet(sheet: Sheet) -> str:
+    """The canonical text of a sheet: ``r:2,3/y:-/g:-/b:-/p:0``."""
+    parts = []
+    for colour in COLOURS:
+        numbers = [str(n) for n in sheet.marks(colour)]
+        if sheet.is_locked(colour):
+            numbers.append("lock")
+        parts.append(f"{colour.letter}:{','.join(numbers) or '-'}")
+    parts.append(f"p:{sheet.penalties}")
+    return "/".join(parts)
+
+
+def parse_sheet(text: str) -> Sheet:
+    """Read a sheet from its text notation (see the module docstring).
+
+    >>> parse_sheet("r:2,3,5 / g:12,11 / p:1")
+    Sheet('r:2,3,5/y:-/g:12,11/b:-/p:1')
+    """
+    text = _require_str(text, "a sheet")
+    if not text.strip():
+        raise ParseError("empty sheet text; an empty sheet is 'r:-/y:-/g:-/b:-/p:0'")
+    rows: dict[Colour, list[int]] = {}
+    locks: set[Colour] = set()
+    penalties: int | None = None
+    for key, body, offset in _segments(text):
+        if key in _PENALTY_KEYS:
+            if penalties is not None:
+                raise ParseError("penalties given twice", text, offset)
+            penalties = _int(body, text, offset, "a number of penalties (0 to 4)")
+            continue
+        try:
+            colour = Colour.parse(key)
+        except ParseError:
+            raise ParseError(
+                f"unknown row {key!r}; expected r, y, g, b or p", text, offset) from None
+        if colour in rows:
+            raise ParseError(f"the {colour.value} row is given twice", text, offset)
+        numbers: list[int] = []
+        items = [t.strip() for t in body.split(",")]
+        if items != ["-"]:
+            pos = offset
+            for i, item in enumerate(items):
+                if item.lower() in _LOCK_WORDS:
+                    if i != len(items) - 1:
+                        raise ParseError(f"'lock' must close the {colour.value} row", text, pos)
+                    locks.add(colour)
+                else:
+                    number = _int(item, text, pos, f"a {colour.value} number (2 to 12)")
+                    if not 2 <= number <= 12:
+                        raise ParseError(
+                            f"{colour.value} numbers run from 2 to 12, not {number}", text, pos)
+                    numbers.append(number)
+                pos += len(item) + 1
+        rows[colour] = numbers
+    for colour, numbers in rows.items():
+        has_last = bool(numbers) and numbers[-1] == colour.last_number
+        if colour in locks and not has_last:
+            raise InvalidStateError(
+                "R8", f"the {colour.value} lock box is marked but {colour.value} "
+                      f"{colour.last_number} is not; only marking the last number marks the lock")
+        if has_last and colour not in locks:
+            raise InvalidStateError(
+                "R8", f"{colour.value} {colour.last_number} also marks the lock box; "
+                      f"write '{colour.letter}:...,{colour.last_number},lock'")
+    return Sheet.from_marks(rows, penalties if penalties is not None else 0)
+
+
+def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
+    """``{"red": [2, 3], "yellow": [], "green": [], "blue": [], "locks": [], "penalties": 0}``."""
+    out: dict[str, Any] = {c.value: list(sheet.marks(c)) for c in COLOURS}
+    out["locks"] = [c.value for c in COLOURS if sheet.is_locked(c)]
+    out["penalties"] = sheet.penalties
+    return out
+
+
+def sheet_from_json(data: object) -> Sheet:
+    """Inverse of :func:`sheet_to_json`; missing rows are empty, missing penalties 0."""
+    if not isinstance(data, dict):
+        raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
+    known = {c.value for c in COLOURS} | {"locks", "penalties"}
+    unknown = sorted(str(k) for k in data if k not in known)
+    if unknown:
+        raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
+    rows: dict[Colour, list[int]] = {}
+    for colour in COLOURS:
+        numbers = data.get(colour.value, [])
+        if not isinstance(numbers, list) or not all(_is_int(n) for n in numbers):
+            raise ParseError(f"sheet.{colour.value} must be a list of numbers")
+        for n in numbers:
+            if not 2 <= n <= 12:
+                raise ParseError(f"{colour.value} numbers run from 2 to 12, not {n}")
+        rows[colour] = list(numbers)
+    locks_raw = data.get("locks", [])
+    if not isinstance(locks_raw, list) or not all(isinstance(x, str) for x in locks_raw):
+        raise ParseError("sheet.locks must be a list of colour names")
+    locks = {Colour.parse(x) for x in locks_raw}
+    for colour, numbers in rows.items():
+        has_last = bool(numbers) and numbers[-1] == colour.last_number
+        if has_last != (colour in locks):
+            raise InvalidStateError(
+                "R8", f"{colour.value} {colour.last_number} and the {colour.value} lock box "
+                      "are marked together or not at all")
+    penalties = data.get("penalties", 0)
+    if not _is_int(penalties):
+        raise ParseError("sheet.penalties must be a number")
+    return Sheet.from_marks(rows, penalties)
+
+
+# -- roll -----------------------------------------------------------------------------------------
+
+def format_roll(roll: Roll) -> str:
+    """The canonical text of a roll: ``w:3,5/r:1/y:2/g:6/b:4``."""
+    parts = [f"w:{roll.white[0]},{roll.white[1]}"]
+    parts += [f"{c.letter}:{d}" for c, d in zip(COLOURS, roll.coloured, strict=True)
+              if d is not None]
+    return "/".join(parts)
+
+
+def parse_roll(text: str) -> Roll:
+    """Read a roll: ``w:3,5/r:1/y:2/g:6/b:4`` (colours not in play left out).
+
+    >>> parse_roll("w:6,6/r:2/y:3/b:1").in_play == {Colour.RED, Colour.YELLOW, Colour.BLUE}
+    True
+    """
+    text = _require_str(text, "a roll")
+    if not text.strip():
+        raise ParseError("empty roll text; a roll looks like 'w:3,5/r:1/y:2/g:6/b:4'")
+    white: tuple[int, int] | None = None
+    coloured: list[int | None] = [None, None, None, None]
+    seen: set[str] = set()
+    for key, body, offset in _segments(text):
+        if key in ("w", "white"):
+            if white is not None:
+                raise ParseError("the white dice are given twice", text, offset)
+            items = body.split(",")
+            if len(items) != 2:
+                raise ParseError("expected two white dice, e.g. 'w:3,5'", text, offset)
+            a = _die(items[0], text, offset, "white")
+            b = _die(items[1], text, offset + len(items[0]) + 1, "white")
+            white = (a, b)
+            continue
+        try:
+            colour = Colour.parse(key)
+        except ParseError:
+            raise ParseError(f"unknown die {key!r}; expected w, r, y, g or b",
+                             text, offset) from None
+        if colour.value in seen:
+            raise ParseError(f"the {colour.value} die is given twice", text, offset)
+        seen.add(colour.value)
+        coloured[colour.index] = _die(body, text, offset, colour.value)
+    if white is None:
+        raise ParseError("a roll needs the two white dice, e.g. 'w:3,5'", text, 0)
+    return Roll(white, (coloured[0], coloured[1], coloured[2], coloured[3]))
+
+
+def _die(token: str, text: str, offset: int, name: str) -> int:
+    value = _int(token, text, offset, f"a {name} die (1 to 6)")
+    if not 1 <= value <= 6:
+        raise ParseError(f"R1: a die shows 1 to 6; the {name} die shows {value}", text, offset)
+    return value
+
+
+def roll_to_json(roll: Roll) -> dict[str, Any]:
+    """``{"white": [3, 5], "red": 1, ...}`` with only the colours in play."""
+    out: dict[str, Any] = {"white": list(roll.white)}
+    for colour, die in zip(COLOURS, roll.coloured, strict=True):
+        if die is not None:
+            out[colour.value] = die
+    return out
+
+
+def roll_from_json(data: object) -> Roll:
+    """Inverse of :func:`roll_to_json`."""
+    if not isinstance(data, dict):
+        raise ParseError(f"a roll must be a JSON object, not {type(data).__name__}")
+    known = {"white"} | {c.value for c in COLOURS}
+    unknown = sorted(str(k) for k in data if k not in known)
+    if unknown:
+        raise ParseError(f"unknown roll field(s): {', '.join(unknown)}")
+    white = data.get("white")
+    if not (isinstance(white, list) and len(white) == 2 and all(_is_int(w) for w in white)):
+        raise ParseError("roll.white must be a list of two dice")
+    coloured: list[int | None] = []
+    for colour in COLOURS:
+        die = data.get(colour.value)
+        if die is not None and not _is_int(die):
+            raise ParseError(f"roll.{colour.value} must be a die (1 to 6) or absent")
+        coloured.append(die)
+    return Roll((white[0], white[1]), (coloured[0], coloured[1], coloured[2], coloured[3]))
+
+
+# -- marks and plans ------------------------------------------------------------------------------
+
+def format_mark(mark: Mark | None) -> str:
+    """``r8``, or ``-`` for no mark."""
+    return "-" if mark is None else f"{mark.colour.letter}{mark.number}"
+
+
+def parse_mark(text: str) -> Mark:
+    """Read a mark: ``r8``, ``red 8``, ``G:12``."""
+    text = _require_str(text, "a mark")
+    match = _MARK.match(text)
+    if match is None:
+        raise ParseError(f"expected a mark such as 'r8' or 'green 12', not {text!r}", text, 0)
+    colour = Colour.parse(match.group(1))
+    digits = match.group(2)
+    number = int(digits) if len(digits) <= 3 else 0
+    if not 2 <= number <= 12:
+        raise ParseError(f"R2: a row holds the numbers 2 to 12, not {digits}", text,
+                         match.start(2))
+    return Mark(colour, number)
+
+
+def _parse_optional_mark(text: str) -> Mark | None:
+    return None if text.strip() == "-" else parse_mark(text)
+
+
+def format_plan(plan: TurnPlan) -> str:
+    """``r8/g9``; ``-`` stands for an action not taken; ``-/-`` is the penalty."""
+    return f"{format_mark(plan.action1)}/{format_mark(plan.action2)}"
+
+
+def parse_plan(text: str) -> TurnPlan:
+    """Read a turn plan: ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-`` or ``penalty``."""
+    text = _require_str(text, "a plan")
+    if text.strip().lower() == "penalty":
+        return TurnPlan(None, None)
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise ParseError(
+            "expected a plan 'ACTION1/ACTION2' such as 'r8/g9', 'r8/-', '-/g9' or '-/-'", text, 0)
+    return TurnPlan(_parse_optional_mark(parts[0]), _parse_optional_mark(parts[1]))
+
+
+def format_action1(choices: Sequence[Mark | None]) -> str:
+    """Every player's action-1 choice, comma separated: ``y5,r5,-``."""
+    return ",".join(format_mark(m) for m in choices)
+
+
+def parse_action1(text: str) -> tuple[Mark | None, ...]:
+    """Inverse of :func:`format_action1`."""
+    text = _require_str(text, "action-1 choices")
+    if not text.strip():
+        raise ParseError("expected one action-1 choice per player, e.g. 'y5,r5,-'", text, 0)
+    return tuple(_parse_optional_mark(t) for t in text.split(","))
+
+
+def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
+    """``{"colour": "red", "number": 8}`` or None."""
+    return None if mark is None else {"colour": mark.colour.value, "number": mark.number}
+
+
+def mark_from_json(data: object) -> Mark | None:
+    """Inverse of :func:`mark_to_json`; also reads the text form (``"r8"``)."""
+    if data is None:
+        return None
+    if isinstance(data, str):
+        return _parse_optional_mark(data)
+    if not isinstance(data, dict) or set(data) != {"colour", "number"}:
+        raise ParseError('a mark must be null or {"colour": ..., "number": ...}')
+    colour, number = data["colour"], data["number"]
+    if not isinstance(colour, str) or not _is_int(number):
+        raise ParseError('a mark must be {"colour": "red", "number": 8}')
+    return Mark(Colour.parse(colour), number)
+
+
+def plan_to_json(plan: TurnPlan) -> dict[str, Any]:
+    """``{"action1": mark|null, "action2": mark|null, "penalty": bool}``."""
+    return {"action1": mark_to_json(plan.action1), "action2": mark_to_json(plan.action2),
+            "penalty": plan.penalty}
+
+
+def plan_from_json(data: object) -> TurnPlan:
+    """Inverse of :func:`plan_to_json` (``penalty`` is optional and checked if given)."""
+    if not isinstance(data, dict) or not {"action1", "action2"} <= set(data):
+        raise ParseError('a plan must be {"action1": ..., "action2": ...}')
+    plan = TurnPlan(mark_from_json(data["action1"]), mark_from_json(data["action2"]))
+    if "penalty" in data and data["penalty"] is not plan.penalty:
+        raise ParseError("plan.penalty must be true exactly when both actions are null")
+    return plan
+
+
+# -- colours --------------------------------------------------------------------------------------
+
+def format_colours(colours: Iterable[Colour]) -> str:
+    """``g,b`` in sheet order, ``-`` for none."""
+    chosen = set(colours)
+    return ",".join(c.letter for c in COLOURS if c in chosen) or "-"
+
+
+def parse_colours(text: str) -> frozenset[Colour]:
+    """Read a set of colours: ``g,b``, ``gb``, ``green,blue``, or ``-``/empty for none."""
+    text = _require_str(text, "colours")
+    stripped = text.strip()
+    if stripped in ("", "-"):
+        return frozenset()
+    out: set[Colour] = set()
+    for token in stripped.split(","):
+        token = token.strip()
+        try:
+            out.add(Colour.parse(token))
+        except ParseError:
+            if token and all(ch in "rygbRYGB" for ch in token):
+                out.update(Colour.parse(ch) for ch in token)
+            else:
+                raise
+    return frozenset(out)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+

@@ -1,0 +1,589 @@
+"""The reference rules core: the game state, legal moves and applying turns (RULES.md).
+
+A turn goes through three phases, each a method returning a new
+:class:`GameState` (nothing is ever mutated, so a rejected step leaves every
+value as it was):
+
+``ROLL``    --:meth:`GameState.with_roll`-->     ``ACTION1`` (R4)
+``ACTION1`` --:meth:`GameState.with_action1`-->  ``ACTION2`` or ``OVER`` (R5, R8-R10, R14, R15)
+``ACTION2`` --:meth:`GameState.with_action2`-->  ``ROLL`` (next player, R12) or ``OVER``
+(R6-R9, R11, R13, R14)
+
+:meth:`GameState.play_turn` does all three.  Illegal choices raise
+:class:`~qwixx_math.errors.IllegalMoveError` naming the rule.
+
+Order of legal moves: marks sort by row (red, yellow, green, blue) and then
+left to right; turn plans sort by action 1 and then action 2, "no mark" before
+any mark (so the penalty plan ``-/-`` comes first).
+
+Where RULES.md is silent:
+
+* when the game ends in action 1 and no action 2 follows (R15 default), the
+  turn is over at once and the active player takes no penalty, even if they
+  marked nothing (the game ended before their turn was complete);
+* when action 2 does follow the end (``action2_after_game_end`` or
+  ``end_check=END_OF_TURN``), the turn is completed normally, R11 included.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .errors import IllegalMoveError, InvalidStateError, ParseError
+from .model import (
+    ALLOWED,
+    COLOURS,
+    LAST_POSITION,
+    MARKS,
+    PENALTY_BOXES,
+    Colour,
+    Mark,
+    Roll,
+    Sheet,
+    TurnPlan,
+)
+from .notation import (
+    format_action1,
+    format_mark,
+    format_roll,
+    format_sheet,
+    mark_from_json,
+    mark_to_json,
+    roll_from_json,
+    roll_to_json,
+    sheet_from_json,
+    sheet_to_json,
+)
+from .ruleset import DieRemoval, EndCheck, Ruleset
+
+__all__ = [
+    "COLOURS_TO_END",
+    "GameState",
+    "Phase",
+    "legal_action1",
+    "legal_action2",
+    "legal_plans",
+    "new_game",
+    "random_roll",
+    "turn_outcomes",
+]
+
+#: Closed colours that end the game (R14).
+COLOURS_TO_END = 2
+_LAST_BIT = 1 << LAST_POSITION
+
+
+class Phase(Enum):
+    """Where in the turn a :class:`GameState` stands."""
+
+    ROLL = "roll"  #: waiting for the active player's roll
+    ACTION1 = "action1"  #: rolled; every player's action-1 choice is next
+    ACTION2 = "action2"  #: action 1 done; the active player's action-2 choice is next
+    OVER = "over"  #: the game has ended
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole game between two steps: every sheet, whose turn, closed colours, phase.
+
+    ``closed`` holds the colours closed by anyone (R9).  ``roll`` is set in the
+    ``ACTION1`` and ``ACTION2`` phases, ``action1`` (every player's choice) in
+    ``ACTION2``.  ``ended_by`` is the rule that ended the game (``"R13"`` or
+    ``"R14"``); it is also set during an ``ACTION2`` phase that follows an end in
+    action 1 (R15 Option).  ``turn`` counts the turns begun before this one.
+    """
+
+    ruleset: Ruleset
+    sheets: tuple[Sheet, ...]
+    active: int = 0
+    closed: frozenset[Colour] = field(default_factory=frozenset)
+    phase: Phase = Phase.ROLL
+    roll: Roll | None = None
+    action1: tuple[Mark | None, ...] | None = None
+    ended_by: str | None = None
+    turn: int = 0
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    # -- construction & validation ------------------------------------------------------------
+    def _validate(self) -> None:
+        rs = self.ruleset
+        if not isinstance(rs, Ruleset):
+            raise ParseError(f"GameState.ruleset must be a Ruleset, not {rs!r}")
+        if not (isinstance(self.sheets, tuple) and all(isinstance(s, Sheet) for s in self.sheets)):
+            raise ParseError("GameState.sheets must be a tuple of Sheet")
+        if len(self.sheets) != rs.players:
+            raise InvalidStateError(
+                "R3", f"the ruleset has {rs.players} player(s) but {len(self.sheets)} sheet(s)")
+        if not (_is_int(self.active) and 0 <= self.active < rs.players):
+            raise InvalidStateError("R12", f"active player {self.active!r} does not exist")
+        if not (_is_int(self.turn) and self.turn >= 0):
+            raise ParseError(f"GameState.turn must be a whole number >= 0, not {self.turn!r}")
+        if not (isinstance(self.closed, frozenset)
+                and all(isinstance(c, Colour) for c in self.closed)):
+            raise ParseError("GameState.closed must be a frozenset of Colour")
+        if not isinstance(self.phase, Phase):
+            raise ParseError(f"GameState.phase must be a Phase, not {self.phase!r}")
+        for i, sheet in enumerate(self.sheets):
+            missing = sheet.locked - self.closed
+            if missing:
+                names = ", ".join(sorted(c.value for c in missing))
+                raise InvalidStateError(
+                    "R9", f"player {i} closed {names} but the game does not list it as closed")
+        phase = self.phase
+        if (self.roll is None) != (phase in (Phase.ROLL, Phase.OVER)):
+            need = "needs a" if self.roll is None else "has no"
+            raise InvalidStateError("R4", f"phase {phase.value} {need} roll")
+        if (self.action1 is None) != (phase is not Phase.ACTION2):
+            raise InvalidStateError("R5", "only the action2 phase carries the action-1 choices")
+        if self.ended_by not in (None, "R13", "R14"):
+            raise ParseError(f"GameState.ended_by must be R13, R14 or None, not {self.ended_by!r}")
+        if phase is Phase.OVER and self.ended_by is None:
+            raise InvalidStateError("R13", "a game that is over needs the rule that ended it")
+        if phase in (Phase.ROLL, Phase.ACTION1) and self.ended_by is not None:
+            raise InvalidStateError(self.ended_by, "the game has ended; no turn can follow")
+        if phase is Phase.ACTION2 and self.ended_by is not None and \
+                not rs.action2_after_action1_end:
+            raise InvalidStateError("R15", "the game ended in action 1; there is no action 2")
+        if phase is Phase.ROLL:
+            if len(self.closed) >= COLOURS_TO_END:
+                raise InvalidStateError("R14", "two colours are closed: the game is over")
+            if any(s.penalties >= PENALTY_BOXES for s in self.sheets):
+                raise InvalidStateError("R13", "a player has four penalties: the game is over")
+        if self.roll is not None:
+            if not isinstance(self.roll, Roll):
+                raise ParseError(f"GameState.roll must be a Roll, not {self.roll!r}")
+            if phase is Phase.ACTION1:
+                _check_roll_dice(self.roll, self.closed)
+        if self.action1 is not None and not (
+                isinstance(self.action1, tuple) and len(self.action1) == rs.players
+                and all(m is None or isinstance(m, Mark) for m in self.action1)):
+            raise ParseError("GameState.action1 must hold one Mark or None per player")
+
+    @classmethod
+    def _make(cls, ruleset: Ruleset, sheets: tuple[Sheet, ...], active: int,
+              closed: frozenset[Colour], phase: Phase, roll: Roll | None,
+              action1: tuple[Mark | None, ...] | None, ended_by: str | None,
+              turn: int) -> GameState:
+        """Build a state derived from a valid one by legal steps, skipping validation."""
+        state = object.__new__(cls)
+        setattr_ = object.__setattr__
+        setattr_(state, "ruleset", ruleset)
+        setattr_(state, "sheets", sheets)
+        setattr_(state, "active", active)
+        setattr_(state, "closed", closed)
+        setattr_(state, "phase", phase)
+        setattr_(state, "roll", roll)
+        setattr_(state, "action1", action1)
+        setattr_(state, "ended_by", ended_by)
+        setattr_(state, "turn", turn)
+        return state
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """Number of players (R3)."""
+        return len(self.sheets)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (R13, R14)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def dice_in_play(self) -> frozenset[Colour]:
+        """The coloured dice the next roll must show (R4, R9)."""
+        return frozenset(COLOURS) - self.closed
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every player's current total (R16, R17)."""
+        return tuple(s.score for s in self.sheets)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The players with the highest total; ties share the win (R18)."""
+        scores = self.scores
+        best = max(scores)
+        return tuple(i for i, s in enumerate(scores) if s == best)
+
+    def describe(self) -> str:
+        """A one-line human description: phase, active player, closed colours, sheets."""
+        closed = ",".join(c.letter for c in COLOURS if c in self.closed) or "-"
+        sheets = " | ".join(format_sheet(s) for s in self.sheets)
+        extra = f" roll {format_roll(self.roll)}" if self.roll is not None else ""
+        if self.action1 is not None:
+            extra += f" action1 {format_action1(self.action1)}"
+        return (f"turn {self.turn + 1}, {self.phase.value}, active player {self.active}, "
+                f"closed {closed}{extra}: {sheets}")
+
+    # -- the three steps of a turn ------------------------------------------------------------
+    def with_roll(self, roll: Roll) -> GameState:
+        """The state after the active player rolls ``roll`` (R4): phase ``ACTION1``."""
+        self._expect(Phase.ROLL, "roll the dice")
+        if not isinstance(roll, Roll):
+            raise ParseError(f"a roll must be a Roll, not {roll!r}")
+        _check_roll_dice(roll, self.closed)
+        return GameState._make(self.ruleset, self.sheets, self.active, self.closed,
+                               Phase.ACTION1, roll, None, None, self.turn)
+
+    def with_action1(self, choices: Sequence[Mark | None]) -> GameState:
+        """The state after every player's action-1 choice (R5, R7-R10, R14, R15).
+
+        ``choices[i]`` is player ``i``'s mark of the white sum, or None to pass.
+        """
+        self._expect(Phase.ACTION1, "choose action-1 marks")
+        roll = self.roll
+        assert roll is not None
+        rs = self.ruleset
+        n = len(self.sheets)
+        if not isinstance(choices, Sequence) or isinstance(choices, str) or len(choices) != n:
+            raise ParseError(f"action 1 needs one choice (a Mark or None) for each of {n} players")
+        s = roll.white_sum
+        sheets = list(self.sheets)
+        closed = set(self.closed)
+        closers: dict[Colour, int] = {}
+        ended_at: int | None = None  # player whose mark ended the game (sequential check)
+        for k in range(n):
+            i = (self.active + k) % n
+            mark = choices[i]
+            if mark is None:
+                continue
+            if not isinstance(mark, Mark):
+                raise ParseError(f"player {i}'s action-1 choice must be a Mark or None")
+            if ended_at is not None:
+                raise self._illegal(
+                    "R14", f"the game ended when player {ended_at}'s mark closed a second "
+                           f"colour; player {i} may not mark {mark.describe()} "
+                           "(end_check=sequential)", i)
+            if mark.number != s:
+                raise self._illegal(
+                    "R5", f"action 1 marks the white sum {s}; player {i} chose "
+                          f"{mark.describe()}", i)
+            colour = mark.colour
+            if colour in self.closed:
+                raise self._illegal("R9", f"{colour.value} is closed; player {i} may not mark "
+                                          f"{mark.describe()}", i)
+            sheet = sheets[i]
+            reason = sheet.why_not(colour, s)
+            if reason is not None:
+                raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
+            if mark.closes:
+                if colour in closers and not rs.simultaneous_close:
+                    raise self._illegal(
+                        "R10", f"player {closers[colour]} closes {colour.value} first; "
+                               f"player {i} may not close it too (simultaneous_close=False)", i)
+                closers.setdefault(colour, i)
+                closed.add(colour)
+            sheets[i] = sheet._marked(colour.index, mark.position)
+            if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= COLOURS_TO_END:
+                ended_at = i
+        new_closed = frozenset(closed)
+        ended_by: str | None = None
+        phase = Phase.ACTION2
+        if rs.end_check is not EndCheck.END_OF_TURN and len(new_closed) >= COLOURS_TO_END:
+            ended_by = "R14"
+            if not rs.action2_after_game_end:
+                phase = Phase.OVER
+        if phase is Phase.OVER:
+            return GameState._make(rs, tuple(sheets), self.active, new_closed, phase, None,
+                                   None, ended_by, self.turn)
+        return GameState._make(rs, tuple(sheets), self.active, new_closed, phase, roll,
+                               tuple(choices), ended_by, self.turn)
+
+    def with_action2(self, mark: Mark | None) -> GameState:
+        """The state after the active player's action-2 choice (R6-R9, R11, R13, R14)."""
+        self._expect(Phase.ACTION2, "choose the action-2 mark")
+        roll, action1 = self.roll, self.action1
+        assert roll is not None and action1 is not None
+        rs = self.ruleset
+        a = self.active
+        sheets = list(self.sheets)
+        closed = self.closed
+        if mark is not None:
+            if not isinstance(mark, Mark):
+                raise ParseError("the action-2 choice must be a Mark or None")
+            reason = self._why_not_action2(mark)
+            if reason is not None:
+                raise self._illegal(reason[0], reason[1], a)
+            sheets[a] = sheets[a]._marked(mark.colour.index, mark.position)
+            if mark.closes:
+                closed = closed | {mark.colour}
+        elif action1[a] is None:
+            sheets[a] = sheets[a].with_penalty()  # R11
+        ended_by = self.ended_by
+        if ended_by is None:
+            if len(closed) >= COLOURS_TO_END:
+                ended_by = "R14"
+            elif any(sh.penalties >= PENALTY_BOXES for sh in sheets):
+                ended_by = "R13"
+        if ended_by is not None:
+            return GameState._make(rs, tuple(sheets), a, closed, Phase.OVER, None, None,
+                                   ended_by, self.turn)
+        return GameState._make(rs, tuple(sheets), (a + 1) % len(sheets), closed, Phase.ROLL,
+                               None, None, None, self.turn + 1)
+
+    def play_turn(self, roll: Roll, action1: Sequence[Mark | None],
+                  action2: Mark | None = None) -> GameState:
+        """A whole turn: the roll, every player's action-1 choice, the active player's action 2.
+
+        When the game ends in action 1 and no action 2 follows (R15), ``action2``
+        must be None.
+        """
+        state = self.with_roll(roll).with_action1(action1)
+        if state.phase is Phase.OVER:
+            if action2 is not None:
+                raise state._illegal(
+                    "R15", f"the game ended in action 1; no action 2 ({format_mark(action2)}) "
+                           "follows (Ruleset.action2_after_game_end is False)", self.active)
+            return state
+        return state.with_action2(action2)
+
+    def play_plan(self, roll: Roll, plan: TurnPlan,
+                  others: Sequence[Mark | None] | None = None) -> GameState:
+        """The active player's ``plan`` with the other players' action-1 ``others``.
+
+        ``others`` has one entry per player (the active player's is ignored); by
+        default every other player passes.
+        """
+        choices: list[Mark | None] = (list(others) if others is not None
+                                      else [None] * self.players)
+        if len(choices) != self.players:
+            raise ParseError(f"others needs one entry for each of {self.players} players")
+        choices[self.active] = plan.action1
+        return self.play_turn(roll, choices, plan.action2)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _expect(self, phase: Phase, doing: str) -> None:
+        if self.phase is not phase:
+            if self.phase is Phase.OVER:
+                raise self._illegal(self.ended_by or "R13",
+                                    f"the game is over; nobody may {doing}")
+            raise self._illegal("R4", f"cannot {doing} in the {self.phase.value} phase "
+                                      f"(expected {phase.value})")
+
+    def _illegal(self, rule: str, message: str, player: int | None = None) -> IllegalMoveError:
+        if player is not None:
+            where = f"player {player}'s sheet {format_sheet(self.sheets[player])}"
+        else:
+            where = self.describe()
+        return IllegalMoveError(rule, f"{message} ({where})", player)
+
+    def _why_not_action2(self, mark: Mark) -> tuple[str, str] | None:
+        roll = self.roll
+        assert roll is not None
+        colour = mark.colour
+        name = colour.value
+        if roll.die(colour) is None:
+            return ("R9", f"the {name} die is not in play, so no action 2 in {name}")
+        if colour in self.closed and self.ruleset.die_removal is DieRemoval.IMMEDIATE:
+            return ("R9", f"{name} was closed in action 1; its die left play at once")
+        if mark.number not in roll.action2_numbers(colour):
+            made = " or ".join(str(x) for x in roll.action2_numbers(colour))
+            return ("R6", f"white + {name} makes {made}, not {mark.number}")
+        reason = self.sheets[self.active].why_not(colour, mark.number)
+        return reason
+
+    # -- JSON ---------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The complete JSON form (see docs/notation.md)."""
+        return {
+            "ruleset": self.ruleset.to_json(),
+            "sheets": [sheet_to_json(s) for s in self.sheets],
+            "active": self.active,
+            "closed": [c.value for c in COLOURS if c in self.closed],
+            "phase": self.phase.value,
+            "roll": roll_to_json(self.roll) if self.roll is not None else None,
+            "action1": ([mark_to_json(m) for m in self.action1]
+                        if self.action1 is not None else None),
+            "ended_by": self.ended_by,
+            "turn": self.turn,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> GameState:
+        """Inverse of :meth:`to_json`; the result is validated like any new state."""
+        if not isinstance(data, dict):
+            raise ParseError(f"a game state must be a JSON object, not {type(data).__name__}")
+        required = {"ruleset", "sheets", "active", "closed", "phase", "roll", "action1",
+                    "ended_by", "turn"}
+        missing = sorted(required - set(data))
+        if missing:
+            raise ParseError(f"game state lacks field(s): {', '.join(missing)}")
+        unknown = sorted(str(k) for k in data if k not in required)
+        if unknown:
+            raise ParseError(f"unknown game state field(s): {', '.join(unknown)}")
+        ruleset = Ruleset.from_json(data["ruleset"])
+        sheets_raw, closed_raw = data["sheets"], data["closed"]
+        if not isinstance(sheets_raw, list):
+            raise ParseError("state.sheets must be a list")
+        if not isinstance(closed_raw, list) or not all(isinstance(c, str) for c in closed_raw):
+            raise ParseError("state.closed must be a list of colour names")
+        phase_raw = data["phase"]
+        if phase_raw not in [p.value for p in Phase]:
+            raise ParseError(f"state.phase must be one of {', '.join(p.value for p in Phase)}")
+        action1_raw = data["action1"]
+        if action1_raw is not None and not isinstance(action1_raw, list):
+            raise ParseError("state.action1 must be a list or null")
+        for name in ("active", "turn"):
+            if not _is_int(data[name]):
+                raise ParseError(f"state.{name} must be a whole number")
+        ended_by = data["ended_by"]
+        if ended_by is not None and not isinstance(ended_by, str):
+            raise ParseError("state.ended_by must be a rule id or null")
+        return cls(
+            ruleset=ruleset,
+            sheets=tuple(sheet_from_json(s) for s in sheets_raw),
+            active=data["active"],
+            closed=frozenset(Colour.parse(c) for c in closed_raw),
+            phase=Phase(phase_raw),
+            roll=roll_from_json(data["roll"]) if data["roll"] is not None else None,
+            action1=(tuple(mark_from_json(m) for m in action1_raw)
+                     if action1_raw is not None else None),
+            ended_by=ended_by,
+            turn=data["turn"],
+        )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_roll_dice(roll: Roll, closed: frozenset[Colour]) -> None:
+    for colour, die in zip(COLOURS, roll.coloured, strict=True):
+        if die is None and colour not in closed:
+            raise IllegalMoveError(
+                "R4", f"the {colour.value} die is in play and must be rolled ({format_roll(roll)})")
+        if die is not None and colour in closed:
+            raise IllegalMoveError(
+                "R9", f"{colour.value} is closed; its die left play and cannot be rolled "
+                      f"({format_roll(roll)})")
+
+
+def new_game(players: int | None = None, ruleset: Ruleset | None = None,
+             first: int = 0) -> GameState:
+    """A game at its start: empty sheets, player ``first`` to roll.
+
+    >>> new_game(3).players
+    3
+    """
+    if ruleset is None:
+        ruleset = Ruleset(players=2 if players is None else players)
+    elif players is not None and players != ruleset.players:
+        raise ParseError(f"players={players} contradicts ruleset.players={ruleset.players}")
+    return GameState(ruleset, (Sheet.EMPTY,) * ruleset.players, active=first)
+
+
+# -- legal moves ----------------------------------------------------------------------------------
+
+def _roll_for(state: GameState, roll: Roll | None) -> tuple[GameState, Roll]:
+    """The state in phase ACTION1 for ``roll`` (or the state's own roll)."""
+    if roll is None and state.roll is not None and state.phase is Phase.ACTION1:
+        return state, state.roll
+    if roll is None:
+        if state.phase is not Phase.ACTION1 or state.roll is None:
+            raise ParseError("give the roll, or a state in the action1 phase")
+        return state, state.roll
+    return state.with_roll(roll), roll
+
+
+def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tuple[Mark, ...]:
+    """Player ``player``'s legal action-1 marks for ``roll``, sorted (R5, R7-R9).
+
+    Each is legal on its own; under the dialect switches ``simultaneous_close=False``
+    and ``end_check=sequential`` another player's earlier choice can still forbid
+    one (:meth:`GameState.with_action1` checks that).
+    """
+    state, roll = _roll_for(state, roll)
+    if not (_is_int(player) and 0 <= player < state.players):
+        raise ParseError(f"player {player!r} does not exist")
+    s = roll.white_sum
+    masks = state.sheets[player].masks
+    closed = state.closed
+    return tuple(MARKS[c.index][s] for c in COLOURS
+                 if c not in closed and ALLOWED[masks[c.index]] >> c._positions[s] & 1)
+
+
+def legal_action2(state: GameState) -> tuple[Mark, ...]:
+    """The active player's legal action-2 marks in a state in the ``ACTION2`` phase, sorted."""
+    if state.phase is not Phase.ACTION2:
+        return ()
+    roll = state.roll
+    assert roll is not None
+    w1, w2 = roll.white
+    masks = state.sheets[state.active].masks
+    gone = state.closed if state.ruleset.die_removal is DieRemoval.IMMEDIATE else frozenset()
+    out: list[Mark] = []
+    for c in COLOURS:
+        d = roll.coloured[c.index]
+        if d is None or c in gone:
+            continue
+        allowed = ALLOWED[masks[c.index]]
+        p1, p2 = c._positions[w1 + d], c._positions[w2 + d]
+        if p1 > p2:
+            p1, p2 = p2, p1
+        row = MARKS[c.index]
+        if allowed >> p1 & 1:
+            out.append(row[c.number(p1)])
+        if p2 != p1 and allowed >> p2 & 1:
+            out.append(row[c.number(p2)])
+    return tuple(out)
+
+
+def legal_plans(state: GameState, roll: Roll | None = None,
+                others: Sequence[Mark | None] | None = None) -> tuple[TurnPlan, ...]:
+    """Every legal turn plan of the active player, sorted (penalty ``-/-`` first).
+
+    ``others`` gives the other players' action-1 choices (one entry per player,
+    the active player's ignored); by default they all pass.  Distinct plans can
+    lead to the same sheet (e.g. ``r8/g8`` and ``g8/r8``); see :func:`turn_outcomes`.
+    """
+    state, roll = _roll_for(state, roll)
+    n = state.players
+    base = list(others) if others is not None else [None] * n
+    if len(base) != n:
+        raise ParseError(f"others needs one entry for each of {n} players")
+    plans: list[TurnPlan] = []
+    for a1 in (None, *legal_action1(state, state.active)):
+        choices = list(base)
+        choices[state.active] = a1
+        try:
+            after = state.with_action1(choices)
+        except IllegalMoveError:
+            continue
+        plans.append(TurnPlan(a1, None))
+        plans.extend(TurnPlan(a1, a2) for a2 in legal_action2(after))
+    plans.sort()
+    return tuple(plans)
+
+
+def turn_outcomes(state: GameState, roll: Roll | None = None,
+                  others: Sequence[Mark | None] | None = None) -> dict[GameState, list[TurnPlan]]:
+    """The distinct states the active player's legal plans lead to, with the plans to each."""
+    state, roll = _roll_for(state, roll)
+    out: dict[GameState, list[TurnPlan]] = {}
+    for plan in legal_plans(state, None, others):
+        choices: list[Mark | None] = (list(others) if others is not None
+                                      else [None] * state.players)
+        choices[state.active] = plan.action1
+        after = state.with_action1(choices)
+        if after.phase is not Phase.OVER:
+            after = after.with_action2(plan.action2)
+        out.setdefault(after, []).append(plan)
+    return out
+
+
+def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None) -> Roll:
+    """A uniformly random roll of the whites and the coloured dice ``in_play`` (default all)."""
+    r = rng.random
+    w = (int(r() * 6) + 1, int(r() * 6) + 1)
+    if in_play is None:
+        return Roll._unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
+                                   int(r() * 6) + 1))
+    c = tuple(int(r() * 6) + 1 if c in in_play else None for c in COLOURS)
+    return Roll._unchecked(w, (c[0], c[1], c[2], c[3]))
