@@ -11,7 +11,9 @@ checks records written by other programs)::
      "result": {"scores": [..], "winners": [..], "ended_by": "R13"}}
 
 ``seed`` and ``result`` are optional; ``result`` is what the writing program
-claims and is checked on replay.
+claims and is checked on replay.  A turn may also carry the writing program's
+claimed ``"scores"`` and ``"penalties"`` (every player's total and penalty boxes
+after the turn); they are optional and checked by the validator.
 """
 
 from __future__ import annotations
@@ -43,17 +45,28 @@ RECORD_VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
-    """One turn: who rolled, the roll, every player's action-1 choice, the action-2 choice."""
+    """One turn: who rolled, the roll, every player's action-1 choice, the action-2 choice.
+
+    ``scores`` and ``penalties`` are optional claims of the program that wrote the
+    record: every player's total and penalty boxes after the turn.
+    """
 
     active: int
     roll: Roll
     action1: tuple[Mark | None, ...]
     action2: Mark | None
+    scores: tuple[int, ...] | None = None
+    penalties: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"active": self.active, "roll": roll_to_json(self.roll),
-                "action1": [mark_to_json(m) for m in self.action1],
-                "action2": mark_to_json(self.action2)}
+        out: dict[str, Any] = {"active": self.active, "roll": roll_to_json(self.roll),
+                               "action1": [mark_to_json(m) for m in self.action1],
+                               "action2": mark_to_json(self.action2)}
+        if self.scores is not None:
+            out["scores"] = list(self.scores)
+        if self.penalties is not None:
+            out["penalties"] = list(self.penalties)
+        return out
 
     @classmethod
     def from_json(cls, data: object, where: str = "turn") -> TurnRecord:
@@ -68,10 +81,18 @@ class TurnRecord:
         choices = data["action1"]
         if not isinstance(choices, list):
             raise ParseError(f"{where}.action1 must be a list with one entry per player")
+        claims: list[tuple[int, ...] | None] = []
+        for name in ("scores", "penalties"):
+            value = data.get(name)
+            if value is not None and not (
+                    isinstance(value, list)
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+                raise ParseError(f"{where}.{name} must be a list of whole numbers")
+            claims.append(tuple(value) if value is not None else None)
         try:
             return cls(active, roll_from_json(data["roll"]),
                        tuple(mark_from_json(m) for m in choices),
-                       mark_from_json(data["action2"]))
+                       mark_from_json(data["action2"]), claims[0], claims[1])
         except ParseError as exc:
             raise ParseError(f"{where}: {exc}") from None
 
