@@ -1,0 +1,487 @@
+"""Exact probabilities of the events of one turn, for a given sheet and closed colours.
+
+Everything here is over one roll of the dice in play (R4: the whites and the
+coloured dice of the colours not closed), with every outcome equally likely.
+The semantics (also in ``docs/probability.md``):
+
+* **markable** (active player): some legal turn plan marks that (row, number), in
+  action 1 or action 2; the action-1 mark counts for R8 and for R7's order in the
+  same row, a colour closed in action 1 loses its die (R9), and a game that ends
+  in action 1 has no action 2 unless the :class:`~qwixx_math.ruleset.Ruleset` says so
+  (R15).  The other players are assumed to pass in action 1 (their choices can only
+  take options away: a colour they close loses its die).
+* **markable** (passive player): the white sum can be marked there (R5).
+* **no mark**: the player has no legal mark at all; for the active player that is a
+  forced penalty (R11).
+* **can close X**: some legal plan marks X's last number (R8).
+* **can end**: some legal choice ends the game this turn, by closing colours so that
+  two are closed (R14) or, for the active player, by a fourth penalty (R13; a player
+  with three penalties can always end the game by passing).  **must end**: every
+  legal plan of the active player ends the game.
+* **marks**: the most marks the active player can make this turn (0, 1 or 2).
+
+:func:`turn_events` computes all of it from closed forms over the 21 unordered
+white pairs (the coloured dice are independent given the whites);
+:func:`roll_events` asks the rules core about one roll and
+:func:`brute_force_events` adds that up over every roll (slow; the reference).
+
+>>> from qwixx_math.notation import parse_sheet
+>>> ev = turn_events(parse_sheet("r:-/p:0"))
+>>> ev.active.markable(Colour.RED, 2), ev.passive.markable(Colour.RED, 2)
+(Fraction(2, 27), Fraction(1, 36))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import InvalidStateError, ParseError
+from ..model import (
+    ALLOWED,
+    COLOURS,
+    LAST_POSITION,
+    PENALTY_BOXES,
+    ROW_LENGTH,
+    Colour,
+    Mark,
+    Roll,
+    Sheet,
+    TurnPlan,
+)
+from ..notation import format_colours, format_sheet, parse_sheet
+from ..rules import COLOURS_TO_END, GameState, legal_action1, legal_plans
+from ..ruleset import Ruleset
+from .distribution import Distribution
+from .outcomes import colour_sum_sets, white_sum_distribution
+
+__all__ = [
+    "PlayerEvents",
+    "RollEvents",
+    "TurnEvents",
+    "brute_force_events",
+    "roll_events",
+    "turn_events",
+]
+
+IntArray = npt.NDArray[np.int64]
+
+_LAST = LAST_POSITION
+_LAST_BIT = 1 << LAST_POSITION
+#: Equally likely outcomes of the six dice (closed colours count as a neutral die).
+_TOTAL = 6 ** 6
+_FACES4 = 6 ** 4
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class PlayerEvents:
+    """One player's chances this turn (active or passive; see the module docstring).
+
+    ``table[colour.index][position]`` is the probability that the number at that
+    position of the row (0 = leftmost) is markable; use :meth:`markable` to ask by number.
+    """
+
+    table: tuple[tuple[Fraction, ...], ...]
+    no_mark: Fraction
+    can_close: tuple[Fraction, Fraction, Fraction, Fraction]
+    can_end: Fraction
+    can_end_by_closing: Fraction
+    marks: Distribution[int]
+
+    def markable(self, colour: Colour, number: int) -> Fraction:
+        """P(``number`` in ``colour``'s row is markable this turn)."""
+        return self.table[colour.index][colour.position(number)]
+
+    def closing(self, colour: Colour) -> Fraction:
+        """P(this player can close ``colour`` this turn)."""
+        return self.can_close[colour.index]
+
+    def to_json(self) -> dict[str, Any]:
+        """Fractions as strings (``"7/36"``), rows keyed by colour name and number."""
+        return {
+            "markable": {c.value: {str(c.number(p)): str(self.table[c.index][p])
+                                   for p in range(ROW_LENGTH)} for c in COLOURS},
+            "no_mark": str(self.no_mark),
+            "can_close": {c.value: str(self.can_close[c.index]) for c in COLOURS},
+            "can_end": str(self.can_end),
+            "can_end_by_closing": str(self.can_end_by_closing),
+            "marks": {str(k): str(v) for k, v in self.marks.probabilities().items()},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEvents:
+    """The exact chances of one turn for a player with ``sheet``.
+
+    ``closed`` holds every closed colour (the sheet's own locks included);
+    ``active`` is this player as the active player, ``passive`` as a passive one.
+    ``must_end`` is P(every legal plan of the active player ends the game).
+    """
+
+    sheet: Sheet
+    closed: frozenset[Colour]
+    ruleset: Ruleset
+    active: PlayerEvents
+    passive: PlayerEvents
+    must_end: Fraction
+
+    @property
+    def in_play(self) -> tuple[Colour, ...]:
+        """The coloured dice rolled this turn, in sheet order (R4, R9)."""
+        return tuple(c for c in COLOURS if c not in self.closed)
+
+    @property
+    def white_sum(self) -> Distribution[int]:
+        """The distribution of the white sum (R5)."""
+        return white_sum_distribution()
+
+    @property
+    def colour_sums(self) -> dict[Colour, Distribution[tuple[int, ...]]]:
+        """For each colour in play, the distribution of the set of sums white + colour (R6)."""
+        return dict.fromkeys(self.in_play, colour_sum_sets())
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: every probability as an exact fraction string."""
+        return {
+            "sheet": format_sheet(self.sheet),
+            "closed": [c.value for c in COLOURS if c in self.closed],
+            "dice_in_play": ["white", "white", *(c.value for c in self.in_play)],
+            "ruleset": self.ruleset.to_json(),
+            "active": self.active.to_json(),
+            "passive": self.passive.to_json(),
+            "must_end": str(self.must_end),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RollEvents:
+    """What one roll offers a player with the sheet (the per-outcome events).
+
+    ``plans`` are the active player's legal plans (:func:`~qwixx_math.rules.legal_plans`,
+    the other players passing); ``active_marks`` every mark some plan makes;
+    ``passive_marks`` the marks of the white sum a passive player may make.
+    ``ending_plans`` are the plans after which the game is over.
+    """
+
+    roll: Roll
+    plans: tuple[TurnPlan, ...]
+    ending_plans: tuple[TurnPlan, ...]
+    active_marks: tuple[Mark, ...]
+    passive_marks: tuple[Mark, ...]
+    passive_ending: tuple[Mark, ...]
+
+    @property
+    def no_mark(self) -> bool:
+        """The active player has no legal mark: a forced penalty (R11)."""
+        return not self.active_marks
+
+    @property
+    def max_marks(self) -> int:
+        """The most marks one legal plan makes (0, 1 or 2)."""
+        return max(len(p.marks) for p in self.plans)
+
+    @property
+    def can_end(self) -> bool:
+        """Some legal plan of the active player ends the game."""
+        return bool(self.ending_plans)
+
+    @property
+    def must_end(self) -> bool:
+        """Every legal plan of the active player ends the game."""
+        return len(self.ending_plans) == len(self.plans)
+
+    def can_close(self, colour: Colour) -> bool:
+        """Some legal plan of the active player closes ``colour``."""
+        return any(m.colour is colour and m.closes for m in self.active_marks)
+
+
+# -- validation ------------------------------------------------------------------------------------
+
+def _prepare(sheet: Sheet | str, closed: Iterable[Colour],
+             ruleset: Ruleset | None) -> tuple[Sheet, frozenset[Colour], Ruleset]:
+    if isinstance(sheet, str):
+        sheet = parse_sheet(sheet)
+    if not isinstance(sheet, Sheet):
+        raise ParseError(f"expected a Sheet (or its text), not {type(sheet).__name__}")
+    if isinstance(closed, str):
+        raise ParseError("give the closed colours as Colour values (parse_colours reads text)")
+    extra = frozenset(closed)
+    for c in extra:
+        if not isinstance(c, Colour):
+            raise ParseError(f"closed colours are Colour values, not {c!r}")
+    rs = Ruleset() if ruleset is None else ruleset
+    if not isinstance(rs, Ruleset):
+        raise ParseError(f"expected a Ruleset, not {type(rs).__name__}")
+    shut = extra | sheet.locked
+    if len(shut) >= COLOURS_TO_END:
+        raise InvalidStateError(
+            "R14", f"{format_colours(shut)} are closed: the game is over and no turn follows "
+                   f"({format_sheet(sheet)})")
+    if sheet.penalties >= PENALTY_BOXES:
+        raise InvalidStateError(
+            "R13", f"the sheet has {PENALTY_BOXES} penalties: the game is over and no turn "
+                   f"follows ({format_sheet(sheet)})")
+    return sheet, shut, rs
+
+
+# -- the fast closed forms -------------------------------------------------------------------------
+
+def _single_colour_arrays() -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Canonical (white pair, colour face) outcomes, pair-major: 21 pairs x 6 faces."""
+    pairs = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    a = np.repeat(np.array([p[0] for p in pairs], dtype=np.int64), 6)
+    b = np.repeat(np.array([p[1] for p in pairs], dtype=np.int64), 6)
+    d = np.tile(np.arange(1, 7, dtype=np.int64), len(pairs))
+    wt = np.where(a == b, 1, 2).astype(np.int64)
+    wp = np.array([1 if p[0] == p[1] else 2 for p in pairs], dtype=np.int64)
+    return a, b, d, wt, wp, a + b
+
+
+_A, _B, _D, _WT, _WP, _S = _single_colour_arrays()
+_WT.setflags(write=False)
+_WP.setflags(write=False)
+_S_PAIR = _S[::6]
+_ALLOWED_NP = np.array(ALLOWED, dtype=np.int64)
+_BITS = 1 << np.arange(ROW_LENGTH, dtype=np.int64)
+
+
+def _positions(colour: Colour, numbers: IntArray) -> IntArray:
+    return numbers - 2 if colour.ascending else 12 - numbers
+
+
+_POS_S = tuple(_positions(c, _S) for c in COLOURS)
+_PBITS = tuple((1 << _positions(c, _A + _D)) | (1 << _positions(c, _B + _D)) for c in COLOURS)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _ColourStats:
+    """Per colour and row mask: integer counts over the 126 (white pair, face) outcomes."""
+
+    counts: tuple[int, ...]      # markable, active: weight out of 216 per position
+    pcounts: tuple[int, ...]     # markable, passive: weight out of 36 per position
+    a1: IntArray                 # (21,) 1 when the white sum is legal in this row
+    a1c: IntArray                # (21,) 1 when the white sum closes this row
+    n_e: IntArray                # (21,) faces with no action-2 option (no action 1 in this row)
+    n_f: IntArray                # (21,) faces with no action-2 option after action 1 in this row
+    n_ef: IntArray               # (21,) faces with neither
+    close_e: IntArray            # (21,) faces where action 2 alone closes the row
+    close_any: IntArray          # (21,) faces where some plan closes the row
+    all_close_e: IntArray        # (21,) faces where every action-2-alone option closes the row
+
+
+def _neutral() -> _ColourStats:
+    zeros = np.zeros(21, dtype=np.int64)
+    six = np.full(21, 6, dtype=np.int64)
+    none = (0,) * ROW_LENGTH
+    return _ColourStats(none, none, zeros, zeros, six, six, six, zeros, zeros, six)
+
+
+_NEUTRAL = _neutral()
+
+
+@lru_cache(maxsize=len(COLOURS) * (1 << ROW_LENGTH))
+def _colour_stats(ci: int, mask: int) -> _ColourStats:
+    colour = COLOURS[ci]
+    allowed = ALLOWED[mask]
+    pos_s = _POS_S[ci]
+    pbits = _PBITS[ci]
+    a1 = (allowed >> pos_s) & 1
+    allowed2 = np.where(a1 == 1, _ALLOWED_NP[mask | (1 << pos_s)], 0)
+    e = allowed & pbits
+    f = allowed2 & pbits
+    bits = (a1 << pos_s) | e | f
+    counts = (((bits[:, None] & _BITS) != 0).T.astype(np.int64) @ _WT)
+    a1p = a1[::6]
+    a1c = a1p * (pos_s[::6] == _LAST)
+    pc = np.zeros(ROW_LENGTH, dtype=np.int64)
+    np.add.at(pc, pos_s[::6], a1p * _WP)
+
+    def per_pair(x: npt.NDArray[np.bool_] | IntArray) -> IntArray:
+        out: IntArray = np.asarray(x, dtype=np.int64).reshape(21, 6).sum(axis=1)
+        return out
+
+    del colour
+    return _ColourStats(
+        counts=tuple(counts.tolist()),
+        pcounts=tuple(pc.tolist()),
+        a1=a1p, a1c=a1c,
+        n_e=per_pair(e == 0),
+        n_f=per_pair(f == 0),
+        n_ef=per_pair((e | f) == 0),
+        close_e=per_pair((e >> _LAST) & 1),
+        close_any=per_pair((bits >> _LAST) & 1),
+        all_close_e=per_pair((e & ~_LAST_BIT) == 0),
+    )
+
+
+def turn_events(sheet: Sheet | str, closed: Iterable[Colour] = (),
+                ruleset: Ruleset | None = None) -> TurnEvents:
+    """The exact chances of the coming turn for a player with ``sheet``.
+
+    ``closed`` adds colours other players closed (the sheet's locks are closed
+    anyway); ``ruleset`` (default: the official rules) decides R15.  Raises
+    :class:`~qwixx_math.errors.InvalidStateError` for a game that is over (two colours
+    closed, R14; four penalties, R13); the sheet itself is validated when built.
+    """
+    sheet, shut, rs = _prepare(sheet, closed, ruleset)
+    stats = [(_NEUTRAL if c in shut else _colour_stats(c.index, sheet.masks[c.index]))
+             for c in COLOURS]
+    a1 = np.stack([s.a1 for s in stats])
+    a1c = np.stack([s.a1c for s in stats])
+    n_e = np.stack([s.n_e for s in stats])
+    any_a1 = a1.any(axis=0)
+    wp = _WP
+    n_closed = len(shut)
+
+    # forced penalty: no action-1 option and no action-2 option in any colour
+    no_mark = int(wp @ (~any_a1 * n_e.prod(axis=0)))
+    p_no_mark = int(wp @ ~any_a1)
+
+    # ending by closing (R14)
+    if n_closed >= 1:
+        close_any = np.stack([s.close_any for s in stats])
+        end_close = int(wp @ (_FACES4 - (6 - close_any).prod(axis=0)))
+        p_end = int(wp @ a1c.any(axis=0))
+    else:
+        close_e = np.stack([s.close_e for s in stats])
+        n1 = a1c.sum(axis=0)
+        factor = np.where(a1c.astype(bool) & (n1 == 1), 6, 6 - close_e)
+        end_close = int(wp @ ((n1 > 0) * (_FACES4 - factor.prod(axis=0))))
+        p_end = 0
+    third = sheet.penalties == PENALTY_BOXES - 1
+    if not third:
+        must_end = 0
+    elif n_closed == 0:
+        must_end = no_mark
+    else:
+        all_close = np.stack([s.all_close_e for s in stats])
+        open_a1 = (a1 & (1 - a1c)).any(axis=0)
+        must_end = int(wp @ (~open_a1 * all_close.prod(axis=0)))
+
+    # two marks: an action-1 row c1 (that does not end the game first) and an action-2 option
+    ends = a1c if (n_closed >= 1 and not rs.action2_after_action1_end) else 0 * a1c
+    ok = (a1 & (1 - ends)).astype(bool)
+    n_ok = ok.sum(axis=0)
+    n_f = np.stack([s.n_f for s in stats])
+    n_ef = np.stack([s.n_ef for s in stats])
+    one_row = np.where(ok, n_f, n_e).prod(axis=0)
+    many = np.where(ok, n_ef, n_e).prod(axis=0)
+    not_two = np.where(n_ok == 0, _FACES4, np.where(n_ok == 1, one_row, many))
+    two = int(wp @ (_FACES4 - not_two))
+
+    active = _player(
+        tuple(s.counts for s in stats), 216, no_mark, _TOTAL,
+        end_close, third, {0: no_mark, 1: _TOTAL - no_mark - two, 2: two})
+    passive = _player(
+        tuple(s.pcounts for s in stats), 36, p_no_mark, 36, p_end, False,
+        {0: p_no_mark, 1: 36 - p_no_mark})
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must_end, _TOTAL))
+
+
+def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: int,
+            end_close: int, third: bool, marks: dict[int, int]) -> PlayerEvents:
+    table = tuple(tuple(Fraction(x, den) for x in row) for row in counts)
+    close = tuple(row[_LAST] for row in table)
+    end_c = Fraction(end_close, total)
+    return PlayerEvents(
+        table=table,
+        no_mark=Fraction(no_mark, total),
+        can_close=(close[0], close[1], close[2], close[3]),
+        can_end=Fraction(1) if third else end_c,
+        can_end_by_closing=end_c,
+        marks=Distribution(marks),
+    )
+
+
+# -- the reference: the rules core, one roll at a time ---------------------------------------------
+
+def _base_state(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> GameState:
+    # player 0 is active, player 1 a passive player with the same sheet; others pass
+    table = rs if rs.players >= 2 else dataclasses.replace(rs, players=2)
+    sheets = (sheet,) * table.players
+    return GameState(table, sheets, active=0, closed=shut)
+
+
+def roll_events(sheet: Sheet | str, roll: Roll, closed: Iterable[Colour] = (),
+                ruleset: Ruleset | None = None) -> RollEvents:
+    """What ``roll`` offers a player with ``sheet``, asked of the rules core.
+
+    A die given for a closed colour raises :class:`~qwixx_math.errors.IllegalMoveError`
+    (R9), a missing die of a colour in play another one (R4).
+    """
+    sheet, shut, rs = _prepare(sheet, closed, ruleset)
+    if not isinstance(roll, Roll):
+        raise ParseError(f"expected a Roll, not {type(roll).__name__}")
+    return _roll_events(_base_state(sheet, shut, rs), roll)
+
+
+def _roll_events(state: GameState, roll: Roll) -> RollEvents:
+    rolled = state.with_roll(roll)
+    plans = legal_plans(rolled)
+    # the game ends only by a close (R14) or a fourth penalty (R13): play out only those plans
+    third = state.sheets[state.active].penalties == PENALTY_BOXES - 1
+    ending = tuple(p for p in plans
+                   if ((p.penalty and third) or any(m.closes for m in p.marks))
+                   and state.play_plan(roll, p).is_over)
+    marks = sorted({m for p in plans for m in p.marks})
+    passive = legal_action1(rolled, 1)
+    others: list[Mark | None] = [None] * state.players
+    p_end = []
+    for m in passive:
+        others[1] = m
+        if rolled.with_action1(others).ended_by is not None:
+            p_end.append(m)
+    return RollEvents(roll, plans, ending, tuple(marks), passive, tuple(p_end))
+
+
+def _all_rolls(shut: frozenset[Colour]) -> Iterator[Roll]:
+    dice = [range(1, 7) if c not in shut else (None,) for c in COLOURS]
+    for w1, w2 in product(range(1, 7), repeat=2):
+        for r, y, g, b in product(*dice):
+            yield Roll((w1, w2), (r, y, g, b))
+
+
+def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour] = (),
+                       ruleset: Ruleset | None = None) -> TurnEvents:
+    """:func:`turn_events` by brute force: :func:`roll_events` for every ordered outcome.
+
+    Slow (seconds); the reference the fast closed forms are tested against.
+    """
+    sheet, shut, rs = _prepare(sheet, closed, ruleset)
+    state = _base_state(sheet, shut, rs)
+    mult = 6 ** len(shut)  # closed colours count as a neutral die, as in turn_events
+    act = [[0] * ROW_LENGTH for _ in COLOURS]
+    pas = [[0] * ROW_LENGTH for _ in COLOURS]
+    no_mark = p_no_mark = end_close = p_end = must = 0
+    marks = {0: 0, 1: 0, 2: 0}
+    for roll in _all_rolls(shut):
+        ev = _roll_events(state, roll)
+        for m in ev.active_marks:
+            act[m.colour.index][m.position] += mult
+        for m in ev.passive_marks:
+            pas[m.colour.index][m.position] += mult
+        no_mark += mult * ev.no_mark
+        p_no_mark += mult * (not ev.passive_marks)
+        marks[ev.max_marks] += mult
+        closing_end = any(
+            any(m.closes for m in p.marks) for p in ev.ending_plans)
+        end_close += mult * closing_end
+        p_end += mult * bool(ev.passive_ending)
+        must += mult * ev.must_end
+    third = sheet.penalties == PENALTY_BOXES - 1
+    # ``end_close`` counts rolls where some plan that ends the game closes a colour
+    active = _player(tuple(tuple(r) for r in act), _TOTAL, no_mark, _TOTAL, end_close,
+                     third, marks)
+    passive = _player(tuple(tuple(r) for r in pas), _TOTAL, p_no_mark, _TOTAL, p_end, False,
+                      {0: p_no_mark, 1: _TOTAL - p_no_mark})
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, _TOTAL))

@@ -1,0 +1,279 @@
+"""Turns until a row is closed under a simple marking rule: an absorbing Markov chain, exactly.
+
+One row (one colour) is followed alone; the other rows and the other players'
+sheets are ignored (no other colour closes, the game does not end otherwise).
+The row's future depends only on its rightmost marked position and its mark
+count (see :mod:`qwixx_math.keys`), so the chain has the 56 open row states plus
+*closed*, which absorbs.
+
+**The marking rule** (``window`` = k, 1..10): on every turn the player may mark
+the white sum in this row (action 1, R5); when active, also white + this colour
+(action 2, R6), after the action-1 mark (which counts for R7 and R8).  A number is
+*taken* when it is legal (R7, R8) and either lies at most ``k`` places right of
+the last mark (an empty row counts its last mark at place -1, so k=1 from empty
+takes only the first number) or is the row's last number (closing is always
+taken).  In action 2 the closing number is preferred, else the leftmost number
+taken.  With ``safe=True`` the rule also skips a number that would leave fewer
+than 5 marks possible before the last number (so the row can always still close).
+
+**Time**: turns are counted at the table.  Solitaire (``players=1``): you are active
+on every turn.  With ``players=n`` you are active on turns ``seat+1, seat+1+n, ...``
+and passive (action 1 only) on the others.  ``T`` is the turn on which the row
+is closed; ``T = oo`` when the row can never close (e.g. a mark on the next-to-last
+number with fewer than 5 marks, which a rule with ``window >= 3`` can make).
+
+Exact arithmetic: the transition counts are integers (out of 216 outcomes of
+white, white, colour on an active turn, 36 on a passive one); the expectation
+and the probability of closing at all solve ``(I - B) x = w`` for the transient
+block matrix ``B`` of one round of ``n`` turns, by back substitution in
+:class:`~fractions.Fraction` (every transition moves a row to a state with a
+larger code or leaves it where it is, so ``B`` is upper triangular).
+
+>>> ct = turns_to_close(window=10, safe=True)
+>>> ct.p_close
+Fraction(1, 1)
+>>> ct.cdf(1), ct.pmf(1)
+(Fraction(0, 1), Fraction(0, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import pairwise
+from math import gcd
+
+from ..errors import InvalidStateError, ParseError
+from ..keys import OPEN_CODES, open_code
+from ..model import COLOURS, LAST_POSITION, LOCK_THRESHOLD, Colour
+
+__all__ = ["CloseTime", "turns_to_close"]
+
+#: Index of the absorbing "closed" state.
+CLOSED = OPEN_CODES
+_N = OPEN_CODES + 1
+_MAX_HORIZON = 100_000
+
+Matrix = tuple[tuple[int, ...], ...]
+
+
+def _state_list() -> list[tuple[int, int]]:
+    """(last, count) of each open code; last = -1 for the empty row."""
+    out = [(-1, 0)] * OPEN_CODES
+    for last in range(LAST_POSITION):
+        for count in range(1, last + 2):
+            out[open_code(last, count)] = (last, count)
+    return out
+
+
+_STATES = _state_list()
+
+
+def _takes(last: int, count: int, q: int, window: int, safe: bool) -> bool:
+    """Whether the rule takes position ``q`` in a row at (last, count)."""
+    if q <= last:
+        return False  # R7
+    if q == LAST_POSITION:
+        return count >= LOCK_THRESHOLD  # R8; closing is always taken
+    if q - last > window:
+        return False
+    return not (safe and count + 1 + (LAST_POSITION - 1 - q) < LOCK_THRESHOLD)
+
+
+def _after(state: int, q: int) -> int:
+    if q == LAST_POSITION:
+        return CLOSED
+    _, count = _STATES[state]
+    return open_code(q, count + 1)
+
+
+@lru_cache(maxsize=64)
+def _matrices(colour: Colour, window: int, safe: bool) -> tuple[Matrix, Matrix]:
+    """Integer transition counts: active (out of 216) and passive (out of 36)."""
+    def pos(n: int) -> int:
+        return colour.position(n)
+
+    active: list[list[int]] = [[0] * _N for _ in range(_N)]
+    passive: list[list[int]] = [[0] * _N for _ in range(_N)]
+    active[CLOSED][CLOSED] = 216
+    passive[CLOSED][CLOSED] = 36
+    for s in range(OPEN_CODES):
+        for w1 in range(1, 7):
+            for w2 in range(1, 7):
+                last, count = _STATES[s]
+                q = pos(w1 + w2)
+                t = _after(s, q) if _takes(last, count, q, window, safe) else s
+                passive[s][t] += 1
+                for d in range(1, 7):
+                    u = t
+                    if u != CLOSED:
+                        last2, count2 = _STATES[u]
+                        qs = sorted({pos(w1 + d), pos(w2 + d)})
+                        taken = [x for x in qs if _takes(last2, count2, x, window, safe)]
+                        if taken:
+                            u = _after(u, LAST_POSITION if LAST_POSITION in taken else taken[0])
+                    active[s][u] += 1
+    return (tuple(tuple(r) for r in active), tuple(tuple(r) for r in passive))
+
+
+def _matmul(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+    n = len(a)
+    out = [[Fraction(0)] * n for _ in range(n)]
+    for i in range(n):
+        ai = a[i]
+        oi = out[i]
+        for k in range(n):
+            x = ai[k]
+            if x:
+                bk = b[k]
+                for j in range(n):
+                    if bk[j]:
+                        oi[j] += x * bk[j]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CloseTime:
+    """The exact law of T, the turn on which the row is closed (see the module docstring).
+
+    ``p_close`` = P(T < oo); ``expected`` = E[T], or None when P(T = oo) > 0.
+    :meth:`pmf`, :meth:`cdf` and :meth:`survival` give P(T = t), P(T <= t) and
+    P(T > t) for any t >= 0.
+    """
+
+    colour: Colour
+    window: int
+    players: int
+    seat: int
+    safe: bool
+    start: tuple[int, ...]
+    p_close: Fraction
+    expected: Fraction | None
+
+    def _round(self, t: int) -> list[tuple[Matrix, int]]:
+        active, passive = _matrices(self.colour, self.window, self.safe)
+        return [((active, 216) if (k - self.seat) % self.players == 0 else (passive, 36))
+                for k in range(t)]
+
+    def cdf(self, t: int) -> Fraction:
+        """P(T <= t)."""
+        if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t <= _MAX_HORIZON:
+            raise ParseError(f"a number of turns is a whole number 0..{_MAX_HORIZON}, not {t!r}")
+        return self.cdf_sequence(t)[t]
+
+    def cdf_sequence(self, horizon: int) -> tuple[Fraction, ...]:
+        """(P(T <= 0), P(T <= 1), ..., P(T <= horizon))."""
+        if not isinstance(horizon, int) or isinstance(horizon, bool) or \
+                not 0 <= horizon <= _MAX_HORIZON:
+            raise ParseError(
+                f"a horizon is a whole number of turns 0..{_MAX_HORIZON}, not {horizon!r}")
+        vec = [0] * _N
+        vec[_start_state(self.colour, self.start)] = 1
+        den = 1
+        out = [Fraction(vec[CLOSED], den)]
+        for matrix, d in self._round(horizon):
+            new = [0] * _N
+            for i, v in enumerate(vec):
+                if v:
+                    row = matrix[i]
+                    for j in range(i, _N):
+                        if row[j]:
+                            new[j] += v * row[j]
+            den *= d
+            g = den
+            for v in new:
+                g = gcd(g, v)
+                if g == 1:
+                    break
+            vec = [v // g for v in new]
+            den //= g
+            out.append(Fraction(vec[CLOSED], den))
+        return tuple(out)
+
+    def pmf(self, t: int) -> Fraction:
+        """P(T = t)."""
+        if t == 0:
+            return self.cdf(0)
+        seq = self.cdf_sequence(t) if isinstance(t, int) and not isinstance(t, bool) \
+            and 0 < t <= _MAX_HORIZON else None
+        if seq is None:
+            raise ParseError(f"a number of turns is a whole number 0..{_MAX_HORIZON}, not {t!r}")
+        return seq[t] - seq[t - 1]
+
+    def survival(self, t: int) -> Fraction:
+        """P(T > t) (including T = oo)."""
+        return 1 - self.cdf(t)
+
+
+def _start_state(colour: Colour, start: tuple[int, ...]) -> int:
+    if not start:
+        return 0
+    last = colour.position(start[-1])
+    if last == LAST_POSITION:
+        return CLOSED
+    return open_code(last, len(start))
+
+
+def turns_to_close(colour: Colour = Colour.RED, window: int = 10, players: int = 1,
+                   seat: int = 0, start: Iterable[int] = (), safe: bool = False) -> CloseTime:
+    """The law of the number of turns until ``colour``'s row is closed under the window rule.
+
+    ``start`` lists the numbers already marked in the row, left to right.
+    """
+    if not isinstance(colour, Colour):
+        raise ParseError(f"expected a Colour, not {colour!r}")
+    for name, value, lo, hi in (("window", window, 1, LAST_POSITION),
+                                ("players", players, 1, 5)):
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise ParseError(f"{name} must be a whole number {lo}..{hi}, not {value!r}")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise ParseError(f"seat must be a whole number 0..{players - 1}, not {seat!r}")
+    if not isinstance(safe, bool):
+        raise ParseError("safe must be true or false")
+    if isinstance(start, (str, bytes)):
+        raise ParseError("start lists the numbers marked in the row, e.g. (2, 3, 5)")
+    numbers = tuple(start)
+    positions = [colour.position(n) for n in numbers]
+    if any(b <= a for a, b in pairwise(positions)):
+        raise InvalidStateError("R7", f"the {colour.value} marks {numbers} are not left to right")
+    if positions and positions[-1] == LAST_POSITION and len(positions) - 1 < LOCK_THRESHOLD:
+        raise InvalidStateError(
+            "R8", f"{colour.value} {colour.last_number} needs {LOCK_THRESHOLD} marks before it")
+    p_close, expected = _solve(colour, window, players, seat, safe, _start_state(colour, numbers))
+    return CloseTime(colour, window, players, seat, safe, numbers, p_close, expected)
+
+
+def _solve(colour: Colour, window: int, players: int, seat: int, safe: bool,
+           start: int) -> tuple[Fraction, Fraction | None]:
+    if start == CLOSED:
+        return Fraction(1), Fraction(0)
+    active, passive = _matrices(colour, window, safe)
+    n = OPEN_CODES  # transient states 0..n-1
+    qa = [[Fraction(active[i][j], 216) for j in range(n)] for i in range(n)]
+    qp = [[Fraction(passive[i][j], 36) for j in range(n)] for i in range(n)]
+    order = [qa if (k - seat) % players == 0 else qp for k in range(players)]
+    # survival within one round: w = sum over i < players of (Q_1 ... Q_i) 1
+    prefix = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    w = [Fraction(1)] * n
+    for q in order[:-1]:
+        prefix = _matmul(prefix, q)
+        for i in range(n):
+            w[i] += sum(prefix[i])
+    b = _matmul(prefix, order[-1])
+    # closing within one round from each state (at the round's start)
+    r = [1 - sum(b[i]) for i in range(n)]
+    h = [Fraction(0)] * n   # P(close eventually)
+    x = [Fraction(0)] * n   # E[T] where finite
+    for i in range(n - 1, -1, -1):
+        stay = 1 - b[i][i]
+        if stay == 0:
+            continue  # stuck: never leaves, never closes
+        h[i] = (r[i] + sum(b[i][j] * h[j] for j in range(i + 1, n))) / stay
+        x[i] = (w[i] + sum(b[i][j] * x[j] for j in range(i + 1, n))) / stay
+    p = h[start]
+    return p, (x[start] if p == 1 else None)
+
+
+_ = COLOURS  # the colours share one chain up to mirror image; any colour may be asked
