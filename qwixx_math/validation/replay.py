@@ -1,0 +1,400 @@
+"""The lenient replay behind the validator: every violation of a record, not just the first.
+
+:func:`qwixx_math.record.replay` stops at the first broken rule.  The validator
+must report them all, so it replays the record *leniently*:
+
+* every legality judgement is the reference core's (``GameState.with_roll``,
+  ``with_action1``, ``with_action2``, ``legal_action1``, ``legal_action2`` and the
+  ``rule``/``player`` of :class:`~qwixx_math.errors.IllegalMoveError`); nothing
+  here re-implements a rule of play;
+* after an illegal choice the replay continues from the state **the other
+  program evidently had**: its illegal mark is applied (the cross is set, a last
+  number closes the row, the active player who marked something takes no
+  penalty), a turn taken by the wrong player is that player's turn, a die rolled
+  for a closed colour is ignored, claimed penalty boxes are adopted.  One bug then
+  gives one violation instead of a cascade (a lock with four marks would
+  otherwise make every later roll without that die an R4 violation).  Such states
+  are built with ``Sheet._unchecked``/``GameState._make`` and never leave this
+  package; they may break R8, which the core's constructors would refuse;
+* each player's action-1 choice is judged against the *legal* choices of the
+  others (an illegal close does not close the colour for the other players'
+  judgement, but does in the state that follows);
+* turns after the end of the game are reported once and not replayed.
+
+The small piece of rule logic repeated here is the end-of-game check after an
+illegal mark (the core never applies illegal marks); it mirrors
+``GameState.with_action1``/``with_action2`` line for line, and the tests check
+that on legal records this replay and the core's agree state for state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import IllegalMoveError
+from ..model import COLOURS, PENALTY_BOXES, PENALTY_POINTS, Colour, Mark, Roll, Sheet
+from ..notation import format_mark, format_roll
+from ..record import GameRecord, TurnRecord
+from ..rules import (
+    COLOURS_TO_END,
+    GameState,
+    Phase,
+    legal_action1,
+    legal_action2,
+    new_game,
+)
+from ..ruleset import EndCheck, Ruleset
+from .violations import Step, Violation
+
+__all__ = ["Replay", "check_record"]
+
+_END_REASONS = {"R13": "a player marked their fourth penalty box",
+                "R14": "a second colour was closed"}
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The outcome of a lenient replay.
+
+    ``violations`` in the order of the game; ``final`` the state after the last
+    replayed turn (the other program's evident state); ``end_turn`` the turn (from
+    1) in which the game ended, None if it did not; ``replayed`` the number of
+    turns replayed (turns after the end are not).
+    """
+
+    violations: tuple[Violation, ...]
+    final: GameState
+    end_turn: int | None
+    replayed: int
+
+
+# -- lenient steps --------------------------------------------------------------------------------
+
+def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
+    """``sheet`` with ``mark`` crossed whether or not the rules allow it."""
+    masks = list(sheet.masks)
+    masks[mark.colour.index] |= 1 << mark.position
+    return Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties)
+
+
+def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
+                   ) -> tuple[GameState, list[tuple[int, IllegalMoveError]], list[Mark | None]]:
+    """The state after action 1, each illegal choice with the core's error, the legal choices."""
+    legal_only = list(choices)
+    illegal: list[tuple[int, IllegalMoveError]] = []
+    while True:
+        try:
+            after = rolled.with_action1(legal_only)
+            break
+        except IllegalMoveError as exc:
+            player = exc.player
+            if player is None or legal_only[player] is None:  # pragma: no cover - core bug
+                raise
+            illegal.append((player, exc))
+            legal_only[player] = None
+    if not illegal:
+        return after, illegal, legal_only
+    roll = rolled.roll
+    assert roll is not None
+    rs = rolled.ruleset
+    sheets = list(after.sheets)
+    closed = set(after.closed)
+    for player, _ in illegal:
+        mark = choices[player]
+        assert mark is not None
+        sheets[player] = _with_cross(sheets[player], mark)
+        if mark.closes:
+            closed.add(mark.colour)
+    # As GameState.with_action1: the end check after every action-1 mark (R14, R15).
+    ended_by: str | None = None
+    phase = Phase.ACTION2
+    if rs.end_check is not EndCheck.END_OF_TURN and len(closed) >= COLOURS_TO_END:
+        ended_by = "R14"
+        if not rs.action2_after_game_end:
+            phase = Phase.OVER
+    over = phase is Phase.OVER
+    state = GameState._make(rs, tuple(sheets), rolled.active, frozenset(closed), phase,
+                            None if over else roll, None if over else choices, ended_by,
+                            rolled.turn)
+    return state, illegal, legal_only
+
+
+def _legal_action1(rolled: GameState, player: int, legal_only: Sequence[Mark | None]
+                   ) -> tuple[Mark, ...]:
+    """``player``'s legal action-1 marks given the other players' legal choices."""
+    out = []
+    for mark in legal_action1(rolled, player):
+        choices = list(legal_only)
+        choices[player] = mark
+        try:
+            rolled.with_action1(choices)
+        except IllegalMoveError as exc:
+            if exc.player == player:
+                continue
+        out.append(mark)
+    return tuple(out)
+
+
+def _finish_turn(state: GameState, sheets: list[Sheet], closed: frozenset[Colour],
+                 ended_by: str | None) -> GameState:
+    """As the end of GameState.with_action2: the end check (R13, R14), then the next player."""
+    if ended_by is None:
+        if len(closed) >= COLOURS_TO_END:
+            ended_by = "R14"
+        elif any(s.penalties >= PENALTY_BOXES for s in sheets):
+            ended_by = "R13"
+    if ended_by is not None:
+        return GameState._make(state.ruleset, tuple(sheets), state.active, closed, Phase.OVER,
+                               None, None, ended_by, state.turn)
+    return GameState._make(state.ruleset, tuple(sheets), (state.active + 1) % len(sheets),
+                           closed, Phase.ROLL, None, None, None, state.turn + 1)
+
+
+def _lenient_action2(state: GameState, mark: Mark) -> GameState:
+    """``state`` (phase ACTION2, or OVER after an end in action 1) with ``mark`` crossed anyway."""
+    sheets = list(state.sheets)
+    sheets[state.active] = _with_cross(sheets[state.active], mark)
+    closed = state.closed | {mark.colour} if mark.closes else state.closed
+    ended_by = state.ended_by
+    if state.phase is Phase.OVER:
+        return GameState._make(state.ruleset, tuple(sheets), state.active, closed, Phase.OVER,
+                               None, None, ended_by, state.turn)
+    return _finish_turn(state, sheets, closed, ended_by)
+
+
+def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
+    """``state`` with the penalty boxes the other program claims (its evident state)."""
+    sheets = tuple(Sheet._unchecked(s.masks, p) for s, p in zip(state.sheets, penalties,
+                                                                  strict=True))
+    n = len(sheets)
+    four = any(p >= PENALTY_BOXES for p in penalties)
+    if state.phase is Phase.OVER:
+        if state.ended_by == "R13" and not four:  # the other program plays on
+            return GameState._make(state.ruleset, sheets, (state.active + 1) % n, state.closed,
+                                   Phase.ROLL, None, None, None, state.turn + 1)
+        return GameState._make(state.ruleset, sheets, state.active, state.closed, Phase.OVER,
+                               None, None, state.ended_by, state.turn)
+    if four:
+        return GameState._make(state.ruleset, sheets, state.active, state.closed, Phase.OVER,
+                               None, None, "R13", state.turn)
+    return GameState._make(state.ruleset, sheets, state.active, state.closed, state.phase,
+                           state.roll, state.action1, state.ended_by, state.turn)
+
+
+# -- messages -------------------------------------------------------------------------------------
+
+def _strip_rule(exc: IllegalMoveError) -> str:
+    text = str(exc)
+    prefix = f"{exc.rule}: "
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def _choices(legal: Sequence[Mark]) -> tuple[str, ...]:
+    return ("-", *(format_mark(m) for m in legal))
+
+
+def _colours(colours: frozenset[Colour]) -> str:
+    return ", ".join(c.value for c in COLOURS if c in colours) or "none"
+
+
+def _breakdown(sheet: Sheet) -> str:
+    rows = " + ".join(f"{c.value} {sheet.row_score(c)}" for c in COLOURS)
+    return (f"{rows} - {PENALTY_POINTS} x {sheet.penalties} penalty box(es) = {sheet.score}")
+
+
+def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
+               ref_penalties: int, sheet: Sheet) -> tuple[str, str]:
+    """The rule and words that best explain a claimed score ``gap`` (claimed - reference)."""
+    boxes = abs(gap) // PENALTY_POINTS
+    if not penalties_known and gap % PENALTY_POINTS == 0:
+        if gap < 0 and passive_passes >= boxes:
+            return "R11", (f"{-gap} points less is {boxes} penalty box(es) more than the rules "
+                           f"give, and the player passed as a non-active player "
+                           f"{passive_passes} time(s): non-active players never take a penalty "
+                           f"(the rules' total: {_breakdown(sheet)})")
+        if gap > 0 and ref_penalties >= boxes:
+            return "R11", (f"{gap} points more is {boxes} penalty box(es) fewer than the rules "
+                           f"give: the active player who marks nothing in either action takes "
+                           f"a penalty (the rules' total: {_breakdown(sheet)})")
+    return "R16", (f"rows score n(n+1)/2 for n marks, the lock box counting as a mark (R16), "
+                   f"minus {PENALTY_POINTS} per penalty box (R17): {_breakdown(sheet)}")
+
+
+def _penalty_message(player: int, turn: TurnRecord, before: int, claimed: int,
+                     reference: int) -> str:
+    got, due = claimed - before, reference - before
+    marks = [m for m in (turn.action1[player],
+                         turn.action2 if player == turn.active else None) if m is not None]
+    if player != turn.active and got > due:
+        return (f"player {player} was not the active player but is given {got - due} penalty "
+                f"box(es) this turn; non-active players never take a penalty")
+    if player == turn.active and due == 1 and got == 0:
+        return ("the active player marked nothing in either action and takes a penalty box; "
+                "the record gives none")
+    if player == turn.active and due == 0 and got > 0 and marks:
+        done = ", ".join(format_mark(m) for m in marks)
+        return (f"the active player marked {done}, so takes no penalty; the record gives "
+                f"{got}")
+    return (f"the record claims {claimed} penalty box(es) after this turn; the rules give "
+            f"{reference}")
+
+
+# -- the replay -----------------------------------------------------------------------------------
+
+def _check_roll(roll: Roll, closed_in: dict[Colour, int]) -> tuple[Roll, list[tuple[str, str]]]:
+    """The roll the replay uses (dice of closed colours dropped) and the roll's problems."""
+    problems: list[tuple[str, str]] = []
+    dice = list(roll.coloured)
+    for colour in COLOURS:
+        die = dice[colour.index]
+        if die is None and colour not in closed_in:
+            problems.append(("R4", f"the {colour.value} die is in play and must be rolled; the "
+                                   f"roll {format_roll(roll)} lacks it"))
+        elif die is not None and colour in closed_in:
+            problems.append(("R9", f"{colour.value} was closed in turn {closed_in[colour]}: its "
+                                   f"die left play, but the roll {format_roll(roll)} shows it"))
+            dice[colour.index] = None
+    return Roll(roll.white, (dice[0], dice[1], dice[2], dice[3])), problems
+
+
+def check_record(record: GameRecord, ruleset: Ruleset | None = None) -> Replay:
+    """Replay ``record`` leniently under ``ruleset`` (default: the record's) and find every
+    violation (see the module docstring).  ``record`` must be well formed (see
+    :func:`~qwixx_math.validation.reader.read_record`)."""
+    rs = record.ruleset if ruleset is None else ruleset
+    n = rs.players
+    state = new_game(ruleset=rs, first=record.first)
+    out: list[Violation] = []
+    closed_in: dict[Colour, int] = {}
+    end_turn: int | None = None
+    offsets = [0] * n  # claimed minus reference score differences already reported
+    passive_passes = [0] * n
+    replayed = 0
+    for k, turn in enumerate(record.turns, start=1):
+        if state.is_over:
+            rule = state.ended_by or "R13"
+            out.append(Violation(k, Step.TURN, None, rule,
+                                 f"the game ended in turn {end_turn} ({_END_REASONS[rule]}); "
+                                 f"the record goes on with {len(record.turns) - k + 1} more "
+                                 f"turn(s) from turn {k}"))
+            break
+        replayed = k
+        if turn.active != state.active:
+            out.append(Violation(k, Step.TURN, turn.active, "R12",
+                                 f"it is player {state.active}'s turn (play passes to the left), "
+                                 f"but player {turn.active} rolls"))
+            state = GameState._make(rs, state.sheets, turn.active, state.closed, Phase.ROLL,
+                                    None, None, None, state.turn)
+        before = state
+        roll, problems = _check_roll(turn.roll, closed_in)
+        for rule, message in problems:
+            out.append(Violation(k, Step.ROLL, turn.active, rule, message))
+        if problems:  # roll with the dice of closed colours dropped, missing dice left out
+            rolled = GameState._make(rs, state.sheets, state.active, state.closed,
+                                     Phase.ACTION1, roll, None, None, state.turn)
+        else:
+            rolled = state.with_roll(roll)
+        after1, illegal, legal_only = _after_action1(rolled, turn.action1)
+        for player, exc in illegal:
+            legal = _choices(_legal_action1(rolled, player, legal_only))
+            out.append(Violation(k, Step.ACTION1, player, exc.rule,
+                                 f"{_strip_rule(exc)}; legal: {', '.join(legal)}",
+                                 format_mark(turn.action1[player]), legal))
+        if after1.phase is Phase.OVER:
+            state = after1
+            if turn.action2 is not None:
+                rule = after1.ended_by or "R14"
+                out.append(Violation(
+                    k, Step.ACTION2, turn.active, "R15",
+                    f"the game ended in action 1 ({_END_REASONS[rule]}) and no action 2 "
+                    f"follows (action2_after_game_end is false), but the record marks "
+                    f"{turn.action2.describe()}; legal: -", format_mark(turn.action2), ("-",)))
+                state = _lenient_action2(after1, turn.action2)
+        else:
+            try:
+                state = after1.with_action2(turn.action2)
+            except IllegalMoveError as exc:
+                assert turn.action2 is not None
+                legal = _choices(legal_action2(after1))
+                out.append(Violation(k, Step.ACTION2, turn.active, exc.rule,
+                                     f"{_strip_rule(exc)}; legal: {', '.join(legal)}",
+                                     format_mark(turn.action2), legal))
+                state = _lenient_action2(after1, turn.action2)
+        if turn.penalties is not None:
+            for i in range(n):
+                claimed, reference = turn.penalties[i], state.sheets[i].penalties
+                if claimed != reference:
+                    out.append(Violation(k, Step.PENALTIES, i, "R11", _penalty_message(
+                        i, turn, before.sheets[i].penalties, claimed, reference)))
+            state = _with_penalties(state, turn.penalties)
+        for i in range(n):
+            if i != turn.active and turn.action1[i] is None:
+                passive_passes[i] += 1
+        if turn.scores is not None:
+            for i in range(n):
+                gap = turn.scores[i] - state.sheets[i].score - offsets[i]
+                if gap:
+                    passive = 1 if i != turn.active and turn.action1[i] is None else 0
+                    due = state.sheets[i].penalties - before.sheets[i].penalties
+                    rule, why = _score_gap(gap, penalties_known=turn.penalties is not None,
+                                           passive_passes=passive, ref_penalties=due,
+                                           sheet=state.sheets[i])
+                    change = turn.scores[i] - before.sheets[i].score - offsets[i]
+                    out.append(Violation(
+                        k, Step.SCORES, i, rule,
+                        f"the claimed score {turn.scores[i]} changes by {change:+d} this turn; "
+                        f"the rules give {change - gap:+d}: {why}"))
+                    offsets[i] += gap
+        for colour in state.closed - before.closed:
+            closed_in[colour] = k
+        if state.is_over and end_turn is None:
+            end_turn = k
+    _check_end(record, state, end_turn, offsets, passive_passes, out)
+    return Replay(tuple(out), state, end_turn, replayed)
+
+
+def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offsets: list[int],
+               passive_passes: list[int], out: list[Violation]) -> None:
+    """The record's end against the game's (R13, R14) and the claimed result (R11-R18)."""
+    last = len(record.turns)
+    result = record.result
+    if not state.is_over:
+        most = max(s.penalties for s in state.sheets)
+        rule = result.ended_by if result is not None and result.ended_by else "R14"
+        out.append(Violation(
+            last, Step.END, None, rule,
+            f"the record ends after turn {last} but the game is not over: no player has "
+            f"{PENALTY_BOXES} penalty boxes (the most is {most}, R13) and "
+            f"{len(state.closed)} colour(s) are closed ({_colours(state.closed)}; R14 ends the "
+            f"game at {COLOURS_TO_END})"))
+    if result is None:
+        return
+    if state.is_over and result.ended_by != state.ended_by:
+        rule = state.ended_by or "R13"
+        claimed = result.ended_by or "nothing (null)"
+        out.append(Violation(
+            last, Step.RESULT, None, rule,
+            f"the record claims the game ended by {claimed}, but it ended by {rule} "
+            f"({_END_REASONS[rule]}) in turn {end_turn}"))
+    for i, claimed_score in enumerate(result.scores):
+        sheet = state.sheets[i]
+        gap = claimed_score - sheet.score - offsets[i]
+        if gap:
+            rule, why = _score_gap(gap, penalties_known=False,
+                                   passive_passes=passive_passes[i],
+                                   ref_penalties=sheet.penalties, sheet=sheet)
+            earlier = (f" ({offsets[i]:+d} of it reported in earlier turns)"
+                       if offsets[i] else "")
+            out.append(Violation(
+                last, Step.RESULT, i, rule,
+                f"the claimed final score {claimed_score} differs from the rules' "
+                f"{sheet.score} by {gap + offsets[i]:+d}{earlier}: {why}"))
+    best = max(result.scores)
+    by_claims = tuple(i for i, s in enumerate(result.scores) if s == best)
+    if tuple(sorted(result.winners)) != by_claims:
+        names = ", ".join(str(w) for w in sorted(result.winners))
+        out.append(Violation(
+            last, Step.RESULT, None, "R18",
+            f"the record claims winner(s) {names}, but the highest claimed total {best} "
+            f"belongs to {', '.join(str(w) for w in by_claims)} (equal totals share the win)"))

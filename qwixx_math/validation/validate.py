@@ -1,0 +1,156 @@
+"""The validator: replay another program's game record and report every broken rule.
+
+>>> from qwixx_math.record import random_game
+>>> report = validate_record(random_game(players=3, seed=5))
+>>> report.valid, report.violations
+(True, ())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..record import GameRecord
+from ..ruleset import Ruleset
+from .dialects import DialectFinding, diagnose
+from .reader import RecordError, load_record, parse_record_text, read_record
+from .replay import check_record
+from .violations import Violation
+
+__all__ = ["ValidationReport", "validate_data", "validate_file", "validate_record",
+           "validate_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """What the validator found in one record.
+
+    ``violations`` in the order of the game.  ``scores``, ``winners``,
+    ``ended_by`` and ``end_turn`` are the rules' result for the marks the record
+    makes (illegal marks included, see :mod:`qwixx_math.validation.replay`);
+    ``ended_by`` and ``end_turn`` are None when the game did not end.
+    ``dialects`` names the ruleset switches that explain the violations, if any.
+    """
+
+    players: tuple[str, ...]
+    ruleset: Ruleset
+    turns: int
+    violations: tuple[Violation, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    ended_by: str | None
+    end_turn: int | None
+    dialects: tuple[DialectFinding, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """True when the record breaks no rule."""
+        return not self.violations
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"valid", "violations": [{"turn", "player", "rule", "message", ...}], ...}``."""
+        return {
+            "valid": self.valid,
+            "violations": [v.to_json() for v in self.violations],
+            "players": list(self.players),
+            "ruleset": self.ruleset.to_json(),
+            "turns": self.turns,
+            "reference": {"scores": list(self.scores), "winners": list(self.winners),
+                          "ended_by": self.ended_by, "end_turn": self.end_turn,
+                          "game_over": self.ended_by is not None},
+            "dialects": [d.to_json() for d in self.dialects],
+        }
+
+    def to_text(self) -> str:
+        """The human-readable report: a verdict line, one line per violation, the
+        rules' result and the dialect diagnosis."""
+        rules = _describe_ruleset(self.ruleset)
+        lines = []
+        if self.valid:
+            lines.append(f"valid: {self.turns} turn(s) under {rules}")
+        else:
+            lines.append(f"INVALID: {len(self.violations)} violation(s) in {self.turns} "
+                         f"turn(s) under {rules}")
+            lines += [v.describe(self.players) for v in self.violations]
+        scores = ", ".join(f"{name} {score}" for name, score in zip(self.players, self.scores,
+                                                                     strict=True))
+        winners = ", ".join(self.players[w] for w in self.winners)
+        if self.ended_by is not None:
+            end = f"ended by {self.ended_by} in turn {self.end_turn}"
+        else:
+            end = "not over"
+        lines.append(f"the rules' result{' of the marks made' if not self.valid else ''}: "
+                     f"{end}; scores {scores}; winner(s) {winners}")
+        if not self.valid:
+            if not self.dialects:
+                lines.append("dialect: no Ruleset switch explains these violations")
+            for finding in self.dialects:
+                lines.append(f"dialect: {finding.describe()}")
+        return "\n".join(lines)
+
+
+def _describe_ruleset(ruleset: Ruleset) -> str:
+    official = Ruleset(players=ruleset.players)
+    changed = [f"{name}={_value(getattr(ruleset, name))}"
+               for name in ("action2_after_game_end", "die_removal", "end_check",
+                            "simultaneous_close")
+               if getattr(ruleset, name) != getattr(official, name)]
+    rules = "the official rules" if not changed else f"the rules with {', '.join(changed)}"
+    return f"{rules}, {ruleset.players} player(s)"
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(getattr(value, "value", value))
+
+
+def validate_record(record: GameRecord, ruleset: Ruleset | None = None, *,
+                    dialects: bool = True) -> ValidationReport:
+    """Validate ``record`` under ``ruleset`` (default: the record's own).
+
+    ``dialects=False`` skips the dialect diagnosis.  Raises :class:`RecordError`
+    for a record that is not well formed (see :func:`read_record`), or a ruleset
+    for another number of players.
+    """
+    if not isinstance(record, GameRecord):
+        raise RecordError(f"expected a GameRecord, not {type(record).__name__}")
+    try:
+        data = record.to_json()
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise RecordError(f"not a well-formed GameRecord: {exc}") from None
+    record = read_record(data)
+    rs = record.ruleset if ruleset is None else ruleset
+    if not isinstance(rs, Ruleset):
+        raise RecordError(f"expected a Ruleset, not {type(rs).__name__}")
+    if rs.players != len(record.players):
+        raise RecordError(f"the ruleset is for {rs.players} player(s) but the record names "
+                          f"{len(record.players)}")
+    found = check_record(record, rs)
+    final = found.final
+    return ValidationReport(
+        players=record.players, ruleset=rs, turns=len(record.turns),
+        violations=found.violations, scores=final.scores, winners=final.winners,
+        ended_by=final.ended_by if final.is_over else None,
+        end_turn=found.end_turn,
+        dialects=diagnose(record, rs, found.violations) if dialects else ())
+
+
+def validate_data(data: object, ruleset: Ruleset | None = None, *,
+                  dialects: bool = True) -> ValidationReport:
+    """Validate a parsed JSON record (read strictly, see :func:`read_record`)."""
+    return validate_record(read_record(data), ruleset, dialects=dialects)
+
+
+def validate_text(text: str, ruleset: Ruleset | None = None, *, source: str = "<record>",
+                  dialects: bool = True) -> ValidationReport:
+    """Validate a record given as JSON text; ``source`` names it in error messages."""
+    return validate_record(parse_record_text(text, source), ruleset, dialects=dialects)
+
+
+def validate_file(path: str | Path, ruleset: Ruleset | None = None, *,
+                  dialects: bool = True) -> ValidationReport:
+    """Validate the record file at ``path``."""
+    return validate_record(load_record(path), ruleset, dialects=dialects)
