@@ -1,0 +1,332 @@
+"""The hand-written cases of the conformance corpus, with their expected outcomes.
+
+Each case states its expectation from RULES.md by hand (a rule id, or the sheets
+and scores after a turn); :mod:`~qwixx_math.validation.conformance` builds the
+corpus entry with the reference core and refuses to write it if the core
+disagrees, so these cases check the core as well as other programs.
+
+Notation (see ``docs/notation.md``): sheets ``r:2,3/g:12`` (``-`` an empty
+sheet), rolls ``w:3,5/r:1/y:2/g:6/b:4``, action-1 choices ``y5,r5,-`` (one per
+player), marks ``g9`` (``-`` no mark).  A roll or action-1 text starting with
+``{`` or ``[`` is raw JSON (for malformed input).  Closed colours are the
+colours locked on some sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["HAND_LEGALITY", "HAND_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
+
+
+@dataclass(frozen=True, slots=True)
+class LegalitySpec:
+    """One hand-written legality case: is this roll / action-1 choice / action 2 legal?
+
+    ``expect`` is ``"legal"`` or the rule id the choice breaks; ``player`` the
+    player whose choice is judged (for action 2 and rolls: the active player).
+    """
+
+    slug: str
+    description: str
+    rules: tuple[str, ...]
+    sheets: tuple[str, ...]
+    roll: str
+    step: str
+    expect: str
+    action1: str = ""
+    action2: str = "-"
+    player: int = 0
+    active: int = 0
+    ruleset: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TransitionSpec:
+    """One hand-written turn and what the rules say follows.
+
+    ``expect_sheets`` (text, one per player), ``expect_scores`` and
+    ``expect_ended_by`` (None while the game goes on) are written by hand, and
+    optionally the next active player and the winners.
+    """
+
+    slug: str
+    description: str
+    rules: tuple[str, ...]
+    sheets: tuple[str, ...]
+    roll: str
+    action1: str
+    action2: str
+    expect_sheets: tuple[str, ...]
+    expect_scores: tuple[int, ...]
+    expect_ended_by: str | None = None
+    active: int = 0
+    ruleset: dict[str, object] = field(default_factory=dict)
+    expect_active: int | None = None
+    expect_winners: tuple[int, ...] | None = None
+
+
+_ALL = "w:6,6/r:1/y:1/g:1/b:1"
+_R5 = "r:2,3,4,5,6"
+_R4 = "r:2,3,4,5"
+_Y5 = "y:2,3,4,5,6"
+_GREEN_CLOSED = "g:12,11,10,9,8,2,lock"
+_E = "r:-/y:-/g:-/b:-/p:0"
+
+HAND_LEGALITY: tuple[LegalitySpec, ...] = (
+    # R1 dice
+    LegalitySpec("r01-white-die-7", "a white die shows 1 to 6; 7 is no die face", ("R1",),
+                 ("-", "-"), '{"white": [7, 1], "red": 1, "yellow": 1, "green": 1, "blue": 1}',
+                 "roll", "R1"),
+    LegalitySpec("r01-colour-die-0", "a coloured die shows 1 to 6; 0 is no die face", ("R1",),
+                 ("-", "-"), '{"white": [3, 2], "red": 0, "yellow": 1, "green": 1, "blue": 1}',
+                 "roll", "R1"),
+    # R2 sheet
+    LegalitySpec("r02-no-number-13", "a row holds the numbers 2 to 12; 13 is on no row",
+                 ("R2",), ("-", "-"), "w:6,6/r:1/y:1/g:1/b:1", "action1", "R2",
+                 action1='[{"colour": "red", "number": 13}, null]'),
+    LegalitySpec("r02-green-reads-12-to-2", "green reads 12, 11, ..., 2: green 9 is right of "
+                 "green 10", ("R2", "R7"), ("g:12,10", "-"), "w:4,5/r:1/y:1/g:1/b:1",
+                 "action1", "legal", action1="g9,-"),
+    LegalitySpec("r02-green-11-left-of-10", "green reads 12, 11, ..., 2: green 11 is left of "
+                 "green 10", ("R2", "R7"), ("g:12,10", "-"), "w:5,6/r:1/y:1/g:1/b:1",
+                 "action1", "R7", action1="g11,-"),
+    # R4 roll
+    LegalitySpec("r04-every-die-in-play-is-rolled", "the blue die is in play and must be rolled",
+                 ("R4",), ("-", "-"), "w:3,4/r:1/y:2/g:3", "roll", "R4"),
+    LegalitySpec("r04-closed-die-not-rolled", "red is closed: a roll without the red die is "
+                 "complete", ("R4", "R9"), (_R5 + ",12,lock", "-"), "w:3,4/y:2/g:3/b:4",
+                 "roll", "legal"),
+    LegalitySpec("r09-closed-die-rolled", "red is closed: its die left play and cannot be "
+                 "rolled", ("R4", "R9"), (_R5 + ",12,lock", "-"), "w:3,4/r:1/y:2/g:3/b:4",
+                 "roll", "R9"),
+    # R5 action 1
+    LegalitySpec("r05-everyone-marks-the-white-sum", "white 3 and 5: both players may mark an "
+                 "8, the passive player included", ("R5",), ("-", "-"),
+                 "w:3,5/r:1/y:1/g:1/b:1", "action1", "legal", action1="r8,g8", player=1),
+    LegalitySpec("r05-active-not-white-sum", "action 1 marks the white sum 8, not 9",
+                 ("R5",), ("-", "-"), "w:3,5/r:1/y:1/g:1/b:1", "action1", "R5",
+                 action1="r9,-"),
+    LegalitySpec("r05-passive-not-white-sum", "the passive player's action 1 also marks the "
+                 "white sum", ("R5",), ("-", "-"), "w:3,5/r:1/y:1/g:1/b:1", "action1", "R5",
+                 action1="-,y7", player=1),
+    # R6 action 2
+    LegalitySpec("r06-white-plus-colour", "white 5 with green 4: the active player may mark "
+                 "green 9", ("R6",), ("-", "-"), "w:5,3/r:1/y:1/g:4/b:1", "action2", "legal",
+                 action1="-,-", action2="g9"),
+    LegalitySpec("r06-either-white-die", "white 3 with green 4 makes green 7",
+                 ("R6",), ("-", "-"), "w:5,3/r:1/y:1/g:4/b:1", "action2", "legal",
+                 action1="-,-", action2="g7"),
+    LegalitySpec("r06-not-white-plus-colour", "white + green makes 7 or 9, not 10", ("R6",),
+                 ("-", "-"), "w:5,3/r:1/y:1/g:4/b:1", "action2", "R6", action1="-,-",
+                 action2="g10"),
+    LegalitySpec("r06-white-sum-is-not-action-2", "the white sum 8 is no white + colour sum "
+                 "in red", ("R6",), ("-", "-"), "w:5,3/r:1/y:1/g:4/b:1", "action2", "R6",
+                 action1="-,-", action2="r8"),
+    # R7 left to right
+    LegalitySpec("r07-skipped-number-is-lost", "red 5 then red 7 marked: red 6 is gone for good",
+                 ("R7",), ("r:5,7", "-"), "w:3,3/r:1/y:1/g:1/b:1", "action1", "R7",
+                 action1="r6,-"),
+    LegalitySpec("r07-left-of-marks", "red 5 then red 7 marked: red 4 is gone for good",
+                 ("R7",), ("r:5,7", "-"), "w:2,2/r:1/y:1/g:1/b:1", "action1", "R7",
+                 action1="r4,-"),
+    LegalitySpec("r07-no-number-twice", "red 7 is already marked", ("R7",), ("r:5,7", "-"),
+                 "w:3,4/r:1/y:1/g:1/b:1", "action1", "R7", action1="r7,-"),
+    LegalitySpec("r07-same-row-in-order", "action 1 red 6, then action 2 red 8 right of it",
+                 ("R7",), ("-", "-"), "w:3,3/r:5/y:1/g:1/b:1", "action2", "legal",
+                 action1="r6,-", action2="r8"),
+    LegalitySpec("r07-same-row-out-of-order", "action 1 is written first: action 2 red 5 is "
+                 "left of the action-1 red 6", ("R7",), ("-", "-"), "w:3,3/r:2/y:1/g:1/b:1",
+                 "action2", "R7", action1="r6,-", action2="r5"),
+    LegalitySpec("r07-same-row-same-number", "action 1 red 6, then action 2 red 6 again",
+                 ("R7",), ("-", "-"), "w:3,3/r:3/y:1/g:1/b:1", "action2", "R7",
+                 action1="r6,-", action2="r6"),
+    # R8 last number
+    LegalitySpec("r08-four-marks-no-lock", "red 12 needs 5 marks in red before it; 4 are not "
+                 "enough", ("R8",), (_R4, "-"), _ALL, "action1", "R8", action1="r12,-"),
+    LegalitySpec("r08-five-marks-lock", "red 12 with 5 marks in red before it closes red",
+                 ("R8",), (_R5, "-"), _ALL, "action1", "legal", action1="r12,-"),
+    LegalitySpec("r08-marks-not-positions", "5 marks with gaps (2, 4, 6, 8, 10) are 5 marks",
+                 ("R8",), ("r:2,4,6,8,10", "-"), _ALL, "action1", "legal", action1="r12,-"),
+    LegalitySpec("r08-green-lock", "green 2 with 5 green marks before it", ("R8",),
+                 ("g:12,11,10,9,8", "-"), "w:1,1/r:1/y:1/g:1/b:1", "action1", "legal",
+                 action1="g2,-"),
+    LegalitySpec("r08-blue-four-marks", "blue 2 needs 5 blue marks; 4 are not enough",
+                 ("R8",), ("b:12,11,10,9", "-"), "w:1,1/r:1/y:1/g:1/b:1", "action1", "R8",
+                 action1="b2,-"),
+    LegalitySpec("r08-action-1-mark-counts", "4 red marks, action 1 red 7 makes 5: action 2 "
+                 "may mark red 12", ("R8",), (_R4, "-"), "w:6,1/r:6/y:1/g:1/b:1", "action2",
+                 "legal", action1="r7,-", action2="r12"),
+    LegalitySpec("r08-four-marks-action-2", "4 red marks and no action-1 mark: action 2 may "
+                 "not mark red 12", ("R8",), (_R4, "-"), "w:6,1/r:6/y:1/g:1/b:1", "action2",
+                 "R8", action1="-,-", action2="r12"),
+    LegalitySpec("r08-passive-four-marks", "the passive player's 4 red marks are not enough",
+                 ("R8",), ("-", _R4), _ALL, "action1", "R8", action1="-,r12", player=1),
+    # R9 closing
+    LegalitySpec("r09-closed-for-every-player", "red was closed by player 1: player 0 may no "
+                 "longer mark red", ("R9",), ("r:2,3", _R5 + ",12,lock"),
+                 "w:4,4/y:1/g:1/b:1", "action1", "R9", action1="r8,-"),
+    LegalitySpec("r09-closed-row-of-the-closer", "player 0 closed red; the row takes no more "
+                 "marks", ("R9",), (_R5 + ",12,lock", "-"), "w:4,4/y:1/g:1/b:1", "action1",
+                 "R9", action1="r8,-"),
+    LegalitySpec("r09-no-die-no-action-2", "green was closed before this turn: no green die, "
+                 "no action 2 in green", ("R9",), ("g:12", _GREEN_CLOSED),
+                 "w:3,4/r:1/y:1/b:1", "action2", "R9", action1="-,-", action2="g7"),
+    LegalitySpec("r09-die-closed-in-action-1", "player 1 closes red in action 1: the red die "
+                 "leaves play at once, so player 0's action 2 cannot use it", ("R9",),
+                 ("r:2,3", _R5), "w:6,6/r:1/y:1/g:1/b:1", "action2", "R9", action1="-,r12",
+                 action2="r7"),
+    LegalitySpec("switch-die-removal-end-of-turn", "die_removal=end_of_turn: the red die "
+                 "closed in action 1 stays usable in action 2", ("R9",), ("r:2,3", _R5),
+                 "w:6,6/r:1/y:1/g:1/b:1", "action2", "legal", action1="-,r12", action2="r7",
+                 ruleset={"die_removal": "end_of_turn"}),
+    LegalitySpec("switch-die-removal-closer-row", "die_removal=end_of_turn: the die stays, but "
+                 "the closer's own row is closed", ("R9",), (_R5, "-"),
+                 "w:6,6/r:6/y:1/g:1/b:1", "action2", "R9", action1="r12,-", action2="r12",
+                 ruleset={"die_removal": "end_of_turn"}),
+    # R10 simultaneous closing
+    LegalitySpec("r10-two-players-close-red", "both players have 5 red marks: both may close "
+                 "red at once", ("R10",), (_R5, _R5), _ALL, "action1", "legal",
+                 action1="r12,r12", player=1),
+    LegalitySpec("r10-four-marks-while-another-closes", "player 1 has 4 red marks: no red 12, "
+                 "even while player 0 closes red", ("R8", "R10"), (_R5, _R4), _ALL, "action1",
+                 "R8", action1="r12,r12", player=1),
+    LegalitySpec("switch-simultaneous-close-false", "simultaneous_close=false: player 0 (the "
+                 "active player, first in turn order) closes red; player 1 may not",
+                 ("R10",), (_R5, _R5), _ALL, "action1", "R10", action1="r12,r12", player=1,
+                 ruleset={"simultaneous_close": False}),
+    LegalitySpec("switch-simultaneous-close-turn-order", "simultaneous_close=false: turn order "
+                 "starts with the active player 1, so player 0 is the second closer",
+                 ("R10", "R12"), (_R5, _R5), _ALL, "action1", "R10", action1="r12,r12",
+                 player=0, active=1, ruleset={"simultaneous_close": False}),
+    # R14 / R15 end of the game
+    LegalitySpec("r14-third-colour-at-once", "green is closed; white 6+6: player 1 closes red "
+                 "and player 2 yellow in the same instant", ("R14",),
+                 ("-", _R5, _Y5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:1/b:1", "action1",
+                 "legal", action1="-,r12,y12", player=2),
+    LegalitySpec("switch-end-check-sequential", "end_check=sequential: player 1's red 12 ends "
+                 "the game before player 2 marks", ("R14",),
+                 ("-", _R5, _Y5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:1/b:1", "action1",
+                 "R14", action1="-,r12,y12", player=2, ruleset={"end_check": "sequential"}),
+    LegalitySpec("r15-no-action-2-after-the-end", "player 1 closes a second colour in action 1: "
+                 "the game ends before action 2", ("R14", "R15"), ("-", _R5 + "/" + _GREEN_CLOSED),
+                 "w:6,6/r:1/y:2/b:3", "action2", "R15", action1="-,r12", action2="y8"),
+    LegalitySpec("r15-pass-after-the-end", "after the end in action 1, no action 2 is the only "
+                 "choice", ("R15",), ("-", _R5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:2/b:3",
+                 "action2", "legal", action1="-,r12", action2="-"),
+    LegalitySpec("switch-action2-after-game-end", "action2_after_game_end=true: the active "
+                 "player still takes action 2", ("R15",), ("-", _R5 + "/" + _GREEN_CLOSED),
+                 "w:6,6/r:1/y:2/b:3", "action2", "legal", action1="-,r12", action2="y8",
+                 ruleset={"action2_after_game_end": True}),
+    LegalitySpec("switch-end-check-end-of-turn", "end_check=end_of_turn: the end is checked "
+                 "after the turn, so action 2 follows", ("R14", "R15"),
+                 ("-", _R5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:2/b:3", "action2", "legal",
+                 action1="-,r12", action2="y8", ruleset={"end_check": "end_of_turn"}),
+    LegalitySpec("switch-action2-after-end-die-removed", "action2_after_game_end=true, but red "
+                 "closed in action 1 and its die left play", ("R9", "R15"),
+                 ("-", _R5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:2/b:3", "action2", "R9",
+                 action1="-,r12", action2="r7", ruleset={"action2_after_game_end": True}),
+    # R3 solitaire
+    LegalitySpec("r03-solitaire-both-actions", "one player: the single player is the active "
+                 "player and takes both actions", ("R3", "R6"), ("-",), "w:2,3/r:4/y:1/g:1/b:1",
+                 "action2", "legal", action1="r5", action2="r7"),
+)
+
+HAND_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("kari-ola-mia", "RULES.md: Kari rolls white 4 and 1, red 3, yellow 6, "
+                   "green 5, blue 6; Kari marks yellow 5, Ola red 5, Mia (red 6 marked) passes "
+                   "at no cost; Kari combines white 4 with blue 6 for blue 10",
+                   ("R5", "R6", "R11"), ("-", "-", "r:6"), "w:4,1/r:3/y:6/g:5/b:6", "y5,r5,-",
+                   "b10", ("y:5/b:10", "r:5", "r:6"), (2, 1, 1), expect_active=1),
+    TransitionSpec("score-example-74", "RULES.md: 6 red (21) + 4 yellow (10) + 9 green with "
+                   "its lock (45) + 2 blue (3) = 79, one penalty: 74", ("R16", "R17"),
+                   ("r:2,3,4,5,6/y:2,3,4/g:12,11,10,9,8,7,6,2,lock/b:12,11/p:1", "-"),
+                   "w:3,4/r:1/y:2/b:1", "r7,-", "y5",
+                   ("r:2,3,4,5,6,7/y:2,3,4,5/g:12,11,10,9,8,7,6,2,lock/b:12,11/p:1", _E),
+                   (74, 0)),
+    TransitionSpec("score-example-70", "RULES.md: 4 red (10) + 3 yellow (6) + 8 green (36) "
+                   "+ 7 blue (28) = 80; the active player marks nothing: a second penalty, 70",
+                   ("R11", "R16", "R17"),
+                   ("r:2,3,4,5/y:2,3,4/g:12,11,10,9,8,7,6,5/b:12,11,10,9,8,7,6/p:1", "-"),
+                   "w:1,1/r:1/y:1/g:1/b:1", "-,-", "-",
+                   ("r:2,3,4,5/y:2,3,4/g:12,11,10,9,8,7,6,5/b:12,11,10,9,8,7,6/p:2", _E),
+                   (70, 0)),
+    TransitionSpec("r10-simultaneous-close", "both players close red at once; each gets the "
+                   "lock box, which counts as a mark: 7 marks, 28 points", ("R8", "R10", "R16"),
+                   (_R5, _R5), _ALL, "r12,r12", "-",
+                   (_R5 + ",12,lock", _R5 + ",12,lock"), (28, 28)),
+    TransitionSpec("r08-lock-counts-action-1-mark", "4 red marks; action 1 red 7 makes 5, so "
+                   "action 2 red 12 closes red: 6 numbers and the lock, 28 points",
+                   ("R8", "R16"), (_R4, "-"), "w:6,1/r:6/y:1/g:1/b:1", "r7,-", "r12",
+                   ("r:2,3,4,5,7,12,lock", _E), (28, 0)),
+    TransitionSpec("r14-third-colour-at-once", "RULES.md: green is closed, two white sixes: "
+                   "player 1 closes red while player 2 closes yellow; three colours closed, the "
+                   "game is over (no penalty: it ended before the turn was complete)",
+                   ("R10", "R14", "R15"), ("-", _R5, _Y5 + "/" + _GREEN_CLOSED),
+                   "w:6,6/r:1/y:1/b:1", "-,r12,y12", "-",
+                   (_E, _R5 + ",12,lock", _Y5 + ",12,lock/" + _GREEN_CLOSED), (0, 28, 56), "R14",
+                   expect_winners=(2,)),
+    TransitionSpec("r11-passive-never-penalised", "everyone passes: only the active player "
+                   "takes a penalty", ("R11", "R12"), ("-", "-", "-"),
+                   "w:1,1/r:1/y:1/g:1/b:1", "-,-,-", "-",
+                   ("p:1", _E, _E), (-5, 0, 0)),
+    TransitionSpec("r11-penalty-although-a-mark-was-legal", "one player marks nothing although "
+                   "red 2 was free: a penalty all the same", ("R3", "R11"), ("-",),
+                   "w:1,1/r:1/y:1/g:1/b:1", "-", "-", ("p:1",), (-5,)),
+    TransitionSpec("r11-action-2-only-no-penalty", "the active player marks only in action 2: "
+                   "no penalty", ("R11",), ("-", "-"), "w:1,1/r:1/y:1/g:1/b:5", "-,-", "b6",
+                   ("b:6", _E), (1, 0)),
+    TransitionSpec("r13-fourth-penalty-ends", "a fourth penalty box ends the game at once",
+                   ("R13", "R17", "R18"), ("p:3", "r:2"), "w:1,1/r:1/y:1/g:1/b:1", "-,-", "-",
+                   ("p:4", "r:2"), (-20, 1), "R13"),
+    TransitionSpec("r14-second-colour-in-action-2", "a second colour closed in action 2 ends the "
+                   "game", ("R8", "R14"), (_R5 + "/" + _GREEN_CLOSED, "-"),
+                   "w:6,5/r:6/y:1/b:1", "-,-", "r12",
+                   (_R5 + ",12,lock/" + _GREEN_CLOSED, _E), (28 + 28, 0), "R14"),
+    TransitionSpec("r15-mid-turn-end", "player 1 closes a second colour in action 1: the game "
+                   "ends in the middle of the turn, before action 2; the active player, who "
+                   "marked nothing, takes no penalty", ("R14", "R15", "R11"),
+                   ("-", _R5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:2/b:3", "-,r12", "-",
+                   (_E, _R5 + ",12,lock/" + _GREEN_CLOSED), (0, 56), "R14"),
+    TransitionSpec("switch-action2-after-game-end", "action2_after_game_end=true: the game "
+                   "ends in action 1, and the active player still marks yellow 8 in action 2",
+                   ("R15",), ("-", _R5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:2/b:3", "-,r12",
+                   "y8", ("y:8", _R5 + ",12,lock/" + _GREEN_CLOSED), (1, 56), "R14",
+                   ruleset={"action2_after_game_end": True}),
+    TransitionSpec("switch-action2-after-game-end-penalty", "action2_after_game_end=true: the "
+                   "turn is completed, so the active player marking nothing takes a penalty",
+                   ("R11", "R15"), ("-", _R5 + "/" + _GREEN_CLOSED), "w:6,6/r:1/y:2/b:3",
+                   "-,r12", "-", ("p:1", _R5 + ",12,lock/" + _GREEN_CLOSED), (-5, 56), "R14",
+                   ruleset={"action2_after_game_end": True}),
+    TransitionSpec("switch-end-check-end-of-turn", "end_check=end_of_turn: the game ends after "
+                   "action 2", ("R14", "R15"), ("-", _R5 + "/" + _GREEN_CLOSED),
+                   "w:6,6/r:1/y:2/b:3", "-,r12", "y8",
+                   ("y:8", _R5 + ",12,lock/" + _GREEN_CLOSED), (1, 56), "R14",
+                   ruleset={"end_check": "end_of_turn"}),
+    TransitionSpec("switch-die-removal-end-of-turn", "die_removal=end_of_turn: player 1 closes "
+                   "red in action 1, player 0 still marks red 7 with the red die",
+                   ("R9",), ("r:2,3", _R5), "w:6,6/r:1/y:1/g:1/b:1", "-,r12", "r7",
+                   ("r:2,3,7", _R5 + ",12,lock"), (6, 28),
+                   ruleset={"die_removal": "end_of_turn"}),
+    TransitionSpec("switch-end-check-sequential", "end_check=sequential: the active player's "
+                   "yellow 12 closes a second colour; the others may not mark after it",
+                   ("R14",), (_Y5 + "/" + _GREEN_CLOSED, "-", "-"), "w:6,6/r:1/y:1/b:1",
+                   "y12,-,-", "-", (_Y5 + ",12,lock/" + _GREEN_CLOSED, _E, _E), (56, 0, 0),
+                   "R14", ruleset={"end_check": "sequential"}),
+    TransitionSpec("switch-simultaneous-close-false", "simultaneous_close=false: a single "
+                   "closer is fine", ("R10",), (_R5, _R4), _ALL, "r12,-", "-",
+                   (_R5 + ",12,lock", _R4), (28, 10), ruleset={"simultaneous_close": False}),
+    TransitionSpec("r12-play-passes-left", "after player 2 (of 3) play passes to player 0",
+                   ("R12",), ("-", "-", "-"), "w:2,3/r:1/y:1/g:1/b:1", "-,-,r5", "-",
+                   (_E, _E, "r:5"), (0, 0, 1), active=2, expect_active=0),
+    TransitionSpec("r03-solitaire-next-turn", "one player: the single player rolls again",
+                   ("R3", "R12"), ("-",), "w:2,3/r:4/y:1/g:1/b:1", "r5", "r7",
+                   ("r:5,7",), (3,), expect_active=0),
+    TransitionSpec("r18-shared-win", "the fourth penalty ends the game with equal totals, -10 "
+                   "each: both players win", ("R13", "R17", "R18"), ("r:2,3,4,5/p:3", "p:2"),
+                   "w:1,1/r:1/y:1/g:1/b:1", "-,-", "-", ("r:2,3,4,5/p:4", "p:2"), (-10, -10),
+                   "R13", expect_winners=(0, 1)),
+    TransitionSpec("r07-same-row-both-actions", "action 1 red 6, then action 2 red 8 in the "
+                   "same row", ("R7",), ("-", "-"), "w:3,3/r:5/y:1/g:1/b:1", "r6,-", "r8",
+                   ("r:6,8", _E), (3, 0)),
+)
