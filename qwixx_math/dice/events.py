@@ -57,7 +57,7 @@ from ..model import (
     Sheet,
     TurnPlan,
 )
-from ..notation import format_colours, format_sheet, parse_sheet
+from ..notation import format_sheet, parse_sheet
 from ..rules import COLOURS_TO_END, GameState, legal_action1, legal_plans
 from ..ruleset import Ruleset
 from .distribution import Distribution
@@ -225,7 +225,8 @@ def _prepare(sheet: Sheet | str, closed: Iterable[Colour],
     shut = extra | sheet.locked
     if len(shut) >= COLOURS_TO_END:
         raise InvalidStateError(
-            "R14", f"{format_colours(shut)} are closed: the game is over and no turn follows "
+            "R14", f"{' and '.join(c.value for c in COLOURS if c in shut)} are closed: "
+                   "the game is over and no turn follows "
                    f"({format_sheet(sheet)})")
     if sheet.penalties >= PENALTY_BOXES:
         raise InvalidStateError(
