@@ -225,8 +225,8 @@ def _result(value: object, players: int) -> GameResult | None:
         return None
     path = "$.result"
     data = _object(value, path, _RESULT_FIELDS, ("scores", "winners"))
-    scores = _claims(data["scores"], f"{path}.scores", players, None)
-    assert scores is not None
+    scores = _claims(_list(data["scores"], f"{path}.scores"), f"{path}.scores", players, None)
+    assert scores is not None  # a list always gives a tuple
     winners_raw = _list(data["winners"], f"{path}.winners")
     if not winners_raw:
         raise _fail(f"{path}.winners", "must name at least one winner (R18)")
