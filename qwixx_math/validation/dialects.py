@@ -160,7 +160,8 @@ def diagnose(record: GameRecord, ruleset: Ruleset,
         chosen = tuple(s for s in choice if s is not None)
         if chosen:
             combos.append(chosen)
-    combos.sort(key=len)  # stable: fields in order within each size
+    rank = {s: i for i, s in enumerate(s for alts in fields for s in alts)}
+    combos.sort(key=lambda c: (len(c), [rank[s] for s in c]))  # fewest switches first
     outcomes: dict[tuple[Switch, ...], tuple[Ruleset, tuple[Violation, ...]]] = {}
     for combo in combos:
         switched = ruleset
