@@ -20,6 +20,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -70,9 +71,9 @@ def main(argv: list[str]) -> int:
     print(f"outcome tables, all 16 dice sets, cold : {ms(med)} ({ms(best)})   budget 50 ms")
     for name, text, closed in SHEETS:
         sheet = parse_sheet(text)
-        cold, cold_best = timed(lambda s=sheet, c=closed: turn_events(s, c), 30,
-                                _events._colour_stats.cache_clear)
-        warm, warm_best = timed(lambda s=sheet, c=closed: turn_events(s, c), 200)
+        call = partial(turn_events, sheet, closed)
+        cold, cold_best = timed(call, 30, _events._colour_stats.cache_clear)
+        warm, warm_best = timed(call, 200)
         print(f"event table, {name:<22}: cold {ms(cold)} ({ms(cold_best)}), "
               f"warm {ms(warm)} ({ms(warm_best)})   budget 2 ms")
         if quick and not closed:

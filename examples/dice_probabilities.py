@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from qwixx_math.dice import turn_events, turns_to_close, white_sum_distribution
 from qwixx_math.model import Colour
 from qwixx_math.notation import parse_sheet
@@ -18,7 +20,7 @@ def main() -> None:
     ev = turn_events(sheet, closed={Colour.BLUE})
     print(f"\nsheet {sheet} (blue closed by another player)")
     for colour in ev.in_play:
-        best = max(range(2, 13), key=lambda n, c=colour: ev.active.markable(c, n))
+        best = max(range(2, 13), key=partial(ev.active.markable, colour))
         print(f"  {colour.value:<6} most markable: {best} "
               f"({ev.active.markable(colour, best)}), can close: {ev.active.closing(colour)}")
     print("  forced penalty:", ev.active.no_mark, " game can end by closing:",

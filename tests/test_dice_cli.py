@@ -130,3 +130,13 @@ def test_fuzz_prob(sheet: str, closed: str, roll: str | None) -> None:
     if roll is not None:
         argv.append(f"--roll={roll}")
     assert main(argv) in (0, 2)  # 2: a QwixxError, printed
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet="white12,3456789redylogbu\n[]{}\":", max_size=60),
+       st.sampled_from([[], ["--format", "json"], ["--format", "csv"], ["--method", "g"]]))
+def test_fuzz_dice_test(tmp_path: Path, content: str, extra: list[str]) -> None:
+    path = tmp_path / "rolls.dat"
+    path.write_text(content)
+    assert main(["dice-test", str(path), *extra]) in (0, 1, 2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 
 import icepool
@@ -100,3 +101,20 @@ def test_bad_questions() -> None:
     with pytest.raises(DistributionError):
         d.combine([1, 2], max)  # type: ignore[arg-type]
     assert issubclass(DistributionError, ValueError)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.one_of(st.integers(), st.text(max_size=2), st.tuples(st.integers())),
+                       st.one_of(st.integers(-3, 5), st.floats(), st.booleans(), st.none()),
+                       max_size=5),
+       st.one_of(st.integers(-2, 3), st.fractions(), st.text(max_size=4), st.floats()))
+def test_fuzz_construction_and_questions(weights: dict[object, object], q: object) -> None:
+    try:
+        d = Distribution(weights)  # type: ignore[arg-type]
+    except DistributionError:
+        return
+    assert sum(d.probabilities().values()) == 1
+    with contextlib.suppress(DistributionError):
+        assert d.quantile(q) in d  # type: ignore[arg-type]
+    with contextlib.suppress(DistributionError):
+        assert min(d.outcomes) <= d.mean() <= max(d.outcomes)  # type: ignore[operator]

@@ -13,6 +13,8 @@ from functools import cache
 from itertools import pairwise, product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qwixx_math.dice import turns_to_close
 from qwixx_math.errors import InvalidStateError, ParseError
@@ -104,7 +106,7 @@ def make_oracle(c: Colour, window: int, players: int, seat: int, safe: bool):  #
             h_const.append(h)
             e_const.append(e)
             e_inf.append(inf)
-        out = []
+        out: list[tuple[Fraction, Fraction | None]] = []
         for i in range(players):
             # x_i = a_i + q_i x_{i+1}, around the cycle of phases
             loop = Fraction(1)
@@ -214,3 +216,20 @@ def test_impossible_starts() -> None:
             ct.cdf(bad)  # type: ignore[arg-type]
         with pytest.raises(ParseError):
             ct.pmf(bad)  # type: ignore[arg-type]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.sampled_from(COLOURS), st.text(max_size=3)),
+       st.one_of(st.integers(-2, 12), st.booleans(), st.none()),
+       st.one_of(st.integers(-1, 6), st.floats(allow_nan=True)),
+       st.integers(-1, 5),
+       st.lists(st.integers(0, 14), max_size=7),
+       st.one_of(st.booleans(), st.integers(0, 2)))
+def test_fuzz_parameters(colour: object, window: object, players: object, seat: int,
+                         start: list[int], safe: object) -> None:
+    try:
+        ct = turns_to_close(colour, window, players, seat, start, safe)  # type: ignore[arg-type]
+    except (ParseError, InvalidStateError):
+        return
+    assert 0 <= ct.p_close <= 1
+    assert (ct.expected is None) == (ct.p_close < 1)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from functools import partial
 from itertools import product
 
 import icepool
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qwixx_math.dice import (
     DICE_SETS,
@@ -20,7 +23,7 @@ from qwixx_math.dice import (
     white_sum_distribution,
 )
 from qwixx_math.errors import ParseError
-from qwixx_math.model import COLOURS, Colour
+from qwixx_math.model import COLOURS, Colour, Roll
 
 IDS = ["".join(c.letter for c in s) or "-" for s in DICE_SETS]
 
@@ -92,8 +95,8 @@ def test_event_distributions_for_every_dice_set(in_play: frozenset[Colour]) -> N
     if len(in_play) <= 1:  # the generic helper, through Roll values
         assert outcome_distribution(in_play, lambda r: r.white_sum) == white_sum_distribution()
         for c in in_play:
-            assert outcome_distribution(
-                in_play, lambda r, c=c: r.action2_numbers(c)) == colour_sum_sets()
+            assert outcome_distribution(in_play, partial(Roll.action2_numbers, colour=c)) \
+                == colour_sum_sets()
 
 
 def test_bad_dice_sets() -> None:
@@ -101,3 +104,15 @@ def test_bad_dice_sets() -> None:
         outcome_table("rg")  # type: ignore[arg-type]
     with pytest.raises(ParseError):
         outcome_table([1])  # type: ignore[list-item]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(COLOURS), st.integers(), st.text(max_size=2)),
+                max_size=5))
+def test_fuzz_dice_sets(items: list[object]) -> None:
+    try:
+        t = outcome_table(items)  # type: ignore[arg-type]
+    except ParseError:
+        assert not all(isinstance(x, Colour) for x in items)
+        return
+    assert set(t.colours) == set(items)

@@ -17,8 +17,14 @@ from typing import Any
 
 from ..dice.events import PlayerEvents, RollEvents, TurnEvents, roll_events, turn_events
 from ..model import COLOURS
-from ..notation import format_colours, format_mark, format_plan, parse_colours, parse_roll, \
-    parse_sheet
+from ..notation import (
+    format_colours,
+    format_mark,
+    format_plan,
+    parse_colours,
+    parse_roll,
+    parse_sheet,
+)
 from ..ruleset import Ruleset
 
 __all__ = ["register", "run"]

@@ -292,7 +292,6 @@ _NEUTRAL = _neutral()
 
 @lru_cache(maxsize=len(COLOURS) * (1 << ROW_LENGTH))
 def _colour_stats(ci: int, mask: int) -> _ColourStats:
-    colour = COLOURS[ci]
     allowed = ALLOWED[mask]
     pos_s = _POS_S[ci]
     pbits = _PBITS[ci]
@@ -311,7 +310,6 @@ def _colour_stats(ci: int, mask: int) -> _ColourStats:
         out: IntArray = np.asarray(x, dtype=np.int64).reshape(21, 6).sum(axis=1)
         return out
 
-    del colour
     return _ColourStats(
         counts=tuple(counts.tolist()),
         pcounts=tuple(pc.tolist()),

@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats  # type: ignore[import-untyped]
 
-from ..errors import ParseError, QwixxError
+from ..errors import ParseError
 from ..model import COLOURS, Roll
 from ..notation import parse_roll, roll_from_json
 from .outcomes import white_sum_distribution
@@ -373,5 +373,3 @@ def dice_fairness(rolls: Sequence[Roll], alpha: float = 0.05,
         for r, c, g, a in zip(done, chi, gee, adjusted, strict=True))
     return FairnessReport(n, float(alpha), method, tests, tuple(notes))
 
-
-_ = QwixxError  # the documented errors are ParseError (and GameRecord's) only

@@ -47,7 +47,7 @@ from math import gcd
 
 from ..errors import InvalidStateError, ParseError
 from ..keys import OPEN_CODES, open_code
-from ..model import COLOURS, LAST_POSITION, LOCK_THRESHOLD, Colour
+from ..model import LAST_POSITION, LOCK_THRESHOLD, Colour
 
 __all__ = ["CloseTime", "turns_to_close"]
 
@@ -275,5 +275,3 @@ def _solve(colour: Colour, window: int, players: int, seat: int, safe: bool,
     p = h[start]
     return p, (x[start] if p == 1 else None)
 
-
-_ = COLOURS  # the colours share one chain up to mirror image; any colour may be asked
