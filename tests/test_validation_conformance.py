@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qwixx_math.errors import IllegalMoveError, ParseError
 from qwixx_math.model import COLOURS, Mark
@@ -20,7 +22,7 @@ from qwixx_math.notation import mark_from_json, mark_to_json, roll_from_json
 from qwixx_math.rules import GameState, Phase
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.validation import check_corpus, corpus_files, emit_corpus
-from qwixx_math.validation.conformance import CORPUS_FILES, shipped_corpus
+from qwixx_math.validation.conformance import CORPUS_FILES, CorpusError, shipped_corpus
 from qwixx_math.validation.corpus_cases import HAND_LEGALITY, HAND_TRANSITIONS
 
 CHECKED_IN = Path(__file__).resolve().parents[1] / "qwixx_math" / "data" / "conformance"
@@ -246,3 +248,37 @@ def test_check_corpus_finds_a_tampered_case(tmp_path: Path) -> None:
     assert not found.ok
     assert "legality.json: SHA-256 differs from the manifest" in found.failures
     assert any("r08-four-marks-no-lock: legal is True" in f for f in found.failures)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 8) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                  max_size=3),
+    max_leaves=10)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(CORPUS_FILES), st.integers(0, 40), json_values)
+def test_check_corpus_on_damaged_files_reports_never_crashes(
+        tmp_path_factory: pytest.TempPathFactory, name: str, index: int, junk: Any) -> None:
+    """A corpus file replaced by junk, or one case (or one field of it) replaced by junk:
+    failures or a CorpusError, nothing else."""
+    where = tmp_path_factory.mktemp("corpus")
+    for file_name, text in shipped_corpus().items():
+        (where / file_name).write_text(text)
+    data = json.loads((where / name).read_text())
+    if isinstance(data, list) and index % 2:
+        case = data[index % len(data)]
+        key = sorted(case)[index % len(case)]
+        case[key] = junk
+    elif isinstance(data, list):
+        data[index % len(data)] = junk
+    else:
+        data = junk
+    (where / name).write_text(json.dumps(data))
+    try:
+        found = check_corpus(where)
+    except CorpusError:
+        return
+    assert not found.ok or junk == json.loads(shipped_corpus()[name])

@@ -541,6 +541,9 @@ def check_corpus(directory: str | Path | None = None) -> CorpusCheck:
     if not isinstance(manifest, dict) or manifest.get("format") != CORPUS_FORMAT \
             or manifest.get("version") != CORPUS_VERSION:
         raise CorpusError(f"{MANIFEST}: not a {CORPUS_FORMAT} version {CORPUS_VERSION} corpus")
+    listed_files = manifest.get("files")
+    if not isinstance(listed_files, dict):
+        raise CorpusError(f"{MANIFEST}: 'files' must be an object")
     counts = {}
     for name, judge, keys in (
             (LEGALITY, judge_legality, ("legal", "rule", "player", "legal_moves")),
@@ -548,7 +551,9 @@ def check_corpus(directory: str | Path | None = None) -> CorpusCheck:
              ("result_state", "scores", "winners", "game_over", "ended_by"))):
         cases = _load_cases(texts, name)
         counts[name] = len(cases)
-        listed = manifest.get("files", {}).get(name, {})
+        listed = listed_files.get(name)
+        if not isinstance(listed, dict):
+            listed = {}
         if listed.get("sha256") != hashlib.sha256(texts[name].encode()).hexdigest():
             failures.append(f"{name}: SHA-256 differs from the manifest")
         if listed.get("cases") != len(cases):
@@ -557,11 +562,11 @@ def check_corpus(directory: str | Path | None = None) -> CorpusCheck:
         for case in cases:
             try:
                 found = judge(case)
-            except (QwixxError, KeyError, TypeError, ValueError) as exc:
+            except (QwixxError, LookupError, TypeError, ValueError, AttributeError) as exc:
                 failures.append(f"{name} {case.get('id')}: cannot replay: {exc!r}")
                 continue
             for key in keys:
-                if case.get(key) != found[key]:
+                if case.get(key) != found[key]:  # (a malformed case is a failure too)
                     failures.append(f"{name} {case.get('id')}: {key} is {case.get(key)!r}, "
                                     f"the reference core gives {found[key]!r}")
     return CorpusCheck(counts[LEGALITY], counts[TRANSITIONS], tuple(failures))
