@@ -22,8 +22,8 @@ from qwixx_math.dice.outcomes import DICE_SETS
 from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError, QwixxError
 from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet
 from qwixx_math.notation import parse_sheet
-from qwixx_math.rules import GameState, legal_action1, legal_plans
-from qwixx_math.ruleset import EndCheck, Ruleset
+from qwixx_math.rules import GameState, Phase, legal_action1, legal_plans
+from qwixx_math.ruleset import DieRemoval, EndCheck, Ruleset
 
 OFFICIAL = Ruleset()
 
@@ -66,7 +66,10 @@ def oracle(sheet: Sheet, closed: frozenset[Colour], ruleset: Ruleset = OFFICIAL)
         ends = False
         for m in passive:
             choices[1] = m
-            ends |= rolled.with_action1(choices).ended_by is not None
+            after = rolled.with_action1(choices)
+            if after.phase is Phase.ACTION2 and after.ended_by is None:
+                after = after.with_action2(None)  # the active player passes too
+            ends |= after.ended_by == "R14"
         out["p_end"] += ends
     return out
 
@@ -111,6 +114,8 @@ def test_all_four_dice_against_the_oracle() -> None:
     # blue closed by another player: closing red in action 1 ends the game (R14, R15)
     ("r:2,3,4,5,6/y:3,5,7,9/g:12,10/p:3", {B}, Ruleset()),
     ("r:2,3,4,5,6/y:3,5,7,9/g:12,10/p:3", {B}, Ruleset(action2_after_game_end=True)),
+    ("r:2,3,4,5,6/y:3,5,7,9/g:12,10/p:2", {B},
+     Ruleset(end_check=EndCheck.END_OF_TURN, die_removal=DieRemoval.END_OF_TURN)),
     # yellow closed on the sheet itself
     ("y:2,3,4,5,6,12,lock/r:5,6,7,8/g:11,9,7/p:1", set(), Ruleset(players=1)),
     ("g:12,10,8/y:4,6,8/b:7/p:0", {R}, Ruleset(players=4, end_check=EndCheck.SEQUENTIAL)),

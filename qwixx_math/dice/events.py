@@ -58,7 +58,7 @@ from ..model import (
     TurnPlan,
 )
 from ..notation import format_sheet, parse_sheet
-from ..rules import COLOURS_TO_END, GameState, legal_action1, legal_plans
+from ..rules import COLOURS_TO_END, GameState, Phase, legal_action1, legal_plans
 from ..ruleset import Ruleset
 from .distribution import Distribution
 from .outcomes import colour_sum_sets, white_sum_distribution
@@ -170,7 +170,8 @@ class RollEvents:
     ``plans`` are the active player's legal plans (:func:`~qwixx_math.rules.legal_plans`,
     the other players passing); ``active_marks`` every mark some plan makes;
     ``passive_marks`` the marks of the white sum a passive player may make.
-    ``ending_plans`` are the plans after which the game is over.
+    ``ending_plans`` are the plans after which the game is over; ``passive_ending`` the
+    passive player's marks that end the game this turn (R14), everyone else passing.
     """
 
     roll: Roll
@@ -438,7 +439,10 @@ def _roll_events(state: GameState, roll: Roll) -> RollEvents:
     p_end = []
     for m in passive:
         others[1] = m
-        if rolled.with_action1(others).ended_by is not None:
+        after = rolled.with_action1(others)
+        if after.phase is Phase.ACTION2 and after.ended_by is None:
+            after = after.with_action2(None)  # end_check=END_OF_TURN: the end comes now
+        if after.ended_by == "R14":
             p_end.append(m)
     return RollEvents(roll, plans, ending, tuple(marks), passive, tuple(p_end))
 
