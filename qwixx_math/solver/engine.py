@@ -1,0 +1,103 @@
+"""The solve loop: which batches the kernel runs, in which order.
+
+Every mark moves a row to a larger code, and a close moves to a table with more
+closed rows, so the solver runs the tables with more closed rows first and,
+inside a table, the levels (sum of the open rows' codes) from the highest down;
+the penalty counts of one configuration are solved together, most penalties
+first.  The configurations of one level never read one another, so each level
+is one parallel batch.  Only one representative per symmetry orbit is computed
+(its value is scattered to the other images), and only one table per orbit of
+closed sets (the others are copies with permuted axes).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from . import kernel
+from .layout import Layout
+from .symmetry import closed_set_orbits, stabiliser
+from .variant import Variant
+
+__all__ = ["SolveStats", "solve_tables"]
+
+#: Configurations per work unit handed to a thread.
+CHUNK = 16
+
+#: ``progress(done, total)``, in units of solved configurations.
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class SolveStats:
+    """Where the time of a solve went (seconds) and how much was computed."""
+
+    canonical_configurations: int = 0
+    seconds_setup: float = 0.0
+    seconds_kernel: float = 0.0
+    seconds_derive: float = 0.0
+    seconds_total: float = 0.0
+    #: Kernel seconds per table mask that was computed.
+    kernel_by_table: dict[int, float] = field(default_factory=dict)
+
+
+def solve_tables(
+    variant: Variant,
+    action2_after_action1_end: bool,
+    progress: ProgressCallback | None = None,
+) -> tuple[npt.NDArray[np.float64], SolveStats]:
+    """Solve every table of ``variant``; returns the flat value array and timings."""
+    start = time.perf_counter()
+    stats = SolveStats()
+    layout = Layout.of(variant)
+    data = np.full(layout.size, np.nan)
+    n_codes = variant.open_codes
+
+    plan = []
+    for rep, members in closed_set_orbits(variant):
+        open_rows = np.array(layout.open_rows(rep), dtype=np.int64)
+        perms = np.array(stabiliser(variant, rep), dtype=np.int64).reshape(-1, variant.rows)
+        items, level_start = kernel.canonical_items(
+            layout.strides[rep], open_rows, perms, n_codes
+        )
+        plan.append((rep, members, open_rows, perms, items, level_start))
+    total = sum(len(p[4]) for p in plan)
+    stats.canonical_configurations = total
+    stats.seconds_setup = time.perf_counter() - start
+
+    done = 0
+    if progress is not None:
+        progress(0, total)
+    for rep, members, open_rows, perms, items, level_start in plan:
+        t0 = time.perf_counter()
+        for level in range(len(level_start) - 2, -1, -1):
+            batch = items[level_start[level] : level_start[level + 1]]
+            if len(batch) == 0:
+                continue
+            kernel.solve_batch(
+                data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
+                layout.next_code, layout.number_at, layout.points,
+                n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
+                action2_after_action1_end, rep, open_rows, perms, batch, CHUNK,
+            )
+            done += len(batch)
+            if progress is not None:
+                progress(done, total)
+        t1 = time.perf_counter()
+        stats.kernel_by_table[rep] = t1 - t0
+        stats.seconds_kernel += t1 - t0
+        for mask, g in members:
+            if mask == rep:
+                continue
+            kernel.derive_table(
+                data, layout.offsets, layout.strides, rep, mask,
+                np.array(g, dtype=np.int64), open_rows, n_codes, variant.penalty_boxes,
+            )
+        stats.seconds_derive += time.perf_counter() - t1
+    stats.seconds_total = time.perf_counter() - start
+    return data, stats

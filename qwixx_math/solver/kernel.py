@@ -1,0 +1,491 @@
+"""The solver kernel: one Bellman update per state, compiled with numba.
+
+This is the only implementation of the fast solver's arithmetic.  For one row
+configuration (the codes of the open rows of table ``mask``) it computes the
+value for every penalty count at once, in three steps (SOLVER.md):
+
+1. **Gather** (look-ups, the memory-bound part).  ``one[j, q, p]``: the value
+   after marking position ``q`` of open row ``j`` only.  ``m2[S, j, q, p]``: the
+   best value after marking number ``S`` as action 1 in any row (or not at all)
+   and then position ``q`` of row ``j`` as action 2.  Both depend on the white
+   sum only, not on the individual dice, so they are gathered once per state
+   (R7, R8 with the action-1 mark counted, R9 and R15 applied here).
+2. **Expected maximum** per white pair (w1 <= w2, weight 1 or 2 of 36).  With
+   ``b`` the best of the penalty and every action-1-only choice, the turn's
+   value is ``E[max(b, Y_1(c_1), ..., Y_k(c_k))]`` where ``Y_j(c)`` is the best
+   use of colour die ``j`` showing ``c`` (the best of the two whites, any
+   action 1).  The dice are independent, so with the faces that beat ``b``
+   sorted, ``E[max] = sum t * (G(t) - G(t-))`` where ``G(t) = prod_j #{c: Z_j(c) <= t} / 6``:
+   a merge of at most 6k values, not 6^k outcomes.
+3. **Scatter** the values to every image of the configuration under the
+   table's symmetry group, so that look-ups never need to canonicalise.
+
+Table values exclude closed rows (``W_C`` of :mod:`qwixx_math.solver.layout`);
+a row that closes during the turn adds its points and continues in the table
+of the larger closed set, or ends the game (its offset is -1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["canonical_items", "derive_table", "solve_batch"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+#: Numbers 2..12 index the action-1 white sum.
+N_SUMS = 11
+#: Points lost per penalty box (R17).
+PENALTY = 5.0
+
+
+def _jit(parallel: bool = False) -> Callable[[F], F]:
+    """``numba.njit`` that keeps the decorated function's type for mypy."""
+
+    def decorate(func: F) -> F:
+        return cast(F, numba.njit(cache=True, parallel=parallel, nogil=True)(func))
+
+    return decorate
+
+
+@_jit()
+def _after_value(
+    out: FloatArray,
+    data: FloatArray,
+    offsets: IntArray,
+    strides: IntArray,
+    points: FloatArray,
+    penalties: int,
+    new_mask: int,
+    open_rows: IntArray,
+    acodes: IntArray,
+    amarks: IntArray,
+) -> None:
+    """``out[p]``: W of the current table's rows after a turn that closed at least one row.
+
+    ``acodes``/``amarks`` hold every row's code and marks after the turn; the rows
+    of ``new_mask`` that are open in the current table were closed this turn.
+    """
+    if offsets[new_mask] < 0:  # enough rows closed: the game is over
+        total = 0.0
+        for t in range(open_rows.shape[0]):
+            total += points[amarks[open_rows[t]]]
+        for p in range(penalties):
+            out[p] = total - PENALTY * p
+        return
+    total = 0.0
+    idx = offsets[new_mask]
+    for t in range(open_rows.shape[0]):
+        r = open_rows[t]
+        if new_mask >> r & 1:
+            total += points[amarks[r]]
+        else:
+            idx += strides[new_mask, r] * acodes[r]
+    for p in range(penalties):
+        out[p] = total + data[idx + p]
+
+
+@_jit()
+def _max_into(m2: FloatArray, target: int, source: FloatArray) -> None:
+    """``m2[target + p] = max(m2[target + p], source[p])`` for every p."""
+    for p in range(source.shape[0]):
+        m2[target + p] = max(m2[target + p], source[p])
+
+
+@_jit()
+def _gather(
+    data: FloatArray,
+    offsets: IntArray,
+    strides: IntArray,
+    code_last: IntArray,
+    code_marks: IntArray,
+    next_code: IntArray,
+    number_at: IntArray,
+    points: FloatArray,
+    length: int,
+    threshold: int,
+    penalties: int,
+    a2_after_end: bool,
+    mask: int,
+    open_rows: IntArray,
+    codes: IntArray,
+    base: int,
+    one: FloatArray,
+    m2: FloatArray,
+    acodes: IntArray,
+    amarks: IntArray,
+    tmp: FloatArray,
+) -> None:
+    """Step 1: fill ``one`` and ``m2`` for the configuration ``codes`` (at flat index ``base``).
+
+    Both are flat, penalties innermost, numbers indexed by n - 2 (``N_SUMS`` of them):
+    ``one[(j * N_SUMS + n) * P + p]``: the value after marking number n in open row j
+    only (-inf if illegal); ``m2[((S * k + j) * N_SUMS + n) * P + p]``: the best value
+    after action 1 at white sum S (in any row, or none) and action 2 at n in row j.
+    """
+    k = open_rows.shape[0]
+    P = penalties
+    last_q = length - 1
+    block = k * N_SUMS * P
+    for t in range(k):
+        r = open_rows[t]
+        acodes[r] = codes[r]
+        amarks[r] = code_marks[codes[r]]
+    for x in range(block):
+        one[x] = -np.inf
+
+    # --- one mark (action 1 only, or action 2 only)
+    for jj in range(k):
+        j = open_rows[jj]
+        cj = codes[j]
+        nj = code_marks[cj]
+        sj = strides[mask, j]
+        for q in range(code_last[cj] + 1, last_q):
+            idx = base + sj * (next_code[cj, q] - cj)
+            target = (jj * N_SUMS + number_at[j, q] - 2) * P
+            for p in range(P):
+                one[target + p] = data[idx + p]
+        if nj >= threshold:  # R8: the last number closes the row
+            amarks[j] = nj + 2
+            _after_value(tmp, data, offsets, strides, points, P,
+                         mask | (1 << j), open_rows, acodes, amarks)
+            amarks[j] = nj
+            target = (jj * N_SUMS + number_at[j, last_q] - 2) * P
+            for p in range(P):
+                one[target + p] = tmp[p]
+
+    # action 2 alone is available whatever the white sum
+    for s in range(N_SUMS):
+        offset = s * block
+        for x in range(block):
+            m2[offset + x] = one[x]
+
+    # --- two marks in the same row i: action 1 at a, action 2 at q > a (R7)
+    for ii in range(k):
+        i = open_rows[ii]
+        ci = codes[i]
+        ni = code_marks[ci]
+        si = strides[mask, i]
+        for a in range(code_last[ci] + 1, last_q):
+            row_block = ((number_at[i, a] - 2) * k + ii) * N_SUMS
+            c1 = next_code[ci, a]
+            for q in range(a + 1, last_q):
+                idx = base + si * (next_code[c1, q] - ci)
+                target = (row_block + number_at[i, q] - 2) * P
+                for p in range(P):
+                    m2[target + p] = max(m2[target + p], data[idx + p])
+            if ni + 1 >= threshold:  # R8 counts the action-1 mark
+                amarks[i] = ni + 3
+                _after_value(tmp, data, offsets, strides, points, P,
+                             mask | (1 << i), open_rows, acodes, amarks)
+                amarks[i] = ni
+                _max_into(m2, (row_block + number_at[i, last_q] - 2) * P, tmp)
+
+    # --- two marks in different rows i < j that close neither: the same state serves
+    # action 1 in i then action 2 in j, and action 1 in j then action 2 in i
+    for ii in range(k):
+        i = open_rows[ii]
+        ci = codes[i]
+        si = strides[mask, i]
+        for jj in range(ii + 1, k):
+            j = open_rows[jj]
+            cj = codes[j]
+            sj = strides[mask, j]
+            for a in range(code_last[ci] + 1, last_q):
+                na = number_at[i, a] - 2
+                bi = base + si * (next_code[ci, a] - ci)
+                for q in range(code_last[cj] + 1, last_q):
+                    idx = bi + sj * (next_code[cj, q] - cj)
+                    nq = number_at[j, q] - 2
+                    t1 = ((na * k + jj) * N_SUMS + nq) * P
+                    t2 = ((nq * k + ii) * N_SUMS + na) * P
+                    for p in range(P):
+                        v = data[idx + p]
+                        m2[t1 + p] = max(m2[t1 + p], v)
+                        m2[t2 + p] = max(m2[t2 + p], v)
+
+    # --- action 1 in row i without closing it, action 2 closes another row j
+    for ii in range(k):
+        i = open_rows[ii]
+        ci = codes[i]
+        ni = code_marks[ci]
+        for jj in range(k):
+            j = open_rows[jj]
+            nj = code_marks[codes[j]]
+            if j == i or nj < threshold:
+                continue
+            amarks[j] = nj + 2
+            nclose = number_at[j, last_q] - 2
+            for a in range(code_last[ci] + 1, last_q):
+                acodes[i] = next_code[ci, a]
+                amarks[i] = ni + 1
+                _after_value(tmp, data, offsets, strides, points, P,
+                             mask | (1 << j), open_rows, acodes, amarks)
+                _max_into(m2, (((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose) * P, tmp)
+            acodes[i] = ci
+            amarks[i] = ni
+            amarks[j] = nj
+
+    # --- action 1 closes row i (R8); its die leaves play (R9)
+    for ii in range(k):
+        i = open_rows[ii]
+        ni = code_marks[codes[i]]
+        if ni < threshold:
+            continue
+        mask1 = mask | (1 << i)
+        if offsets[mask1] < 0 and not a2_after_end:
+            continue  # R15: the game ended in action 1
+        s = number_at[i, last_q] - 2
+        amarks[i] = ni + 2
+        for jj in range(k):
+            j = open_rows[jj]
+            if j == i:
+                continue
+            cj = codes[j]
+            nj = code_marks[cj]
+            row_block = (s * k + jj) * N_SUMS
+            for q in range(code_last[cj] + 1, last_q):
+                acodes[j] = next_code[cj, q]
+                amarks[j] = nj + 1
+                _after_value(tmp, data, offsets, strides, points, P,
+                             mask1, open_rows, acodes, amarks)
+                _max_into(m2, (row_block + number_at[j, q] - 2) * P, tmp)
+            if nj >= threshold:
+                acodes[j] = cj
+                amarks[j] = nj + 2
+                _after_value(tmp, data, offsets, strides, points, P,
+                             mask1 | (1 << j), open_rows, acodes, amarks)
+                _max_into(m2, (row_block + number_at[j, last_q] - 2) * P, tmp)
+            acodes[j] = cj
+            amarks[j] = nj
+        amarks[i] = ni
+
+
+@_jit()
+def _turn_values(
+    penalties: int,
+    k: int,
+    score: float,
+    one: FloatArray,
+    m2: FloatArray,
+    vals: FloatArray,
+    zv: FloatArray,
+    zd: IntArray,
+    cnt: IntArray,
+) -> None:
+    """Step 2: ``vals[p]`` for every penalty count, from ``one`` and ``m2``."""
+    P = penalties
+    faces = 1
+    for _ in range(k):
+        faces *= 6
+    for p in range(P - 1, -1, -1):
+        # R11: a turn without a mark costs a penalty box (R13: the last one ends the game)
+        pen = vals[p + 1] if p + 1 < P else score - PENALTY * P
+        total = 0.0
+        for w1 in range(1, 7):
+            for w2 in range(w1, 7):
+                s = w1 + w2 - 2
+                b = pen
+                for ii in range(k):
+                    b = max(b, one[(ii * N_SUMS + s) * P + p])
+                nz = 0
+                for jj in range(k):
+                    # number w + c sits at index w + c - 2: faces c = 1..6 start at w - 1
+                    row = ((s * k + jj) * N_SUMS) * P + p
+                    first = row + (w1 - 1) * P
+                    second = row + (w2 - 1) * P
+                    below = 0
+                    for c in range(6):
+                        y = max(m2[first + c * P], m2[second + c * P])
+                        if y > b:
+                            t = nz
+                            while t > 0 and zv[t - 1] > y:
+                                zv[t] = zv[t - 1]
+                                zd[t] = zd[t - 1]
+                                t -= 1
+                            zv[t] = y
+                            zd[t] = jj
+                            nz += 1
+                        else:
+                            below += 1
+                    cnt[jj] = below
+                # E[max] = sum over sorted values t of t * (G(t) - G(t-)), G in units of 6^-k
+                prod = 1
+                for jj in range(k):
+                    prod *= cnt[jj]
+                acc = b * prod
+                for t in range(nz):
+                    cnt[zd[t]] += 1
+                    new = 1
+                    for jj in range(k):
+                        new *= cnt[jj]
+                    acc += zv[t] * (new - prod)
+                    prod = new
+                total += acc if w1 == w2 else 2.0 * acc
+        vals[p] = total / (36.0 * faces)
+
+
+@_jit(parallel=True)
+def solve_batch(
+    data: FloatArray,
+    offsets: IntArray,
+    strides: IntArray,
+    code_last: IntArray,
+    code_marks: IntArray,
+    next_code: IntArray,
+    number_at: IntArray,
+    points: FloatArray,
+    n_codes: int,
+    length: int,
+    threshold: int,
+    penalties: int,
+    a2_after_end: bool,
+    mask: int,
+    open_rows: IntArray,
+    perms: IntArray,
+    items: IntArray,
+    chunk: int,
+) -> None:
+    """Solve the independent configurations ``items`` of table ``mask`` in parallel.
+
+    ``items`` are configuration numbers (the open rows' codes read as a base-``n_codes``
+    number, first open row most significant); every value they read must be final.
+    ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
+    table's stabiliser; each computed value is written to all its images.
+    """
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    n_items = items.shape[0]
+    n_chunks = (n_items + chunk - 1) // chunk
+    for ch in numba.prange(n_chunks):
+        one = np.empty(k * N_SUMS * penalties)
+        m2 = np.empty(N_SUMS * k * N_SUMS * penalties)
+        codes = np.zeros(m, dtype=np.int64)
+        acodes = np.zeros(m, dtype=np.int64)
+        amarks = np.zeros(m, dtype=np.int64)
+        tmp = np.empty(penalties)
+        vals = np.empty(penalties)
+        zv = np.empty(6 * k)
+        zd = np.empty(6 * k, dtype=np.int64)
+        cnt = np.empty(k, dtype=np.int64)
+        for it in range(ch * chunk, min(n_items, (ch + 1) * chunk)):
+            config = items[it]
+            for t in range(k - 1, -1, -1):
+                codes[open_rows[t]] = config % n_codes
+                config //= n_codes
+            base = offsets[mask]
+            score = 0.0
+            for t in range(k):
+                r = open_rows[t]
+                base += strides[mask, r] * codes[r]
+                score += points[code_marks[codes[r]]]
+            _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
+                    points, length, threshold, penalties, a2_after_end, mask, open_rows,
+                    codes, base, one, m2, acodes, amarks, tmp)
+            _turn_values(penalties, k, score, one, m2, vals, zv, zd, cnt)
+            for g in range(perms.shape[0]):
+                idx = offsets[mask]
+                for t in range(k):
+                    r = open_rows[t]
+                    idx += strides[mask, perms[g, r]] * codes[r]
+                for p in range(penalties):
+                    data[idx + p] = vals[p]
+
+
+@_jit()
+def canonical_items(
+    strides_row: IntArray,
+    open_rows: IntArray,
+    perms: IntArray,
+    n_codes: int,
+) -> tuple[IntArray, IntArray]:
+    """The canonical configurations of a table, sorted by level (sum of codes).
+
+    A configuration is canonical when its flat index is the smallest among its
+    images under ``perms``.  Returns ``(items, level_start)``: the items of level
+    ``l`` are ``items[level_start[l]:level_start[l + 1]]``, in increasing order.
+    ``strides_row`` is the table's line of the stride array.
+    """
+    k = open_rows.shape[0]
+    total = 1
+    for _ in range(k):
+        total *= n_codes
+    n_levels = k * (n_codes - 1) + 1
+    counts = np.zeros(n_levels + 1, dtype=np.int64)
+    canonical = np.zeros(total, dtype=np.bool_)
+    codes = np.zeros(k, dtype=np.int64)
+    for config in range(total):
+        rest = config
+        level = 0
+        own = 0
+        for t in range(k - 1, -1, -1):
+            codes[t] = rest % n_codes
+            rest //= n_codes
+            level += codes[t]
+            own += strides_row[open_rows[t]] * codes[t]
+        best = True
+        for g in range(perms.shape[0]):
+            image = 0
+            for t in range(k):
+                image += strides_row[perms[g, open_rows[t]]] * codes[t]
+            if image < own:
+                best = False
+                break
+        if best:
+            canonical[config] = True
+            counts[level + 1] += 1
+    level_start = np.cumsum(counts)
+    fill = level_start[:-1].copy()
+    items = np.empty(level_start[-1], dtype=np.int64)
+    for config in range(total):
+        if canonical[config]:
+            rest = config
+            level = 0
+            for _ in range(k):
+                level += rest % n_codes
+                rest //= n_codes
+            items[fill[level]] = config
+            fill[level] += 1
+    return items, level_start
+
+
+@_jit()
+def derive_table(
+    data: FloatArray,
+    offsets: IntArray,
+    strides: IntArray,
+    src_mask: int,
+    dst_mask: int,
+    perm: IntArray,
+    open_rows: IntArray,
+    n_codes: int,
+    penalties: int,
+) -> None:
+    """Fill table ``dst_mask = perm(src_mask)`` from the solved table ``src_mask``.
+
+    ``W_{g(C)}(g x) = W_C(x)``: row ``r``'s code moves to row ``perm[r]``.
+    """
+    k = open_rows.shape[0]
+    total = 1
+    for _ in range(k):
+        total *= n_codes
+    for config in range(total):
+        rest = config
+        src = offsets[src_mask]
+        dst = offsets[dst_mask]
+        for t in range(k - 1, -1, -1):
+            code = rest % n_codes
+            rest //= n_codes
+            r = open_rows[t]
+            src += strides[src_mask, r] * code
+            dst += strides[dst_mask, perm[r]] * code
+        for p in range(penalties):
+            data[dst + p] = data[src + p]

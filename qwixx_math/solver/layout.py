@@ -1,0 +1,122 @@
+"""Where every value lives: the flat table layout and the row geometry arrays.
+
+All tables of a variant share one flat float64 array.  For every set ``C`` of
+closed rows that leaves the game running (fewer than ``closed_rows_to_end``
+rows) there is a table ``W_C`` over the open rows and the penalties:
+
+    V(state) = sum of row_points(marks) over the closed rows + W_C(open codes, penalties)
+
+``W_C`` has shape ``(N,) * k + (P,)`` in C order, with ``N`` open codes per row,
+``k`` open rows (in increasing row index), ``P`` penalty boxes.  The penalties
+are innermost so that the ``P`` values of one row configuration share a cache
+line.  The value of table ``C`` at open codes ``c`` and penalties ``p`` is at
+
+    offsets[C] + sum(strides[C, r] * c[r] for r open) + p
+
+(``strides[C, r]`` is 0 for closed rows; ``offsets[C]`` is -1 when ``C`` ends the game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .state import decode_row, encode_row
+from .variant import Variant, row_points
+
+__all__ = ["Layout"]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Layout:
+    """The table layout and the per-row lookup arrays the kernel uses."""
+
+    variant: Variant
+    #: Stored tables, by closed-row mask, in storage order.
+    masks: tuple[int, ...]
+    #: ``offsets[mask]``: where table ``mask`` starts in the flat array, -1 if not stored.
+    offsets: IntArray
+    #: ``strides[mask, row]``: the flat stride of ``row``'s code in table ``mask``.
+    strides: IntArray
+    #: Total number of values (the number of stored states).
+    size: int
+    #: ``code_last[code]``: position of the rightmost mark, -1 for the empty row.
+    code_last: IntArray
+    #: ``code_marks[code]``: number of marks.
+    code_marks: IntArray
+    #: ``next_code[code, q]``: the code after marking position q < L-1, -1 if illegal (R7).
+    next_code: IntArray
+    #: ``pos_of[row, n]``: the position of number n (0..12) in the row, -1 if not shown.
+    pos_of: IntArray
+    #: ``number_at[row, q]``: the number at position q of the row.
+    number_at: IntArray
+    #: ``points[marks]``: row points for 0..L+1 marks (and beyond, harmlessly).
+    points: FloatArray
+
+    @classmethod
+    def of(cls, variant: Variant) -> Layout:
+        """The layout of ``variant``'s tables."""
+        m = variant.rows
+        n_codes = variant.open_codes
+        length = variant.row_length
+        penalties = variant.penalty_boxes
+        masks = tuple(
+            mask for mask in range(1 << m) if mask.bit_count() < variant.closed_rows_to_end
+        )
+        offsets = np.full(1 << m, -1, dtype=np.int64)
+        strides = np.zeros((1 << m, m), dtype=np.int64)
+        size = 0
+        for mask in masks:
+            open_rows = [r for r in range(m) if not mask >> r & 1]
+            offsets[mask] = size
+            stride = penalties
+            for r in reversed(open_rows):
+                strides[mask, r] = stride
+                stride *= n_codes
+            size += stride
+
+        code_last = np.empty(n_codes, dtype=np.int64)
+        code_marks = np.empty(n_codes, dtype=np.int64)
+        next_code = np.full((n_codes, length), -1, dtype=np.int64)
+        for code in range(n_codes):
+            last, marks = decode_row(code)
+            code_last[code] = -1 if last is None else last
+            code_marks[code] = marks
+            start = 0 if last is None else last + 1
+            for q in range(start, length - 1):
+                next_code[code, q] = encode_row(q, marks + 1)
+        pos_of = np.full((m, 13), -1, dtype=np.int64)
+        number_at = np.empty((m, length), dtype=np.int64)
+        for r in range(m):
+            for q in range(length):
+                n = variant.number_at(r, q)
+                number_at[r, q] = n
+                pos_of[r, n] = q
+        points = np.array([row_points(k) for k in range(length + 4)], dtype=np.float64)
+        return cls(
+            variant=variant,
+            masks=masks,
+            offsets=offsets,
+            strides=strides,
+            size=size,
+            code_last=code_last,
+            code_marks=code_marks,
+            next_code=next_code,
+            pos_of=pos_of,
+            number_at=number_at,
+            points=points,
+        )
+
+    def open_rows(self, mask: int) -> list[int]:
+        """The open rows of table ``mask``, in increasing order."""
+        return [r for r in range(self.variant.rows) if not mask >> r & 1]
+
+    def table_size(self, mask: int) -> int:
+        """The number of values in table ``mask``."""
+        k = self.variant.rows - mask.bit_count()
+        return int(self.variant.open_codes**k * self.variant.penalty_boxes)

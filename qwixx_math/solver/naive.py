@@ -1,0 +1,85 @@
+"""A deliberately naive reference solver, for checking the fast one on small variants.
+
+Plain Python and no cleverness: for a state it enumerates every roll of the
+dice in play (two white dice and one die per open row, each of the 6^(2+k)
+outcomes on its own), every legal plan of :func:`~qwixx_math.solver.plans.turn_outcomes`
+for that roll, takes the best, and averages; values of later states come from
+a memoised recursion.  No symmetry, no expected-maximum trick, no tables.
+
+It is exponentially slow in the number of rows and only meant for tiny
+variants (2-3 rows, short rows): ``NaiveSolver(Variant.from_letters("ad", 4, 2, 2, 1))``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+from ..ruleset import Ruleset
+from .plans import is_game_over, unchecked_turn_outcomes
+from .state import RowState, decode_row, score
+from .variant import Variant
+
+__all__ = ["NaiveSolver"]
+
+State = tuple[tuple[RowState, ...], int]
+
+
+class NaiveSolver:
+    """Memoised exhaustive solver: ``NaiveSolver(variant, ruleset).value(rows, penalties)``."""
+
+    def __init__(self, variant: Variant, ruleset: Ruleset | None = None) -> None:
+        self.variant = variant
+        self.ruleset = ruleset if ruleset is not None else Ruleset(players=1)
+        self._memo: dict[State, float] = {}
+
+    def value(self, rows: Sequence[RowState], penalties: int) -> float:
+        """The optimal expected final score from this position (before the roll)."""
+        rows = tuple(rows)
+        if is_game_over(self.variant, rows, penalties):
+            return float(score(rows, penalties))
+        key = (rows, penalties)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        open_rows = [i for i, r in enumerate(rows) if not r.closed]
+        a2_after_end = self.ruleset.action2_after_action1_end
+        total = 0.0
+        rolls = 0
+        for dice in itertools.product(range(1, 7), repeat=2 + len(open_rows)):
+            colours = dict(zip(open_rows, dice[2:], strict=True))
+            outcomes = unchecked_turn_outcomes(
+                self.variant, a2_after_end, rows, penalties, (dice[0], dice[1], colours)
+            )
+            total += max(
+                float(score(o.rows, o.penalties))
+                if o.game_over
+                else self.value(o.rows, o.penalties)
+                for o in outcomes
+            )
+            rolls += 1
+        result = total / rolls
+        self._memo[key] = result
+        return result
+
+    def states(self) -> Iterator[State]:
+        """Every position of the variant in which the game is not over.
+
+        Open rows take every open state; closed rows every count a solitaire row
+        can close with (lock_threshold+2 .. row_length+1).
+        """
+        v = self.variant
+        choices: list[RowState] = []
+        for code in range(v.open_codes):
+            last, marks = decode_row(code)
+            choices.append(RowState(marks=marks, last=last))
+        for marks in range(v.lock_threshold + 2, v.max_marks + 1):
+            choices.append(RowState(marks=marks, closed=True))
+        for rows in itertools.product(choices, repeat=v.rows):
+            for penalties in range(v.penalty_boxes):
+                if not is_game_over(v, rows, penalties):
+                    yield rows, penalties
+
+    def start_value(self) -> float:
+        """The value of the empty sheet."""
+        return self.value((RowState(),) * self.variant.rows, 0)
