@@ -73,7 +73,7 @@ class Colour(Enum):
     def position(self, number: int) -> int:
         """Position (0..10, left to right) of ``number`` in this colour's row."""
         try:
-            pos = self._positions[number]
+            pos = self._positions[number] if number >= 0 else -1  # no negative indexing
         except (IndexError, TypeError):
             pos = -1
         if pos < 0 or isinstance(number, bool):
