@@ -1,0 +1,94 @@
+"""``solve()``: a table from the cache, or solved (and then cached)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+import warnings
+from pathlib import Path
+
+from ..errors import CacheError
+from ..ruleset import Ruleset
+from .cache import CacheWarning, cache_dir, file_lock, read_table, table_filename, write_table
+from .engine import solve_tables
+from .layout import Layout
+from .progress import progress_bar
+from .table import SolverTable
+from .variant import Variant
+
+__all__ = ["solve"]
+
+
+def solve(
+    ruleset: Ruleset | None = None,
+    variant: Variant | None = None,
+    *,
+    cache: bool | str | os.PathLike[str] = True,
+    progress: bool | None = None,
+) -> SolverTable:
+    """The optimal solitaire table of ``variant`` under ``ruleset``.
+
+    ``ruleset`` defaults to ``Ruleset(players=1)``; only
+    :attr:`Ruleset.action2_after_action1_end` changes solitaire (R15), and its
+    ``players`` is ignored.  ``variant`` defaults to the official game.
+
+    ``cache``: True (the default) uses :func:`~qwixx_math.solver.cache.cache_dir`,
+    a path uses that directory, False solves in memory without touching disk.
+    A cached table is memory-mapped; a corrupt, truncated or foreign file is
+    reported with a :class:`CacheWarning` and rebuilt.  Concurrent callers solving
+    the same table wait for one another, so the work is done once.
+
+    ``progress``: draw a progress bar on stderr (None: only when stderr is a terminal).
+    """
+    ruleset = ruleset if ruleset is not None else Ruleset(players=1)
+    variant = variant if variant is not None else Variant()
+    start = time.perf_counter()
+    if cache is False:
+        return _solve_now(ruleset, variant, start, progress, None)
+    directory = cache_dir() if cache is True else Path(cache)
+    path = directory / table_filename(variant, ruleset.action2_after_action1_end)
+    table = _load(path, ruleset, variant, start, report=False)
+    if table is not None:
+        return table
+    with file_lock(path):
+        # another process may have written it while we waited for the lock
+        table = _load(path, ruleset, variant, start, report=True)
+        if table is not None:
+            return table
+        return _solve_now(ruleset, variant, start, progress, path)
+
+
+def _load(
+    path: Path, ruleset: Ruleset, variant: Variant, start: float, report: bool
+) -> SolverTable | None:
+    a2 = ruleset.action2_after_action1_end
+    try:
+        loaded = read_table(path, variant, a2, Layout.of(variant).size)
+    except FileNotFoundError:
+        return None
+    except CacheError as exc:
+        if report:
+            warnings.warn(f"{exc}; rebuilding it", CacheWarning, stacklevel=3)
+            with contextlib.suppress(OSError):
+                path.unlink()
+        return None
+    return SolverTable(variant, ruleset, loaded.data, loaded.start_value,
+                       seconds=time.perf_counter() - start, path=path, loaded=True)
+
+
+def _solve_now(
+    ruleset: Ruleset, variant: Variant, start: float, progress: bool | None, path: Path | None
+) -> SolverTable:
+    bar = progress_bar(progress, f"solving {variant.key}")
+    try:
+        data, stats = solve_tables(variant, ruleset.action2_after_action1_end, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    start_value = float(data[0])  # table of no closed rows, empty rows, no penalty
+    if path is not None:
+        write_table(path, variant, ruleset.action2_after_action1_end, data, start_value,
+                    {"solve_seconds": stats.seconds_total})
+    return SolverTable(variant, ruleset, data, start_value,
+                       seconds=time.perf_counter() - start, path=path, stats=stats)

@@ -1,0 +1,269 @@
+"""Solver tables on disk: where they live, the file format, safe writing and checked loading.
+
+Directory: ``$QWIXX_MATH_CACHE`` if set, else the user cache directory
+(``$XDG_CACHE_HOME/qwixx_math`` or ``~/.cache/qwixx_math`` on Linux,
+``~/Library/Caches/qwixx_math`` on macOS, ``%LOCALAPPDATA%\\qwixx_math\\Cache``
+on Windows).
+
+File name: ``solitaire-v{FORMAT_VERSION}-{variant.key}-a2end{0|1}.qxt``; only the
+solitaire-relevant part of the ruleset (:attr:`Ruleset.action2_after_action1_end`)
+is in it, so rulesets that play the same solitaire game share a file.
+
+Format (little endian)::
+
+    0   8 bytes   MAGIC
+    8   uint32    length H of the JSON header
+    12  uint32    CRC-32 of the JSON header
+    16  H bytes   JSON header: format, variant, ruleset key, start value, counts,
+                  payload offset, payload CRC-32
+    ..  zero padding to a multiple of 64
+    ..  payload   float64 values of every table (see :mod:`.layout`)
+
+Writes go to a temporary file in the same directory that is flushed, synced and
+renamed over the target, so a reader never sees half a file.  A ``.lock`` file
+(``fcntl.flock``, where available) serialises solvers of the same table, so a
+second process waits for the first and then loads its result.  Loading checks
+the magic, both checksums, the sizes and that the header describes the wanted
+table; any failure raises :class:`~qwixx_math.errors.CacheError` with the file
+name and the problem, and the caller rebuilds the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import struct
+import sys
+import tempfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import CacheError
+from .variant import Variant
+
+__all__ = [
+    "FORMAT_VERSION",
+    "CacheWarning",
+    "LoadedTable",
+    "cache_dir",
+    "file_lock",
+    "read_table",
+    "table_filename",
+    "write_table",
+]
+
+#: Bump when the layout or the meaning of the values changes.
+FORMAT_VERSION = 1
+MAGIC = b"QWXSOLV\x00"
+_PREFIX = struct.Struct("<8sII")
+_ALIGN = 64
+#: Largest header we accept (a foreign file could claim anything).
+_MAX_HEADER = 1 << 20
+_CHUNK = 1 << 24
+
+
+class CacheWarning(UserWarning):
+    """A cached table was unusable (corrupt, truncated or foreign) and is rebuilt."""
+
+
+def cache_dir() -> Path:
+    """The directory solver tables are cached in (not created here)."""
+    override = os.environ.get("QWIXX_MATH_CACHE")
+    if override:
+        return Path(override).expanduser()
+    home = Path.home()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = Path(local) if local else home / "AppData" / "Local"
+        return base / "qwixx_math" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "qwixx_math"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache"
+    return base / "qwixx_math"
+
+
+def table_filename(variant: Variant, action2_after_action1_end: bool) -> str:
+    """The cache file name of a table: format version, variant and ruleset key."""
+    return f"solitaire-v{FORMAT_VERSION}-{variant.key}-a2end{int(action2_after_action1_end)}.qxt"
+
+
+def _header_identity(variant: Variant, action2_after_action1_end: bool) -> dict[str, Any]:
+    return {
+        "format": FORMAT_VERSION,
+        "variant": variant.to_json(),
+        "action2_after_action1_end": action2_after_action1_end,
+    }
+
+
+def _as_bytes(array: npt.NDArray[Any]) -> memoryview:
+    """The raw bytes of a contiguous array, without a copy."""
+    buffer: Any = array
+    return memoryview(buffer).cast("B")
+
+
+def _crc32(array: npt.NDArray[Any]) -> int:
+    """CRC-32 of a (possibly memory-mapped) array's bytes, in chunks."""
+    view = _as_bytes(array)
+    crc = 0
+    for start in range(0, len(view), _CHUNK):
+        crc = zlib.crc32(view[start : start + _CHUNK], crc)
+    return crc
+
+
+def write_table(
+    path: Path,
+    variant: Variant,
+    action2_after_action1_end: bool,
+    data: npt.NDArray[np.float64],
+    start_value: float,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Write a table atomically (temporary file, fsync, rename)."""
+    payload = np.ascontiguousarray(data, dtype="<f8")
+    header: dict[str, Any] = _header_identity(variant, action2_after_action1_end)
+    header.update(extra or {})
+    header.update(
+        {
+            "start_value": float(start_value),
+            "count": int(payload.size),
+            "dtype": "<f8",
+            "payload_crc32": _crc32(payload),
+        }
+    )
+    # the payload offset depends on the header length, which depends on the offset
+    offset = 0
+    while True:
+        header["payload_offset"] = offset
+        text = json.dumps(header, sort_keys=True).encode("utf-8")
+        needed = -(-(_PREFIX.size + len(text)) // _ALIGN) * _ALIGN
+        if needed == offset:
+            break
+        offset = needed
+    prefix = _PREFIX.pack(MAGIC, len(text), zlib.crc32(text))
+    padding = b"\x00" * (offset - _PREFIX.size - len(text))
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; make it a normal cache file
+        with os.fdopen(fd, "wb") as f:
+            f.write(prefix)
+            f.write(text)
+            f.write(padding)
+            f.write(_as_bytes(payload))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable
+        with contextlib.suppress(OSError):
+            dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedTable:
+    """A verified table file: its header and its memory-mapped payload (read-only)."""
+
+    path: Path
+    header: dict[str, Any]
+    data: npt.NDArray[np.float64]
+
+    @property
+    def start_value(self) -> float:
+        return float(self.header["start_value"])
+
+
+def read_table(
+    path: Path, variant: Variant, action2_after_action1_end: bool, count: int
+) -> LoadedTable:
+    """Load and verify a table file; raises CacheError naming the file and the problem.
+
+    ``count`` is the number of values the table must hold.  FileNotFoundError
+    propagates unchanged (a missing file is not a problem to report).
+    """
+    with open(path, "rb") as f:
+        prefix = f.read(_PREFIX.size)
+        if len(prefix) < _PREFIX.size:
+            raise CacheError(f"{path}: truncated (no complete header)")
+        magic, length, header_crc = _PREFIX.unpack(prefix)
+        if magic != MAGIC:
+            raise CacheError(f"{path}: not a qwixx_math solver table (bad magic)")
+        if length > _MAX_HEADER:
+            raise CacheError(f"{path}: corrupt header (claims {length} bytes)")
+        text = f.read(length)
+        size = os.fstat(f.fileno()).st_size
+    if len(text) < length:
+        raise CacheError(f"{path}: truncated (header cut short)")
+    if zlib.crc32(text) != header_crc:
+        raise CacheError(f"{path}: corrupt header (checksum mismatch)")
+    try:
+        header = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CacheError(f"{path}: corrupt header ({exc})") from exc
+    if not isinstance(header, dict):
+        raise CacheError(f"{path}: corrupt header (not an object)")
+    wanted = _header_identity(variant, action2_after_action1_end)
+    found = {key: header.get(key) for key in wanted}
+    if found != wanted:
+        raise CacheError(f"{path}: foreign table (holds {found}, wanted {wanted})")
+    try:
+        offset = int(header["payload_offset"])
+        stored = int(header["count"])
+        payload_crc = int(header["payload_crc32"])
+        float(header["start_value"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CacheError(f"{path}: corrupt header (missing or bad field {exc})") from exc
+    if header.get("dtype") != "<f8" or stored != count:
+        raise CacheError(f"{path}: foreign table ({stored} values of {header.get('dtype')}, "
+                         f"wanted {count} of <f8)")
+    expected_size = offset + 8 * count
+    if size < expected_size:
+        raise CacheError(f"{path}: truncated ({size} bytes, expected {expected_size})")
+    if size > expected_size:
+        raise CacheError(f"{path}: corrupt ({size - expected_size} unexpected trailing bytes)")
+    data: npt.NDArray[np.float64] = np.memmap(path, dtype="<f8", mode="r", offset=offset,
+                                              shape=(count,))
+    if _crc32(data) != payload_crc:
+        del data
+        raise CacheError(f"{path}: corrupt payload (checksum mismatch)")
+    return LoadedTable(path, header, data)
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` + ``.lock`` (waits for other holders).
+
+    Without ``fcntl`` (Windows) this does not lock; atomic renames still keep
+    the cache consistent, at worst two processes solve the same table.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = path.with_name(path.name + ".lock")
+    with open(lock_path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

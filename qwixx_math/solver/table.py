@@ -1,0 +1,169 @@
+"""The solved table: values of positions, and the value of every plan for a roll.
+
+A :class:`SolverTable` answers, for its variant and ruleset:
+
+* :meth:`~SolverTable.value`: the optimal expected final score of a position
+  before its roll (closed rows may hold any count, so a sheet whose rows were
+  closed by other players of a multiplayer game can be looked up too);
+* :meth:`~SolverTable.plan_values`: every legal plan for a roll with the
+  expected final score after it (the value of the position the plan leads
+  to), best first;
+* :meth:`~SolverTable.best_plan`: the first of those.
+
+The values are exact float64 results of the solve (the table is stored in
+float64 as well).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from ..ruleset import Ruleset
+from .engine import SolveStats
+from .layout import Layout
+from .plans import Roll, TurnPlan, is_game_over, turn_outcomes
+from .state import RowState, encode_row, score
+from .variant import Variant
+
+__all__ = ["PlanValue", "SolverTable"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanValue:
+    """A plan and the expected final score after it (the roll already known)."""
+
+    plan: TurnPlan
+    value: float
+
+
+class SolverTable:
+    """The optimal solitaire values of every position of a variant under a ruleset."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        ruleset: Ruleset,
+        data: npt.NDArray[np.float64],
+        start_value: float,
+        *,
+        seconds: float = 0.0,
+        path: Path | None = None,
+        loaded: bool = False,
+        stats: SolveStats | None = None,
+    ) -> None:
+        self.variant = variant
+        self.ruleset = ruleset
+        self.layout = Layout.of(variant)
+        if data.shape != (self.layout.size,):
+            raise ValueError(f"a table of {variant.key} holds {self.layout.size} values, "
+                             f"not {data.shape}")
+        self._data = data
+        #: The optimal expected final score from the empty sheet (float64).
+        self.start_value = float(start_value)
+        #: Wall seconds the table took to solve or to load.
+        self.seconds = seconds
+        #: The cache file it came from or went to (None when not cached).
+        self.path = path
+        #: True when it was loaded from the cache rather than solved.
+        self.loaded = loaded
+        #: Timings of the solve (None when loaded).
+        self.stats = stats
+
+    @property
+    def states(self) -> int:
+        """The number of positions stored: every set of closed rows that leaves the
+        game running, times every open-row configuration, times 0..P-1 penalties."""
+        return self.layout.size
+
+    @property
+    def action2_after_action1_end(self) -> bool:
+        """The only ruleset switch that matters in solitaire (R15)."""
+        return self.ruleset.action2_after_action1_end
+
+    @property
+    def data(self) -> npt.NDArray[np.float64]:
+        """The flat value array (read-only view; see :mod:`qwixx_math.solver.layout`)."""
+        view = self._data.view()
+        view.flags.writeable = False
+        return view
+
+    # -------------------------------------------------------------- positions
+
+    def _check(self, rows: Sequence[RowState], penalties: int) -> tuple[RowState, ...]:
+        rows = tuple(rows)
+        if len(rows) != self.variant.rows:
+            raise ValueError(f"the variant has {self.variant.rows} rows, not {len(rows)}")
+        for r in rows:
+            if not isinstance(r, RowState):
+                raise ValueError(f"rows must be RowState values, not {r!r}")
+            r.check(self.variant)
+        if (
+            not isinstance(penalties, int)
+            or isinstance(penalties, bool)
+            or not 0 <= penalties <= self.variant.penalty_boxes
+        ):
+            raise ValueError(
+                f"penalties must be 0..{self.variant.penalty_boxes}, not {penalties!r}"
+            )
+        return rows
+
+    def value(self, rows: Sequence[RowState], penalties: int) -> float:
+        """The optimal expected final score of the position, before its roll.
+
+        ``rows``: one :class:`RowState` per row of the variant; ``penalties``: the
+        marked penalty boxes (0..penalty_boxes).  A finished game is worth its score.
+        """
+        rows = self._check(rows, penalties)
+        return self._value(rows, penalties)
+
+    def _value(self, rows: tuple[RowState, ...], penalties: int) -> float:
+        if is_game_over(self.variant, rows, penalties):
+            return float(score(rows, penalties))
+        layout = self.layout
+        mask = 0
+        closed_points = 0
+        for i, r in enumerate(rows):
+            if r.closed:
+                mask |= 1 << i
+                closed_points += r.points
+        index = int(layout.offsets[mask]) + penalties
+        for i, r in enumerate(rows):
+            if not r.closed:
+                index += int(layout.strides[mask, i]) * encode_row(r.last, r.marks)
+        return closed_points + float(self._data[index])
+
+    # ------------------------------------------------------------------ turns
+
+    def plan_values(
+        self, rows: Sequence[RowState], penalties: int, roll: Roll
+    ) -> list[PlanValue]:
+        """Every legal plan for ``roll`` with its value, best first.
+
+        ``roll`` is ``(white1, white2, {row: die})`` with one die for every open row.
+        The value of a plan is the value of the position after the turn (its
+        score if the game is over).  Ties are ordered by :meth:`TurnPlan.sort_key`:
+        fewer marks first, then action 1's (row, number), then action 2's.
+        """
+        rows = self._check(rows, penalties)
+        outcomes = turn_outcomes(
+            self.variant, self.action2_after_action1_end, rows, penalties, roll
+        )
+        plans = [PlanValue(o.plan, self._value(o.rows, o.penalties)) for o in outcomes]
+        plans.sort(key=lambda pv: (-pv.value, pv.plan.sort_key()))
+        return plans
+
+    def best_plan(self, rows: Sequence[RowState], penalties: int, roll: Roll) -> PlanValue:
+        """The optimal plan for ``roll`` (the first of :meth:`plan_values`)."""
+        return self.plan_values(rows, penalties, roll)[0]
+
+    def __repr__(self) -> str:
+        return (
+            f"SolverTable(variant={self.variant.key}, "
+            f"action2_after_action1_end={self.action2_after_action1_end}, "
+            f"start_value={self.start_value:.6f}, states={self.states})"
+        )
