@@ -114,8 +114,9 @@ _TRIANGLE = tuple(n * (n + 1) // 2 for n in range(ROW_LENGTH + 2))
 
 def row_points(count: int) -> int:
     """Points of a row holding ``count`` marks, the lock included (R16)."""
-    if not (isinstance(count, int) and 0 <= count <= ROW_LENGTH + 1):
-        raise ValueError(f"R16: a row holds 0 to 12 marks, not {count!r}")
+    if not (isinstance(count, int) and not isinstance(count, bool)
+            and 0 <= count <= ROW_LENGTH + 1):
+        raise ParseError(f"R16: a row holds 0 to 12 marks, not {count!r}")
     return _TRIANGLE[count]
 
 
