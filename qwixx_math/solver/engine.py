@@ -21,13 +21,15 @@ import numpy.typing as npt
 
 from . import kernel
 from .layout import Layout
-from .symmetry import closed_set_orbits, stabiliser
+from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
 from .variant import Variant
 
 __all__ = ["SolveStats", "solve_tables"]
 
 #: Configurations per work unit handed to a thread.
 CHUNK = 16
+#: Batches smaller than this run on one thread (waking the pool costs more).
+PARALLEL_MIN = 256
 
 #: ``progress(done, total)``, in units of solved configurations.
 ProgressCallback = Callable[[int, int], None]
@@ -50,18 +52,25 @@ def solve_tables(
     variant: Variant,
     action2_after_action1_end: bool,
     progress: ProgressCallback | None = None,
+    symmetry: bool = True,
 ) -> tuple[npt.NDArray[np.float64], SolveStats]:
-    """Solve every table of ``variant``; returns the flat value array and timings."""
+    """Solve every table of ``variant``; returns the flat value array and timings.
+
+    ``symmetry=False`` solves every state on its own (the check that the
+    symmetry reduction changes nothing; about |group| times slower).
+    """
     start = time.perf_counter()
     stats = SolveStats()
     layout = Layout.of(variant)
     data = np.full(layout.size, np.nan)
     n_codes = variant.open_codes
 
+    group = symmetry_group(variant) if symmetry else trivial_group(variant)
     plan = []
-    for rep, members in closed_set_orbits(variant):
+    for rep, members in closed_set_orbits(variant, group):
         open_rows = np.array(layout.open_rows(rep), dtype=np.int64)
-        perms = np.array(stabiliser(variant, rep), dtype=np.int64).reshape(-1, variant.rows)
+        perms = np.array(stabiliser(variant, rep, group), dtype=np.int64)
+        perms = perms.reshape(-1, variant.rows)
         items, level_start = kernel.canonical_items(
             layout.strides[rep], open_rows, perms, n_codes
         )
@@ -79,7 +88,8 @@ def solve_tables(
             batch = items[level_start[level] : level_start[level + 1]]
             if len(batch) == 0:
                 continue
-            kernel.solve_batch(
+            run = kernel.solve_batch if len(batch) >= PARALLEL_MIN else kernel.solve_batch_serial
+            run(
                 data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
                 layout.next_code, layout.number_at, layout.points,
                 n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,

@@ -34,7 +34,12 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["canonical_items", "derive_table", "solve_batch"]
+__all__ = [
+    "canonical_items",
+    "derive_table",
+    "solve_batch",
+    "solve_batch_serial",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -333,8 +338,7 @@ def _turn_values(
         vals[p] = total / (36.0 * faces)
 
 
-@_jit(parallel=True)
-def solve_batch(
+def _solve_batch(
     data: FloatArray,
     offsets: IntArray,
     strides: IntArray,
@@ -398,6 +402,13 @@ def solve_batch(
                     idx += strides[mask, perms[g, r]] * codes[r]
                 for p in range(penalties):
                     data[idx + p] = vals[p]
+
+
+#: The batch kernel on all cores (``prange`` over chunks of items).
+solve_batch = _jit(parallel=True)(_solve_batch)
+#: The same kernel compiled for one thread: small batches, where waking the
+#: thread pool costs more than the work (``prange`` is then a plain ``range``).
+solve_batch_serial = _jit()(_solve_batch)
 
 
 @_jit()

@@ -23,7 +23,14 @@ from functools import lru_cache
 
 from .variant import Variant
 
-__all__ = ["Permutation", "closed_set_orbits", "map_mask", "stabiliser", "symmetry_group"]
+__all__ = [
+    "Permutation",
+    "closed_set_orbits",
+    "map_mask",
+    "stabiliser",
+    "symmetry_group",
+    "trivial_group",
+]
 
 Permutation = tuple[int, ...]
 
@@ -50,20 +57,33 @@ def map_mask(perm: Permutation, mask: int) -> int:
     return out
 
 
-def stabiliser(variant: Variant, mask: int) -> tuple[Permutation, ...]:
-    """The group elements that map the row set ``mask`` onto itself."""
-    return tuple(g for g in symmetry_group(variant) if map_mask(g, mask) == mask)
+def trivial_group(variant: Variant) -> tuple[Permutation, ...]:
+    """The group of the identity only (to solve without exploiting symmetry)."""
+    return (tuple(range(variant.rows)),)
 
 
-def closed_set_orbits(variant: Variant) -> list[tuple[int, list[tuple[int, Permutation]]]]:
+def stabiliser(
+    variant: Variant, mask: int, group: tuple[Permutation, ...] | None = None
+) -> tuple[Permutation, ...]:
+    """The elements of ``group`` (default: the symmetry group) that fix the row set ``mask``."""
+    if group is None:
+        group = symmetry_group(variant)
+    return tuple(g for g in group if map_mask(g, mask) == mask)
+
+
+def closed_set_orbits(
+    variant: Variant, group: tuple[Permutation, ...] | None = None
+) -> list[tuple[int, list[tuple[int, Permutation]]]]:
     """The sets of closed rows that leave the game running, grouped into orbits.
 
     Returns ``[(representative, [(mask, g), ...]), ...]`` where every ``mask`` of
     the orbit (the representative included, with the identity) is
     ``map_mask(g, representative)``.  Orbits are listed with more closed rows
-    first (the order the solver needs), then by representative.
+    first (the order the solver needs), then by representative.  ``group``
+    defaults to the symmetry group.
     """
-    group = symmetry_group(variant)
+    if group is None:
+        group = symmetry_group(variant)
     seen: set[int] = set()
     orbits: list[tuple[int, list[tuple[int, Permutation]]]] = []
     masks = [

@@ -1,0 +1,108 @@
+"""``qwixx-math solve``: output forms, the cache it reads, the progress bar.
+
+The fast tests give the command a cached official table with known contents
+(the command loads, it does not solve); the slow test solves for real.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qwixx_math.cli import main
+from qwixx_math.solver import Variant
+from qwixx_math.solver.cache import table_filename, write_table
+from qwixx_math.solver.layout import Layout
+from qwixx_math.solver.progress import ProgressBar, progress_bar
+
+OFFICIAL_STATES = 56**4 * 4 + 4 * 56**3 * 4
+
+
+@pytest.fixture(scope="module")
+def fake_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding official tables whose start values are 123.25 and 124.5."""
+    directory = tmp_path_factory.mktemp("cli-cache")
+    size = Layout.of(Variant()).size
+    for a2, start in ((False, 123.25), (True, 124.5)):
+        data = np.full(size, start)
+        write_table(directory / table_filename(Variant(), a2), Variant(), a2, data, start)
+    return directory
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["solve", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_json_output(fake_cache: Path, monkeypatch: pytest.MonkeyPatch,
+                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(fake_cache))
+    code, out, err = run(capsys, "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert set(result) == {"expected_score", "states", "seconds", "ruleset"}
+    assert result["expected_score"] == 123.25
+    assert result["states"] == OFFICIAL_STATES
+    assert isinstance(result["seconds"], float) and 0 <= result["seconds"] < 5
+    assert result["ruleset"]["players"] == 1
+    assert result["ruleset"]["action2_after_game_end"] is False
+    assert err == ""  # stderr is not a terminal here: no progress bar
+
+
+def test_the_r15_switch_selects_the_other_table(fake_cache: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(fake_cache))
+    code, out, _ = run(capsys, "--action2-after-game-end", "--json", "--quiet")
+    assert code == 0
+    result = json.loads(out)
+    assert result["expected_score"] == 124.5
+    assert result["ruleset"]["action2_after_game_end"] is True
+
+
+def test_text_output(fake_cache: Path, monkeypatch: pytest.MonkeyPatch,
+                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(fake_cache))
+    code, out, _ = run(capsys, "--quiet")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "expected score: 123.250000"
+    assert lines[1] == f"states: {OFFICIAL_STATES}"
+    assert lines[2].startswith("seconds: ") and "loaded from the cache" in lines[2]
+
+
+def test_progress_bar_only_on_terminals() -> None:
+    assert progress_bar(None, "x", io.StringIO()) is None
+    assert progress_bar(False, "x", io.StringIO()) is None
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    bar = progress_bar(None, "solving", stream)
+    assert isinstance(bar, ProgressBar)
+    bar(0, 10)
+    bar(10, 10)
+    bar.close()
+    text = stream.getvalue()
+    assert text.startswith("\rsolving [") and "100%" in text and text.endswith("\n")
+
+
+@pytest.mark.slow
+def test_solve_for_real_then_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(tmp_path))
+    code, out, _ = run(capsys, "--json", "--quiet")
+    assert code == 0
+    solved = json.loads(out)
+    assert 100 < solved["expected_score"] < 130
+    code, out, _ = run(capsys, "--json", "--quiet")
+    loaded = json.loads(out)
+    assert loaded["expected_score"] == solved["expected_score"]
+    assert loaded["seconds"] < 0.5 * solved["seconds"]
