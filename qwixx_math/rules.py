@@ -75,6 +75,11 @@ __all__ = [
 #: Closed colours that end the game (R14).
 COLOURS_TO_END = 2
 _LAST_BIT = 1 << LAST_POSITION
+#: _ACTION1[white sum]: (row, position bit, colour, mark) of that number in each row, in row
+#: order (a lookup table for legal_action1).
+_ACTION1: tuple[tuple[tuple[int, int, Colour, Mark], ...], ...] = tuple(
+    tuple((c.index, 1 << c._positions[s], c, MARKS[c.index][s]) for c in COLOURS)
+    if 2 <= s <= 12 else () for s in range(13))
 
 
 class Phase(Enum):
@@ -270,8 +275,10 @@ class GameState:
                 raise self._illegal("R9", f"{colour.value} is closed; player {i} may not mark "
                                           f"{mark.describe()}", i)
             sheet = sheets[i]
-            reason = sheet.why_not(colour, s)
-            if reason is not None:
+            pos = colour._positions[s]
+            if not ALLOWED[sheet.masks[colour.index]] >> pos & 1:
+                reason = sheet.why_not(colour, s)
+                assert reason is not None
                 raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
             if mark.closes:
                 if colour in closers and not rs.simultaneous_close:
@@ -280,10 +287,10 @@ class GameState:
                                f"player {i} may not close it too (simultaneous_close=False)", i)
                 closers.setdefault(colour, i)
                 closed.add(colour)
-            sheets[i] = sheet._marked(colour.index, mark.position)
+            sheets[i] = sheet._marked(colour.index, pos)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= COLOURS_TO_END:
                 ended_at = i
-        new_closed = frozenset(closed)
+        new_closed = frozenset(closed) if closers else self.closed
         ended_by: str | None = None
         phase = Phase.ACTION2
         if rs.end_check is not EndCheck.END_OF_TURN and len(new_closed) >= COLOURS_TO_END:
@@ -502,11 +509,10 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
     state, roll = _roll_for(state, roll)
     if not (_is_int(player) and 0 <= player < state.players):
         raise ParseError(f"player {player!r} does not exist")
-    s = roll.white_sum
     masks = state.sheets[player].masks
     closed = state.closed
-    return tuple(MARKS[c.index][s] for c in COLOURS
-                 if c not in closed and ALLOWED[masks[c.index]] >> c._positions[s] & 1)
+    return tuple([mark for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]
+                  if ALLOWED[masks[row]] & bit and colour not in closed])
 
 
 def legal_action2(state: GameState) -> tuple[Mark, ...]:
