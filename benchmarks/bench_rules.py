@@ -1,0 +1,87 @@
+"""Benchmark of the reference rules core: random legal 4-player games, single process.
+
+    python benchmarks/bench_rules.py                 # 2000 games per chooser, best of 3
+    python benchmarks/bench_rules.py --games 500 --repeat 1 --players 2
+
+Prints, for each chooser, games per second, turns per second, the mean number
+of turns per game and how the games ended.  ``uniform`` is the library's
+``uniform_chooser`` (everyone picks uniformly among passing and each legal
+mark): it almost never closes a row, so games end by four penalties (R13).
+``small-skips`` marks only numbers that skip at most one box (three for an
+active player facing a penalty), so rows close and games are longer.
+
+The figure is the best of ``--repeat`` runs (the machine is shared; the load
+average is printed too).  The goal for the uniform chooser is >= 1,000 games/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from qwixx_math.model import Mark
+from qwixx_math.record import Chooser, GameRecord, random_game, uniform_chooser
+from qwixx_math.rules import GameState, Phase
+from qwixx_math.ruleset import Ruleset
+
+
+def small_skips(state: GameState, player: int, legal: Sequence[Mark],
+                rng: random.Random) -> Mark | None:
+    """The legal mark skipping the fewest boxes, if it skips at most 1 (3 to avoid a penalty)."""
+    if not legal:
+        return None
+    sheet = state.sheets[player]
+
+    def skipped(mark: Mark) -> int:
+        return 0 if mark.closes else mark.position - sheet.masks[mark.colour.index].bit_length()
+
+    best = min(legal, key=skipped)
+    facing_penalty = (state.phase is Phase.ACTION2 and state.action1 is not None
+                      and state.action1[player] is None)
+    return best if skipped(best) <= (3 if facing_penalty else 1) else None
+
+
+CHOOSERS: dict[str, Chooser] = {"uniform": uniform_chooser, "small-skips": small_skips}
+
+
+def run(ruleset: Ruleset, chooser: Chooser, games: int, seed0: int) -> tuple[float,
+                                                                              list[GameRecord]]:
+    start = time.perf_counter()
+    records = [random_game(ruleset=ruleset, seed=seed0 + k, chooser=chooser)
+               for k in range(games)]
+    return time.perf_counter() - start, records
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args(argv)
+    ruleset = Ruleset(args.players)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    print(f"rules core benchmark: {args.players} players, official rules, {args.games} games "
+          f"per run, best of {args.repeat}; Python {platform.python_version()}, "
+          f"{os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    for name, chooser in CHOOSERS.items():
+        best = float("inf")
+        records: list[GameRecord] = []
+        for _ in range(args.repeat):
+            elapsed, records = run(ruleset, chooser, args.games, 0)
+            best = min(best, elapsed)
+        turns = sum(len(r.turns) for r in records)
+        ends = Counter(r.result.ended_by if r.result else None for r in records)
+        ended = ", ".join(f"{rule} {n}/{len(records)}"
+                          for rule, n in sorted(ends.items(), key=lambda kv: str(kv[0])))
+        print(f"  {name:<12} {args.games / best:8.0f} games/s  {turns / best:8.0f} turns/s  "
+              f"{turns / len(records):5.1f} turns/game  ended by: {ended}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
