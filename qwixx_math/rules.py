@@ -506,8 +506,11 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
     and ``end_check=sequential`` another player's earlier choice can still forbid
     one (:meth:`GameState.with_action1` checks that).
     """
-    state, roll = _roll_for(state, roll)
-    if not (_is_int(player) and 0 <= player < state.players):
+    if roll is None and state.phase is Phase.ACTION1 and state.roll is not None:
+        roll = state.roll  # the common case, without a call
+    else:
+        state, roll = _roll_for(state, roll)
+    if not (_is_int(player) and 0 <= player < len(state.sheets)):
         raise ParseError(f"player {player!r} does not exist")
     masks = state.sheets[player].masks
     closed = state.closed
