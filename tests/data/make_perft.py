@@ -378,6 +378,15 @@ TURN_CASES = [
              Rules(3, end_check="sequential"),
              ("r:2/y:2/g:12,11,10,9,8,2,lock", "r:2,3,4,5,6", "y:2,3,4,5,6,7"), "g", 0,
              "w:6,6/r:1/y:1/b:1", ("-", "r12", "-")),
+    TurnCase("later-mark-after-actions",
+             "official: the active player's red 12 closes the second colour; player 1's blue 12 "
+             "(not a close) stands too", Rules(2),
+             ("r:2,3,4,5,6/y:3", "b:-"), "g", 0, "w:6,6/r:1/y:2/b:3", ("-", "b12")),
+    TurnCase("later-mark-sequential",
+             "end_check=sequential: after the active player's red 12 ends the game, player 1's "
+             "blue 12 is refused, so every plan closing red is illegal with it",
+             Rules(2, end_check="sequential"),
+             ("r:2,3,4,5,6/y:3", "b:-"), "g", 0, "w:6,6/r:1/y:2/b:3", ("-", "b12")),
     TurnCase("close-in-action1-end-of-turn",
              "end_check=end_of_turn: the second colour closes in action 1, action 2 follows",
              Rules(2, end_check="end_of_turn"),
