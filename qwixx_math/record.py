@@ -11,7 +11,8 @@ checks records written by other programs)::
      "result": {"scores": [..], "winners": [..], "ended_by": "R13"}}
 
 ``seed`` and ``result`` are optional; ``result`` is what the writing program
-claims and is checked on replay.  A turn may also carry the writing program's
+claims: :func:`replay` checks the moves only, the validator
+(``qwixx-math validate``) also checks the claims.  A turn may also carry the writing program's
 claimed ``"scores"`` and ``"penalties"`` (every player's total and penalty boxes
 after the turn); they are optional and checked by the validator.
 """
@@ -41,6 +42,8 @@ __all__ = [
 
 RECORD_FORMAT = "qwixx-math/game-record"
 RECORD_VERSION = 1
+_RECORD_FIELDS = frozenset(
+    {"format", "version", "players", "ruleset", "first", "seed", "turns", "result"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +146,12 @@ class GameRecord:
             raise ParseError("a game record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
             raise ParseError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
-        if data.get("version") != RECORD_VERSION:
-            raise ParseError(f"unsupported game record version {data.get('version')!r}")
+        version = data.get("version")
+        if type(version) is not int or version != RECORD_VERSION:
+            raise ParseError(f"unsupported game record version {version!r}")
+        unknown = sorted(str(k) for k in data if k not in _RECORD_FIELDS)
+        if unknown:
+            raise ParseError(f"unknown game record field(s): {', '.join(unknown)}")
         players = data.get("players")
         if not (isinstance(players, list) and players
                 and all(isinstance(p, str) for p in players)):
@@ -161,6 +168,9 @@ class GameRecord:
         for name, value in (("first", first), ("seed", seed)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise ParseError(f"record.{name} must be a whole number")
+        if first is None or not 0 <= first < len(players):
+            raise ParseError(f"record.first must name a player (0 to {len(players) - 1}), "
+                             f"not {first}")
         turns_raw = data.get("turns")
         if not isinstance(turns_raw, list):
             raise ParseError("record.turns must be a list")
@@ -180,8 +190,8 @@ def _result_from_json(data: object) -> GameResult:
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
             raise ParseError(f"record.result.{name} must be a list of whole numbers")
     ended_by = data.get("ended_by")
-    if ended_by is not None and not isinstance(ended_by, str):
-        raise ParseError("record.result.ended_by must be a rule id or null")
+    if ended_by not in (None, "R13", "R14"):
+        raise ParseError("record.result.ended_by must be \"R13\", \"R14\" or null")
     assert isinstance(scores, list) and isinstance(winners, list)
     return GameResult(tuple(scores), tuple(winners), ended_by)
 
