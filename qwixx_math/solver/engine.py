@@ -72,9 +72,10 @@ def solve_tables(
         perms = np.array(stabiliser(variant, rep, group), dtype=np.int64)
         perms = perms.reshape(-1, variant.rows)
         items, level_start = kernel.canonical_items(
-            layout.strides[rep], open_rows, perms, n_codes
+            layout.strides[rep], open_rows, perms, layout.code_marks
         )
-        plan.append((rep, members, open_rows, perms, items, level_start))
+        products = kernel.count_products(len(open_rows))
+        plan.append((rep, members, open_rows, perms, items, level_start, products))
     total = sum(len(p[4]) for p in plan)
     stats.canonical_configurations = total
     stats.seconds_setup = time.perf_counter() - start
@@ -82,7 +83,7 @@ def solve_tables(
     done = 0
     if progress is not None:
         progress(0, total)
-    for rep, members, open_rows, perms, items, level_start in plan:
+    for rep, members, open_rows, perms, items, level_start, products in plan:
         t0 = time.perf_counter()
         for level in range(len(level_start) - 2, -1, -1):
             batch = items[level_start[level] : level_start[level + 1]]
@@ -93,7 +94,7 @@ def solve_tables(
                 data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
                 layout.next_code, layout.number_at, layout.points,
                 n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-                action2_after_action1_end, rep, open_rows, perms, batch, CHUNK,
+                action2_after_action1_end, rep, open_rows, perms, batch, products, CHUNK,
             )
             done += len(batch)
             if progress is not None:

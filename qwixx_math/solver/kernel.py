@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 __all__ = [
     "canonical_items",
+    "count_products",
     "derive_table",
     "solve_batch",
     "solve_batch_serial",
@@ -99,10 +100,10 @@ def _after_value(
 
 
 @_jit()
-def _max_into(m2: FloatArray, target: int, source: FloatArray) -> None:
-    """``m2[target + p] = max(m2[target + p], source[p])`` for every p."""
+def _max_into(m2: FloatArray, target: int, stride: int, source: FloatArray) -> None:
+    """``m2[target + p * stride] = max(that, source[p])`` for every p."""
     for p in range(source.shape[0]):
-        m2[target + p] = max(m2[target + p], source[p])
+        m2[target + p * stride] = max(m2[target + p * stride], source[p])
 
 
 @_jit()
@@ -128,23 +129,28 @@ def _gather(
     acodes: IntArray,
     amarks: IntArray,
     tmp: FloatArray,
+    lk_index: IntArray,
+    lk_target: IntArray,
+    lk_values: FloatArray,
 ) -> None:
     """Step 1: fill ``one`` and ``m2`` for the configuration ``codes`` (at flat index ``base``).
 
-    Both are flat, penalties innermost, numbers indexed by n - 2 (``N_SUMS`` of them):
-    ``one[(j * N_SUMS + n) * P + p]``: the value after marking number n in open row j
-    only (-inf if illegal); ``m2[((S * k + j) * N_SUMS + n) * P + p]``: the best value
-    after action 1 at white sum S (in any row, or none) and action 2 at n in row j.
+    Both are flat with the penalty count outermost and numbers indexed by n - 2:
+    ``one[(p * k + j) * N_SUMS + n]`` is the value after marking number n in open
+    row j only (-inf if illegal); ``m2[((p * N_SUMS + S) * k + j) * N_SUMS + n]`` is
+    the best value after action 1 at white sum S (in any row, or none) and then
+    action 2 at number n in row j.  ``lk_*`` are scratch space for the look-up list.
     """
     k = open_rows.shape[0]
     P = penalties
     last_q = length - 1
-    block = k * N_SUMS * P
+    one_stride = k * N_SUMS  # one penalty count's slice of ``one``
+    m2_stride = N_SUMS * k * N_SUMS  # and of ``m2``
     for t in range(k):
         r = open_rows[t]
         acodes[r] = codes[r]
         amarks[r] = code_marks[codes[r]]
-    for x in range(block):
+    for x in range(P * one_stride):
         one[x] = -np.inf
 
     # --- one mark (action 1 only, or action 2 only)
@@ -155,67 +161,81 @@ def _gather(
         sj = strides[mask, j]
         for q in range(code_last[cj] + 1, last_q):
             idx = base + sj * (next_code[cj, q] - cj)
-            target = (jj * N_SUMS + number_at[j, q] - 2) * P
+            target = jj * N_SUMS + number_at[j, q] - 2
             for p in range(P):
-                one[target + p] = data[idx + p]
+                one[target + p * one_stride] = data[idx + p]
         if nj >= threshold:  # R8: the last number closes the row
             amarks[j] = nj + 2
             _after_value(tmp, data, offsets, strides, points, P,
                          mask | (1 << j), open_rows, acodes, amarks)
             amarks[j] = nj
-            target = (jj * N_SUMS + number_at[j, last_q] - 2) * P
+            target = jj * N_SUMS + number_at[j, last_q] - 2
             for p in range(P):
-                one[target + p] = tmp[p]
+                one[target + p * one_stride] = tmp[p]
 
     # action 2 alone is available whatever the white sum
-    for s in range(N_SUMS):
-        offset = s * block
-        for x in range(block):
-            m2[offset + x] = one[x]
+    for p in range(P):
+        for s in range(N_SUMS):
+            offset = (p * N_SUMS + s) * one_stride
+            for x in range(one_stride):
+                m2[offset + x] = one[p * one_stride + x]
 
-    # --- two marks in the same row i: action 1 at a, action 2 at q > a (R7)
+    # --- two marks that close nothing.  First the list of look-ups (index, and the
+    # two m2 cells the value competes for), then all loads, then the maxima: the
+    # loads are independent, so the memory system can serve many at once.
+    n_lk = 0
+    for ii in range(k):
+        i = open_rows[ii]
+        ci = codes[i]
+        si = strides[mask, i]
+        for a in range(code_last[ci] + 1, last_q):
+            na = number_at[i, a] - 2
+            c1 = next_code[ci, a]
+            bi = base + si * (c1 - ci)
+            # same row: action 2 right of the action-1 mark (R7); one cell, listed twice
+            for q in range(a + 1, last_q):
+                lk_index[n_lk] = base + si * (next_code[c1, q] - ci)
+                cell = (na * k + ii) * N_SUMS + number_at[i, q] - 2
+                lk_target[2 * n_lk] = cell
+                lk_target[2 * n_lk + 1] = cell
+                n_lk += 1
+            # rows i < j: the state serves action 1 in i then 2 in j, and 1 in j then 2 in i
+            for jj in range(ii + 1, k):
+                j = open_rows[jj]
+                cj = codes[j]
+                sj = strides[mask, j]
+                for q in range(code_last[cj] + 1, last_q):
+                    nq = number_at[j, q] - 2
+                    lk_index[n_lk] = bi + sj * (next_code[cj, q] - cj)
+                    lk_target[2 * n_lk] = (na * k + jj) * N_SUMS + nq
+                    lk_target[2 * n_lk + 1] = (nq * k + ii) * N_SUMS + na
+                    n_lk += 1
+    for x in range(n_lk):
+        idx = lk_index[x]
+        for p in range(P):
+            lk_values[x * P + p] = data[idx + p]
+    for x in range(n_lk):
+        t1 = lk_target[2 * x]
+        t2 = lk_target[2 * x + 1]
+        for p in range(P):
+            v = lk_values[x * P + p]
+            m2[t1 + p * m2_stride] = max(m2[t1 + p * m2_stride], v)
+            m2[t2 + p * m2_stride] = max(m2[t2 + p * m2_stride], v)
+
+    # --- action 1 in row i, then action 2 closes row i (R8 counts the action-1 mark)
     for ii in range(k):
         i = open_rows[ii]
         ci = codes[i]
         ni = code_marks[ci]
-        si = strides[mask, i]
+        if ni + 1 < threshold:
+            continue
+        amarks[i] = ni + 3
+        _after_value(tmp, data, offsets, strides, points, P,
+                     mask | (1 << i), open_rows, acodes, amarks)
+        amarks[i] = ni
         for a in range(code_last[ci] + 1, last_q):
-            row_block = ((number_at[i, a] - 2) * k + ii) * N_SUMS
-            c1 = next_code[ci, a]
-            for q in range(a + 1, last_q):
-                idx = base + si * (next_code[c1, q] - ci)
-                target = (row_block + number_at[i, q] - 2) * P
-                for p in range(P):
-                    m2[target + p] = max(m2[target + p], data[idx + p])
-            if ni + 1 >= threshold:  # R8 counts the action-1 mark
-                amarks[i] = ni + 3
-                _after_value(tmp, data, offsets, strides, points, P,
-                             mask | (1 << i), open_rows, acodes, amarks)
-                amarks[i] = ni
-                _max_into(m2, (row_block + number_at[i, last_q] - 2) * P, tmp)
-
-    # --- two marks in different rows i < j that close neither: the same state serves
-    # action 1 in i then action 2 in j, and action 1 in j then action 2 in i
-    for ii in range(k):
-        i = open_rows[ii]
-        ci = codes[i]
-        si = strides[mask, i]
-        for jj in range(ii + 1, k):
-            j = open_rows[jj]
-            cj = codes[j]
-            sj = strides[mask, j]
-            for a in range(code_last[ci] + 1, last_q):
-                na = number_at[i, a] - 2
-                bi = base + si * (next_code[ci, a] - ci)
-                for q in range(code_last[cj] + 1, last_q):
-                    idx = bi + sj * (next_code[cj, q] - cj)
-                    nq = number_at[j, q] - 2
-                    t1 = ((na * k + jj) * N_SUMS + nq) * P
-                    t2 = ((nq * k + ii) * N_SUMS + na) * P
-                    for p in range(P):
-                        v = data[idx + p]
-                        m2[t1 + p] = max(m2[t1 + p], v)
-                        m2[t2 + p] = max(m2[t2 + p], v)
+            cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, last_q] - 2
+            _max_into(m2, cell, m2_stride, tmp)
 
     # --- action 1 in row i without closing it, action 2 closes another row j
     for ii in range(k):
@@ -234,7 +254,8 @@ def _gather(
                 amarks[i] = ni + 1
                 _after_value(tmp, data, offsets, strides, points, P,
                              mask | (1 << j), open_rows, acodes, amarks)
-                _max_into(m2, (((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose) * P, tmp)
+                _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
+                          m2_stride, tmp)
             acodes[i] = ci
             amarks[i] = ni
             amarks[j] = nj
@@ -262,13 +283,13 @@ def _gather(
                 amarks[j] = nj + 1
                 _after_value(tmp, data, offsets, strides, points, P,
                              mask1, open_rows, acodes, amarks)
-                _max_into(m2, (row_block + number_at[j, q] - 2) * P, tmp)
+                _max_into(m2, row_block + number_at[j, q] - 2, m2_stride, tmp)
             if nj >= threshold:
                 acodes[j] = cj
                 amarks[j] = nj + 2
                 _after_value(tmp, data, offsets, strides, points, P,
                              mask1 | (1 << j), open_rows, acodes, amarks)
-                _max_into(m2, (row_block + number_at[j, last_q] - 2) * P, tmp)
+                _max_into(m2, row_block + number_at[j, last_q] - 2, m2_stride, tmp)
             acodes[j] = cj
             amarks[j] = nj
         amarks[i] = ni
@@ -284,10 +305,16 @@ def _turn_values(
     vals: FloatArray,
     zv: FloatArray,
     zd: IntArray,
-    cnt: IntArray,
+    products: IntArray,
 ) -> None:
-    """Step 2: ``vals[p]`` for every penalty count, from ``one`` and ``m2``."""
+    """Step 2: ``vals[p]`` for every penalty count, from ``one`` and ``m2``.
+
+    ``products[idx]`` is the product of (digit - 1) over the base-8 digits of idx
+    (a 0 digit counts 1): with die j's count of faces at or below the current
+    value stored as digit j (count + 1), it is G(t) in units of 6^-k.
+    """
     P = penalties
+    one_stride = k * N_SUMS
     faces = 1
     for _ in range(k):
         faces *= 6
@@ -300,45 +327,52 @@ def _turn_values(
                 s = w1 + w2 - 2
                 b = pen
                 for ii in range(k):
-                    b = max(b, one[(ii * N_SUMS + s) * P + p])
+                    b = max(b, one[p * one_stride + ii * N_SUMS + s])
+                # Z_j(c) = max(b, Y_j(c)): keep the faces that beat b (branch-free
+                # compaction, with their die's digit step), count the others
                 nz = 0
+                idx = 0
+                step = 1
                 for jj in range(k):
                     # number w + c sits at index w + c - 2: faces c = 1..6 start at w - 1
-                    row = ((s * k + jj) * N_SUMS) * P + p
-                    first = row + (w1 - 1) * P
-                    second = row + (w2 - 1) * P
-                    below = 0
+                    row = (p * N_SUMS + s) * one_stride + jj * N_SUMS
+                    first = row + w1 - 1
+                    second = row + w2 - 1
+                    below = 1
                     for c in range(6):
-                        y = max(m2[first + c * P], m2[second + c * P])
-                        if y > b:
-                            t = nz
-                            while t > 0 and zv[t - 1] > y:
-                                zv[t] = zv[t - 1]
-                                zd[t] = zd[t - 1]
-                                t -= 1
-                            zv[t] = y
-                            zd[t] = jj
-                            nz += 1
-                        else:
-                            below += 1
-                    cnt[jj] = below
-                # E[max] = sum over sorted values t of t * (G(t) - G(t-)), G in units of 6^-k
-                prod = 1
-                for jj in range(k):
-                    prod *= cnt[jj]
+                        y = max(m2[first + c], m2[second + c])
+                        above = y > b
+                        zv[nz] = y
+                        zd[nz] = step
+                        nz += above
+                        below += 1 - above
+                    idx += below * step
+                    step *= 8
+                # sort the faces that beat b (few: about 6 on average)
+                for t in range(1, nz):
+                    y = zv[t]
+                    d = zd[t]
+                    u = t
+                    while u > 0 and zv[u - 1] > y:
+                        zv[u] = zv[u - 1]
+                        zd[u] = zd[u - 1]
+                        u -= 1
+                    zv[u] = y
+                    zd[u] = d
+                # E[max] = sum over sorted values t of t * (G(t) - G(t-))
+                prod = products[idx]
                 acc = b * prod
                 for t in range(nz):
-                    cnt[zd[t]] += 1
-                    new = 1
-                    for jj in range(k):
-                        new *= cnt[jj]
+                    idx += zd[t]
+                    new = products[idx]
                     acc += zv[t] * (new - prod)
                     prod = new
                 total += acc if w1 == w2 else 2.0 * acc
         vals[p] = total / (36.0 * faces)
 
 
-def _solve_batch(
+@_jit()
+def _solve_items(
     data: FloatArray,
     offsets: IntArray,
     strides: IntArray,
@@ -356,59 +390,118 @@ def _solve_batch(
     open_rows: IntArray,
     perms: IntArray,
     items: IntArray,
+    products: IntArray,
+    start: int,
+    stop: int,
+) -> None:
+    """Solve ``items[start:stop]`` one after the other (see :func:`solve_batch`)."""
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    one = np.empty(penalties * k * N_SUMS)
+    m2 = np.empty(penalties * N_SUMS * k * N_SUMS)
+    lk_cap = k * k * length * length
+    lk_index = np.empty(lk_cap, dtype=np.int64)
+    lk_target = np.empty(2 * lk_cap, dtype=np.int64)
+    lk_values = np.empty(lk_cap * penalties)
+    codes = np.zeros(m, dtype=np.int64)
+    acodes = np.zeros(m, dtype=np.int64)
+    amarks = np.zeros(m, dtype=np.int64)
+    tmp = np.empty(penalties)
+    vals = np.empty(penalties)
+    zv = np.empty(6 * k + 1)
+    zd = np.empty(6 * k + 1, dtype=np.int64)
+    for it in range(start, stop):
+        config = items[it]
+        for t in range(k - 1, -1, -1):
+            codes[open_rows[t]] = config % n_codes
+            config //= n_codes
+        base = offsets[mask]
+        score = 0.0
+        for t in range(k):
+            r = open_rows[t]
+            base += strides[mask, r] * codes[r]
+            score += points[code_marks[codes[r]]]
+        _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
+                points, length, threshold, penalties, a2_after_end, mask, open_rows,
+                codes, base, one, m2, acodes, amarks, tmp, lk_index, lk_target, lk_values)
+        _turn_values(penalties, k, score, one, m2, vals, zv, zd, products)
+        for g in range(perms.shape[0]):
+            idx = offsets[mask]
+            for t in range(k):
+                r = open_rows[t]
+                idx += strides[mask, perms[g, r]] * codes[r]
+            for p in range(penalties):
+                data[idx + p] = vals[p]
+
+
+@_jit(parallel=True)
+def solve_batch(
+    data: FloatArray,
+    offsets: IntArray,
+    strides: IntArray,
+    code_last: IntArray,
+    code_marks: IntArray,
+    next_code: IntArray,
+    number_at: IntArray,
+    points: FloatArray,
+    n_codes: int,
+    length: int,
+    threshold: int,
+    penalties: int,
+    a2_after_end: bool,
+    mask: int,
+    open_rows: IntArray,
+    perms: IntArray,
+    items: IntArray,
+    products: IntArray,
     chunk: int,
 ) -> None:
-    """Solve the independent configurations ``items`` of table ``mask`` in parallel.
+    """Solve the independent configurations ``items`` of table ``mask`` on all cores.
 
     ``items`` are configuration numbers (the open rows' codes read as a base-``n_codes``
     number, first open row most significant); every value they read must be final.
     ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
     table's stabiliser; each computed value is written to all its images.
+    ``products`` is :func:`count_products` of the table's number of open rows.
+    Threads take ``chunk`` consecutive items at a time.
     """
-    k = open_rows.shape[0]
-    m = strides.shape[1]
     n_items = items.shape[0]
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
-        one = np.empty(k * N_SUMS * penalties)
-        m2 = np.empty(N_SUMS * k * N_SUMS * penalties)
-        codes = np.zeros(m, dtype=np.int64)
-        acodes = np.zeros(m, dtype=np.int64)
-        amarks = np.zeros(m, dtype=np.int64)
-        tmp = np.empty(penalties)
-        vals = np.empty(penalties)
-        zv = np.empty(6 * k)
-        zd = np.empty(6 * k, dtype=np.int64)
-        cnt = np.empty(k, dtype=np.int64)
-        for it in range(ch * chunk, min(n_items, (ch + 1) * chunk)):
-            config = items[it]
-            for t in range(k - 1, -1, -1):
-                codes[open_rows[t]] = config % n_codes
-                config //= n_codes
-            base = offsets[mask]
-            score = 0.0
-            for t in range(k):
-                r = open_rows[t]
-                base += strides[mask, r] * codes[r]
-                score += points[code_marks[codes[r]]]
-            _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                    points, length, threshold, penalties, a2_after_end, mask, open_rows,
-                    codes, base, one, m2, acodes, amarks, tmp)
-            _turn_values(penalties, k, score, one, m2, vals, zv, zd, cnt)
-            for g in range(perms.shape[0]):
-                idx = offsets[mask]
-                for t in range(k):
-                    r = open_rows[t]
-                    idx += strides[mask, perms[g, r]] * codes[r]
-                for p in range(penalties):
-                    data[idx + p] = vals[p]
+        _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at, points,
+                     n_codes, length, threshold, penalties, a2_after_end, mask, open_rows,
+                     perms, items, products,
+                     ch * chunk, min(n_items, (ch + 1) * chunk))
 
 
-#: The batch kernel on all cores (``prange`` over chunks of items).
-solve_batch = _jit(parallel=True)(_solve_batch)
-#: The same kernel compiled for one thread: small batches, where waking the
-#: thread pool costs more than the work (``prange`` is then a plain ``range``).
-solve_batch_serial = _jit()(_solve_batch)
+@_jit()
+def solve_batch_serial(
+    data: FloatArray,
+    offsets: IntArray,
+    strides: IntArray,
+    code_last: IntArray,
+    code_marks: IntArray,
+    next_code: IntArray,
+    number_at: IntArray,
+    points: FloatArray,
+    n_codes: int,
+    length: int,
+    threshold: int,
+    penalties: int,
+    a2_after_end: bool,
+    mask: int,
+    open_rows: IntArray,
+    perms: IntArray,
+    items: IntArray,
+    products: IntArray,
+    chunk: int,
+) -> None:
+    """:func:`solve_batch` on the calling thread only: for small batches, where
+    waking the thread pool costs more than the work.  ``chunk`` is ignored."""
+    _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at, points,
+                     n_codes, length, threshold, penalties, a2_after_end, mask, open_rows,
+                     perms, items, products,
+                 0, items.shape[0])
 
 
 @_jit()
@@ -416,9 +509,14 @@ def canonical_items(
     strides_row: IntArray,
     open_rows: IntArray,
     perms: IntArray,
-    n_codes: int,
+    code_marks: IntArray,
 ) -> tuple[IntArray, IntArray]:
-    """The canonical configurations of a table, sorted by level (sum of codes).
+    """The canonical configurations of a table, sorted by level.
+
+    The level of a configuration is its number of marks: every mark raises it,
+    and it is invariant under the symmetries, so the configurations of one level
+    never depend on one another.  (Within a level, neighbours in the sorted order
+    often differ in the last row only, so their look-ups share cache lines.)
 
     A configuration is canonical when its flat index is the smallest among its
     images under ``perms``.  Returns ``(items, level_start)``: the items of level
@@ -426,10 +524,11 @@ def canonical_items(
     ``strides_row`` is the table's line of the stride array.
     """
     k = open_rows.shape[0]
+    n_codes = code_marks.shape[0]
     total = 1
     for _ in range(k):
         total *= n_codes
-    n_levels = k * (n_codes - 1) + 1
+    n_levels = k * code_marks.max() + 1
     counts = np.zeros(n_levels + 1, dtype=np.int64)
     canonical = np.zeros(total, dtype=np.bool_)
     codes = np.zeros(k, dtype=np.int64)
@@ -440,7 +539,7 @@ def canonical_items(
         for t in range(k - 1, -1, -1):
             codes[t] = rest % n_codes
             rest //= n_codes
-            level += codes[t]
+            level += code_marks[codes[t]]
             own += strides_row[open_rows[t]] * codes[t]
         best = True
         for g in range(perms.shape[0]):
@@ -461,11 +560,22 @@ def canonical_items(
             rest = config
             level = 0
             for _ in range(k):
-                level += rest % n_codes
+                level += code_marks[rest % n_codes]
                 rest //= n_codes
             items[fill[level]] = config
             fill[level] += 1
     return items, level_start
+
+
+def count_products(k: int) -> IntArray:
+    """``products[idx]``: the product over k base-8 digits d of idx of (d - 1), d = 0 counting 1.
+
+    The expected-maximum merge keeps die j's number of faces at or below the
+    running value as digit j (plus one), so one look-up replaces k multiplications.
+    """
+    digits = np.indices((8,) * k).reshape(k, -1)[::-1]  # digit j of every idx
+    factors = np.where(digits == 0, 1, digits - 1)
+    return np.asarray(factors.prod(axis=0), dtype=np.int64)
 
 
 @_jit()
