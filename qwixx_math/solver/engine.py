@@ -94,7 +94,7 @@ def solve_tables(
                 data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
                 layout.next_code, layout.number_at, layout.points,
                 n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-                action2_after_action1_end, rep, open_rows, perms, batch, products, CHUNK,
+                action2_after_action1_end, rep, open_rows, perms, batch, products, CHUNK, 3,
             )
             done += len(batch)
             if progress is not None:

@@ -393,8 +393,13 @@ def _solve_items(
     products: IntArray,
     start: int,
     stop: int,
+    phases: int,
 ) -> None:
-    """Solve ``items[start:stop]`` one after the other (see :func:`solve_batch`)."""
+    """Solve ``items[start:stop]`` one after the other (see :func:`solve_batch`).
+
+    ``phases`` is 3 (gather and expected maximum) except when profiling: 1 runs
+    the gather only and writes meaningless values.
+    """
     k = open_rows.shape[0]
     m = strides.shape[1]
     one = np.empty(penalties * k * N_SUMS)
@@ -424,7 +429,10 @@ def _solve_items(
         _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
                 points, length, threshold, penalties, a2_after_end, mask, open_rows,
                 codes, base, one, m2, acodes, amarks, tmp, lk_index, lk_target, lk_values)
-        _turn_values(penalties, k, score, one, m2, vals, zv, zd, products)
+        if phases & 2:
+            _turn_values(penalties, k, score, one, m2, vals, zv, zd, products)
+        else:
+            vals[:] = 0.0
         for g in range(perms.shape[0]):
             idx = offsets[mask]
             for t in range(k):
@@ -455,6 +463,7 @@ def solve_batch(
     items: IntArray,
     products: IntArray,
     chunk: int,
+    phases: int,
 ) -> None:
     """Solve the independent configurations ``items`` of table ``mask`` on all cores.
 
@@ -463,7 +472,8 @@ def solve_batch(
     ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
     table's stabiliser; each computed value is written to all its images.
     ``products`` is :func:`count_products` of the table's number of open rows.
-    Threads take ``chunk`` consecutive items at a time.
+    Threads take ``chunk`` consecutive items at a time.  ``phases``: 3 (see
+    :func:`_solve_items`; 1 only to profile the gather).
     """
     n_items = items.shape[0]
     n_chunks = (n_items + chunk - 1) // chunk
@@ -471,7 +481,7 @@ def solve_batch(
         _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at, points,
                      n_codes, length, threshold, penalties, a2_after_end, mask, open_rows,
                      perms, items, products,
-                     ch * chunk, min(n_items, (ch + 1) * chunk))
+                     ch * chunk, min(n_items, (ch + 1) * chunk), phases)
 
 
 @_jit()
@@ -495,13 +505,14 @@ def solve_batch_serial(
     items: IntArray,
     products: IntArray,
     chunk: int,
+    phases: int,
 ) -> None:
     """:func:`solve_batch` on the calling thread only: for small batches, where
     waking the thread pool costs more than the work.  ``chunk`` is ignored."""
     _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at, points,
                      n_codes, length, threshold, penalties, a2_after_end, mask, open_rows,
                      perms, items, products,
-                 0, items.shape[0])
+                 0, items.shape[0], phases)
 
 
 @_jit()
