@@ -1,0 +1,276 @@
+"""Move advice: every legal plan ranked by its expected final score under optimal play.
+
+The values come from the solitaire solver (:mod:`qwixx_math.solver`): a plan is
+worth the optimal expected final score of the position it leads to (or that
+position's score, when the game is over).  The plans themselves come from the
+rules core, so the advice never offers an illegal move.
+
+In a multiplayer game the advice is **single-player advice**: it looks at one
+player's own sheet, respects the colours closed by anyone and the dice out of
+play, and then assumes the player goes on alone.  Opponents are not modelled:
+neither their chances of closing rows (which can end the game early) nor the
+race to win.
+
+Ranking: best expected score first; plans of equal value keep the rules core's
+order (action 1 first, then action 2, "no mark" before any mark).
+
+>>> from qwixx_math.advice import Advisor
+>>> from qwixx_math.notation import parse_roll
+>>> from qwixx_math.rules import new_game
+>>> advisor = Advisor.for_ruleset(progress=False)   # loads (or builds) the solver table
+>>> advice = advisor.advise(new_game(1), parse_roll("w:1,1/r:1/y:6/g:6/b:1"))
+>>> str(advice.best.plan), advice.best.loss        # yellow 2, then red 2 (white 1 + red 1)
+('y2/r2', 0.0)
+>>> [str(p.plan) for p in advice.plans[1:4]]       # one mark only: 5.12 points less
+['-/r2', 'r2/-', 'y2/-']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .errors import IllegalMoveError, ParseError
+from .model import COLOURS, COUNT, LAST_POSITION, PENALTY_BOXES, Colour, Mark, Roll, Sheet, TurnPlan
+from .notation import format_plan, mark_to_json
+from .rules import COLOURS_TO_END, GameState, Phase, legal_action1, legal_action2
+from .ruleset import Ruleset
+from .solver import SolverTable, Variant, solve
+
+__all__ = ["Advice", "Advisor", "RankedPlan", "advise"]
+
+_LAST_BIT = 1 << LAST_POSITION
+_TRIANGLE = tuple(n * (n + 1) // 2 for n in range(LAST_POSITION + 3))
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPlan:
+    """One choice with the expected final score after it and its loss against the best.
+
+    For a passive player's choice only ``plan.action1`` is set, and passing is
+    not a penalty.
+    """
+
+    plan: TurnPlan
+    expected_score: float
+    loss: float
+    passive: bool = False
+
+    @property
+    def penalty(self) -> bool:
+        """True for the active player's plan that marks nothing (R11)."""
+        return self.plan.penalty and not self.passive
+
+    def describe(self) -> str:
+        """The choice in plain words."""
+        if self.passive:
+            if self.plan.action1 is None:
+                return "let the white sum go (no penalty for a passive player)"
+            return f"mark {self.plan.action1.describe()} with the white sum"
+        return self.plan.describe()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action1": mark_to_json(self.plan.action1),
+                "action2": mark_to_json(self.plan.action2),
+                "penalty": self.penalty, "expected_score": self.expected_score,
+                "loss": self.loss, "plan": format_plan(self.plan),
+                "description": self.describe()}
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every legal choice of one player for one roll, best first."""
+
+    player: int
+    passive: bool
+    plans: tuple[RankedPlan, ...]
+
+    @property
+    def best(self) -> RankedPlan:
+        """The first (optimal) choice."""
+        return self.plans[0]
+
+    def find(self, plan: TurnPlan) -> RankedPlan:
+        """The ranked entry of ``plan``; IllegalMoveError if it is not a legal choice."""
+        for ranked in self.plans:
+            if ranked.plan == plan:
+                return ranked
+        legal = ", ".join(format_plan(r.plan) for r in self.plans)
+        raise IllegalMoveError("R5" if self.passive else "R6",
+                               f"{format_plan(plan)} is not a legal choice here; legal: {legal}",
+                               self.player)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "passive": self.passive,
+                "plans": [p.to_json() for p in self.plans]}
+
+
+class Advisor:
+    """Ranks plans with one solver table (built for one value of R15's option)."""
+
+    def __init__(self, table: SolverTable) -> None:
+        if table.variant != Variant():
+            raise ParseError("advice needs the table of the official game (Variant())")
+        self.table = table
+        layout = table.layout
+        self._offsets = [int(x) for x in layout.offsets]
+        self._strides = [[int(x) for x in row] for row in layout.strides]
+        self._data = table.data
+
+    @classmethod
+    def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None
+                    ) -> Advisor:
+        """The advisor for ``ruleset`` (default: official), solving or loading its table."""
+        a2 = ruleset.action2_after_action1_end if ruleset is not None else False
+        return _advisor(a2, progress)
+
+    @property
+    def action2_after_action1_end(self) -> bool:
+        return self.table.action2_after_action1_end
+
+    def _check_ruleset(self, ruleset: Ruleset) -> None:
+        if ruleset.action2_after_action1_end != self.action2_after_action1_end:
+            raise ParseError(
+                "R15: this advisor's table was solved with action 2 after the game ends "
+                f"{'allowed' if self.action2_after_action1_end else 'forbidden'}; "
+                "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))")
+
+    # -- values -------------------------------------------------------------------------------
+    def value(self, sheet: Sheet, closed: frozenset[Colour] = frozenset()) -> float:
+        """Optimal expected final score of ``sheet`` before a roll, playing on alone.
+
+        ``closed``: colours closed by anyone (a row this sheet locked counts as closed
+        anyway).  A finished game (two colours closed, or four penalties) is worth its
+        score.
+        """
+        masks = sheet.masks
+        mask = 0
+        points = 0
+        n_closed = 0
+        for colour in COLOURS:
+            m = masks[colour.index]
+            if m & _LAST_BIT or colour in closed:
+                mask |= 1 << colour.index
+                points += _TRIANGLE[COUNT[m]]
+                n_closed += 1
+        if n_closed >= COLOURS_TO_END or sheet.penalties >= PENALTY_BOXES:
+            return float(sheet.score)
+        strides = self._strides[mask]
+        index = self._offsets[mask] + sheet.penalties
+        for colour in COLOURS:
+            i = colour.index
+            if not mask >> i & 1:
+                m = masks[i]
+                if m:
+                    last = m.bit_length() - 1
+                    index += strides[i] * (last * (last + 1) // 2 + m.bit_count())
+        return points + float(self._data[index])
+
+    def state_value(self, state: GameState, player: int) -> float:
+        """:meth:`value` of ``player``'s sheet in ``state`` (its score once the game is over)."""
+        if state.is_over:
+            return float(state.sheets[player].score)
+        return self.value(state.sheets[player], state.closed)
+
+    # -- advice -------------------------------------------------------------------------------
+    def advise(self, state: GameState, roll: Roll | None = None,
+               others: Sequence[Mark | None] | None = None) -> Advice:
+        """Every legal plan of the active player, ranked (see the module docstring).
+
+        ``state`` is in the ``ROLL`` phase with ``roll`` given, or in the ``ACTION1``
+        phase.  ``others``: the other players' action-1 choices, one entry per
+        player (the active player's ignored); by default they pass.
+        """
+        rolled = _rolled(state, roll)
+        self._check_ruleset(rolled.ruleset)
+        a = rolled.active
+        base = _others(rolled, others)
+        scored: list[tuple[float, TurnPlan]] = []
+        for a1 in (None, *legal_action1(rolled, a)):
+            choices = list(base)
+            choices[a] = a1
+            try:
+                after1 = rolled.with_action1(choices)
+            except IllegalMoveError:
+                continue  # another player's choice forbids it (dialect switches)
+            if after1.phase is Phase.OVER:
+                scored.append((self.state_value(after1, a), TurnPlan(a1, None)))
+                continue
+            scored.append((self.state_value(after1.with_action2(None), a), TurnPlan(a1, None)))
+            for a2 in legal_action2(after1):
+                scored.append((self.state_value(after1.with_action2(a2), a), TurnPlan(a1, a2)))
+        return Advice(a, False, _rank(scored, passive=False))
+
+    def advise_passive(self, state: GameState, player: int, roll: Roll | None = None,
+                       others: Sequence[Mark | None] | None = None,
+                       action2: Mark | None = None) -> Advice:
+        """A non-active player's choices for the white sum: pass or mark it, ranked.
+
+        Everybody else's action-1 choices are ``others`` (default: they pass); the
+        active player's action 2 is ``action2`` (default: none), applied when the
+        game goes on after action 1.  If a choice of this player makes ``action2``
+        illegal (by closing its colour), that evaluation goes on without it.  The
+        value is that of this player's sheet afterwards.
+        """
+        rolled = _rolled(state, roll)
+        self._check_ruleset(rolled.ruleset)
+        if not (isinstance(player, int) and 0 <= player < rolled.players):
+            raise ParseError(f"player {player!r} does not exist")
+        if player == rolled.active:
+            raise ParseError(f"player {player} is the active player; use advise()")
+        base = _others(rolled, others)
+        scored: list[tuple[float, TurnPlan]] = []
+        for a1 in (None, *legal_action1(rolled, player)):
+            choices = list(base)
+            choices[player] = a1
+            try:
+                after = rolled.with_action1(choices)
+            except IllegalMoveError:
+                continue
+            if after.phase is Phase.ACTION2:
+                try:
+                    after = after.with_action2(action2)
+                except IllegalMoveError:
+                    after = after.with_action2(None)
+            scored.append((self.state_value(after, player), TurnPlan(a1, None)))
+        return Advice(player, True, _rank(scored, passive=True))
+
+
+def _rolled(state: GameState, roll: Roll | None) -> GameState:
+    if not isinstance(state, GameState):
+        raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
+    if roll is None:
+        if state.phase is not Phase.ACTION1:
+            raise ParseError("give the roll, or a state in the action1 phase")
+        return state
+    return state.with_roll(roll)
+
+
+def _others(state: GameState, others: Sequence[Mark | None] | None) -> list[Mark | None]:
+    if others is None:
+        return [None] * state.players
+    base = list(others)
+    if len(base) != state.players:
+        raise ParseError(f"others needs one entry for each of {state.players} players")
+    return base
+
+
+def _rank(scored: list[tuple[float, TurnPlan]], passive: bool) -> tuple[RankedPlan, ...]:
+    scored.sort(key=lambda vp: (-vp[0], vp[1].sort_key))
+    best = scored[0][0]
+    return tuple(RankedPlan(plan, value, best - value, passive) for value, plan in scored)
+
+
+@lru_cache(maxsize=2)
+def _advisor(action2_after_action1_end: bool, progress: bool | None) -> Advisor:
+    ruleset = Ruleset(players=1, action2_after_game_end=action2_after_action1_end)
+    return Advisor(solve(ruleset, progress=progress))
+
+
+def advise(state: GameState, roll: Roll | None = None,
+           others: Sequence[Mark | None] | None = None) -> Advice:
+    """:meth:`Advisor.advise` with the table for ``state``'s ruleset (solved on first use)."""
+    return Advisor.for_ruleset(state.ruleset).advise(state, roll, others)
+
