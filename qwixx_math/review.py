@@ -166,10 +166,11 @@ def review_game(record: GameRecord, player: str | int | None = None,
             raise IllegalMoveError(state.ended_by or "R13",
                                    f"turn {k} is played after the game ended")
         try:
-            rolled = state.with_roll(turn.roll)
             if len(turn.action1) != state.players:
                 raise ParseError(f"turn {k} gives {len(turn.action1)} action-1 choices for "
                                  f"{state.players} players")
+            after = state.play_turn(turn.roll, turn.action1, turn.action2)  # the exact rule
+            rolled = state.with_roll(turn.roll)
             if p == state.active:
                 advice = advisor.advise(rolled, None, turn.action1)
                 chosen = TurnPlan(turn.action1[p], turn.action2)
@@ -184,7 +185,7 @@ def review_game(record: GameRecord, player: str | int | None = None,
                                    exc.player) from None
         decisions.append(_decision(k, state.sheets[p], turn.roll, advice, ranked.plan,
                                    ranked.expected_score))
-        state = state.play_turn(turn.roll, turn.action1, turn.action2)
+        state = after
     return Review(p, record.players[p], len(record.players), tuple(decisions),
                   state.sheets[p].score)
 
