@@ -61,6 +61,15 @@ def test_rulesets_that_play_the_same_solitaire_share_a_table(tmp_path: Path) -> 
     assert len(list(tmp_path.glob("*.qxt"))) == 1
 
 
+def test_an_unusable_cache_directory_warns_and_solves_anyway(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the cache directory should be")
+    with pytest.warns(CacheWarning, match="cannot use the cache directory"):
+        table = solve(RULES, TINY, cache=blocker)
+    assert table.path is None and not table.loaded
+    assert table.start_value == solve(RULES, TINY, cache=False).start_value
+
+
 # ------------------------------------------------------------------ round trip
 
 

@@ -51,12 +51,19 @@ def solve(
     table = _load(path, ruleset, variant, start, report=False)
     if table is not None:
         return table
-    with file_lock(path):
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(file_lock(path))
+        except OSError as exc:
+            warnings.warn(f"cannot use the cache directory {directory} ({exc}); "
+                          "solving without it", CacheWarning, stacklevel=2)
+            return _solve_now(ruleset, variant, start, progress, None)
         # another process may have written it while we waited for the lock
         table = _load(path, ruleset, variant, start, report=True)
         if table is not None:
             return table
         return _solve_now(ruleset, variant, start, progress, path)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _load(
@@ -66,6 +73,11 @@ def _load(
     try:
         loaded = read_table(path, variant, a2, Layout.of(variant).size)
     except FileNotFoundError:
+        return None
+    except OSError as exc:  # not a directory, no permission, ...: the lock step reports it
+        if report:
+            warnings.warn(f"cannot read {path} ({exc}); solving again", CacheWarning,
+                          stacklevel=3)
         return None
     except CacheError as exc:
         if report:
@@ -88,7 +100,12 @@ def _solve_now(
             bar.close()
     start_value = float(data[0])  # table of no closed rows, empty rows, no penalty
     if path is not None:
-        write_table(path, variant, ruleset.action2_after_action1_end, data, start_value,
-                    {"solve_seconds": stats.seconds_total})
+        try:
+            write_table(path, variant, ruleset.action2_after_action1_end, data, start_value,
+                        {"solve_seconds": stats.seconds_total})
+        except OSError as exc:
+            warnings.warn(f"could not write the table to {path} ({exc})", CacheWarning,
+                          stacklevel=3)
+            path = None
     return SolverTable(variant, ruleset, data, start_value,
                        seconds=time.perf_counter() - start, path=path, stats=stats)
