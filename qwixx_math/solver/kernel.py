@@ -1,28 +1,33 @@
-"""The solver kernel: one Bellman update per state, compiled with numba.
+"""The solver kernel: one Bellman update per configuration, compiled with numba.
 
-This is the only implementation of the fast solver's arithmetic.  For one row
+This is the only implementation of the fast solver's arithmetic (the naive
+solver in :mod:`.naive` is a separate plain-Python reference).  For one row
 configuration (the codes of the open rows of table ``mask``) it computes the
-value for every penalty count at once, in three steps (SOLVER.md):
+value for every penalty count at once, in three steps (docs/solver.md):
 
-1. **Gather** (look-ups, the memory-bound part).  ``one[j, q, p]``: the value
-   after marking position ``q`` of open row ``j`` only.  ``m2[S, j, q, p]``: the
-   best value after marking number ``S`` as action 1 in any row (or not at all)
-   and then position ``q`` of row ``j`` as action 2.  Both depend on the white
-   sum only, not on the individual dice, so they are gathered once per state
-   (R7, R8 with the action-1 mark counted, R9 and R15 applied here).
-2. **Expected maximum** per white pair (w1 <= w2, weight 1 or 2 of 36).  With
-   ``b`` the best of the penalty and every action-1-only choice, the turn's
-   value is ``E[max(b, Y_1(c_1), ..., Y_k(c_k))]`` where ``Y_j(c)`` is the best
-   use of colour die ``j`` showing ``c`` (the best of the two whites, any
-   action 1).  The dice are independent, so with the faces that beat ``b``
-   sorted, ``E[max] = sum t * (G(t) - G(t-))`` where ``G(t) = prod_j #{c: Z_j(c) <= t} / 6``:
+1. **Gather** (look-ups, the memory-bound part), :func:`_gather`.
+   ``one[p, j, n]``: the value after marking number n in open row j only.
+   ``m2[p, S, j, n]``: the best value after action 1 at white sum S (in any
+   row, or none) and then number n in row j as action 2.  Both depend on the
+   sums only, not on the individual dice, so they are gathered once per
+   configuration (R7, R8 with the action-1 mark counted, R9 and R15 apply here).
+2. **Expected maximum** per white pair (w1 <= w2, weight 1 or 2 of 36),
+   :func:`_turn_values`.  With ``b`` the best of the penalty and every
+   action-1-only plan, the turn's value is ``E[max(b, Y_1(c_1), ..., Y_k(c_k))]``
+   where ``Y_j(c)`` is the best use of colour die j showing c (either white,
+   any action 1).  The dice are independent, so with the faces that beat ``b``
+   sorted, ``E[max] = sum t * (G(t) - G(t-))``, ``G(t) = prod_j #{c: Z_j(c) <= t} / 6``:
    a merge of at most 6k values, not 6^k outcomes.
 3. **Scatter** the values to every image of the configuration under the
-   table's symmetry group, so that look-ups never need to canonicalise.
+   table's symmetry group, so that look-ups never canonicalise.
 
 Table values exclude closed rows (``W_C`` of :mod:`qwixx_math.solver.layout`);
 a row that closes during the turn adds its points and continues in the table
-of the larger closed set, or ends the game (its offset is -1).
+of the larger closed set, or ends the game (that set's offset is -1).
+
+:func:`solve_batch` runs a batch on all cores, :func:`solve_batch_serial` on
+one; both call :func:`_solve_items`.  (They must be separate functions: numba's
+on-disk cache keys compilations by function, not by the ``parallel`` flag.)
 """
 
 from __future__ import annotations
