@@ -1,18 +1,96 @@
-"""qwixx_math: the exact mathematics of the dice game Qwixx."""
+"""qwixx_math: the exact mathematics of the dice game Qwixx.
+
+The rules core is imported eagerly; the solver-backed parts (:class:`Advisor`,
+:func:`advise`, :func:`solve`) are imported on first use, so that ``import
+qwixx_math`` stays quick.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from .errors import CacheError, IllegalMoveError, InvalidStateError, ParseError, QwixxError
+from .keys import sheet_from_key, sheet_key
+from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan, row_points
+from .notation import (
+    format_plan,
+    format_roll,
+    format_sheet,
+    parse_colours,
+    parse_mark,
+    parse_plan,
+    parse_roll,
+    parse_sheet,
+)
+from .record import GameRecord, random_game, replay
+from .rules import (
+    GameState,
+    Phase,
+    legal_action1,
+    legal_action2,
+    legal_plans,
+    new_game,
+    random_roll,
+    turn_outcomes,
+)
 from .ruleset import DieRemoval, EndCheck, Ruleset
+
+if TYPE_CHECKING:
+    from .advice import Advisor, advise
+    from .solver import solve
 
 __version__ = "0.1.0"
 
+_LAZY = {"Advisor": "advice", "advise": "advice", "solve": "solver"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'qwixx_math' has no attribute {name!r}")
+
+
 __all__ = [
+    "COLOURS",
+    "Advisor",
     "CacheError",
+    "Colour",
     "DieRemoval",
     "EndCheck",
+    "GameRecord",
+    "GameState",
     "IllegalMoveError",
     "InvalidStateError",
+    "Mark",
     "ParseError",
+    "Phase",
     "QwixxError",
+    "Roll",
     "Ruleset",
+    "Sheet",
+    "TurnPlan",
     "__version__",
+    "advise",
+    "format_plan",
+    "format_roll",
+    "format_sheet",
+    "legal_action1",
+    "legal_action2",
+    "legal_plans",
+    "new_game",
+    "parse_colours",
+    "parse_mark",
+    "parse_plan",
+    "parse_roll",
+    "parse_sheet",
+    "random_game",
+    "random_roll",
+    "replay",
+    "row_points",
+    "sheet_from_key",
+    "sheet_key",
+    "solve",
+    "turn_outcomes",
 ]
