@@ -195,12 +195,20 @@ class Advisor:
                 after1 = rolled.with_action1(choices)
             except IllegalMoveError:
                 continue  # another player's choice forbids it (dialect switches)
+            # The sheet and the closed colours settle the value (value() knows when the
+            # game is over), so action 2 is applied to the sheet directly, not via
+            # with_action2; tests compare this with playing every plan out.
+            sheet, closed = after1.sheets[a], after1.closed
+            value = self.value
             if after1.phase is Phase.OVER:
-                scored.append((self.state_value(after1, a), TurnPlan(a1, None)))
+                scored.append((value(sheet, closed), TurnPlan(a1, None)))
                 continue
-            scored.append((self.state_value(after1.with_action2(None), a), TurnPlan(a1, None)))
+            scored.append((value(sheet.with_penalty() if a1 is None else sheet, closed),
+                           TurnPlan(a1, None)))
             for a2 in legal_action2(after1):
-                scored.append((self.state_value(after1.with_action2(a2), a), TurnPlan(a1, a2)))
+                marked = sheet._marked(a2.colour.index, a2.position)
+                scored.append((value(marked, closed | {a2.colour} if a2.closes else closed),
+                               TurnPlan(a1, a2)))
         return Advice(a, False, _rank(scored, passive=False))
 
     def advise_passive(self, state: GameState, player: int, roll: Roll | None = None,
