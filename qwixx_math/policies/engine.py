@@ -1,0 +1,843 @@
+"""The compiled policy engine: one solitaire turn, exact evaluation, forward propagation,
+simulation (numba).
+
+Every function here works on the solver's flat table layout
+(:mod:`qwixx_math.solver.layout`): a state is a set of closed rows ``mask``, the
+codes of the open rows and the penalties ``p``; its flat index is
+``offsets[mask] + sum(strides[mask, r] * code[r]) + p``.
+
+**One turn, one place.**  :func:`apply_plan` is the only statement of the turn's
+rules in the engine (R5-R9, R11, R13-R15): given a state and a plan
+(action-1 mark, action-2 mark as (row, position), ``-1`` for none) it says
+whether the plan is legal and where it leads: the successor's flat index (for
+``p = 0``), the points of the rows it closes, or the final points of the open
+rows when the game ends, and the plan's features (marks, skips) for the
+priority score of :func:`qwixx_math.policies.scoring.priority`.  Both the
+per-state option cache below and the simulator's per-roll choice call it.
+
+**Options per state.**  For one configuration the plans of every roll are
+grouped in *cells* that depend on the white sum only (SOLVER.md's per-state
+cache): the penalty; ``A1[S, i]``, mark the white sum ``S`` in row ``i`` only;
+``C[S, j, n]``, the best (by priority, then tie-break) of every plan whose
+action 2 marks number ``n`` in row ``j`` after the white sum ``S`` (action 1
+anywhere, or nowhere).  A roll's best plan is the best of the penalty, the
+``A1[S, .]`` cells and, for every open row ``j``, the cell of its colour die.
+
+**Which cell wins, exactly.**  Given the whites, the colour dice are independent
+and uniform, so (SOLVER.md's expected maximum, with ranks instead of values):
+sort the colour options that beat the best base option (penalty or action 1
+only); option ``(j, c)`` is the roll's choice with probability
+``1/6 * prod over k != j of (#faces of die k whose option ranks below it) / 6``,
+and the base option with ``prod_k (#faces of die k below it) / 6``.  These are
+integers in units of ``6^-k``; with the weight 1 or 2 of the white pair they
+add up to ``36 * 6^k`` per state, exactly.
+
+Policies whose priority ignores the penalty count (the heuristics) decide once
+per configuration (one *layer*); the optimal policy decides per penalty count
+(``P`` layers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .scoring import priority, tie_break
+
+__all__ = [
+    "apply_plan",
+    "config_weights",
+    "decode_plan",
+    "evaluate_batch",
+    "evaluate_batch_serial",
+    "forward_table",
+    "roll_choice",
+    "simulate_games",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+#: White sums 2..12.
+N_SUMS = 11
+#: Points per penalty box (R17).
+PENALTY = 5
+#: ``apply_plan`` status values.
+ILLEGAL = -1
+GOES_ON = 0
+GAME_OVER = 1
+
+
+def _jit(parallel: bool = False, inline: bool = False) -> Callable[[F], F]:
+    """``numba.njit`` that keeps the function's type for mypy.  ``inline``: numba inlines
+    the function into its callers (small helpers called in the innermost loops, where a
+    call's reference counting of the array arguments would cost more than the work)."""
+
+    def decorate(func: F) -> F:
+        return cast(F, numba.njit(cache=True, parallel=parallel, nogil=True,
+                                  inline="always" if inline else "never")(func))
+
+    return decorate
+
+
+_ILLEGAL = (ILLEGAL, 0, 0, 0, 0, 0, 0, 0)
+
+
+@_jit(inline=True)
+def apply_plan(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, points: IntArray, length: int, threshold: int, to_end: int,
+    a2_after_end: bool, mask: int, codes: IntArray,
+    a1_row: int, a1_pos: int, a2_row: int, a2_pos: int,
+) -> tuple[int, int, int, int, int, int, int, int]:
+    """One plan that marks something, from a state before its roll (the dice are assumed
+    to allow the numbers; legality of the marks themselves is checked here).
+
+    Returns ``(status, successor, closed_points, final_points, new_mask, marks,
+    skip_total, skip_max)``: ``status`` is ILLEGAL, GOES_ON (``successor`` is the
+    flat index of the state after the turn at ``p = 0``; ``closed_points`` the
+    points of the rows this turn closed) or GAME_OVER (``final_points``: the points
+    of every row that was open before the turn, after it).
+    """
+    m = codes.shape[0]
+    new_mask = mask
+    skip_total = 0
+    skip_max = 0
+    n_marks = 0
+    closed_points = 0
+    c1 = -1
+    k1 = 0
+    if a1_row >= 0:
+        if (mask >> a1_row) & 1:
+            return _ILLEGAL  # R9: the row is closed
+        c = codes[a1_row]
+        last = code_last[c]
+        n = code_marks[c]
+        if a1_pos <= last or a1_pos >= length:
+            return _ILLEGAL  # R7
+        s = a1_pos - last - 1
+        if a1_pos == length - 1:
+            if n < threshold:
+                return _ILLEGAL  # R8
+            new_mask |= 1 << a1_row
+            k1 = n + 2
+            closed_points += points[k1]
+        else:
+            c1 = next_code[c, a1_pos]
+            k1 = n + 1
+        skip_total += s
+        skip_max = s
+        n_marks = 1
+        if a2_row >= 0 and not a2_after_end:
+            closed = 0
+            for r in range(m):
+                closed += (new_mask >> r) & 1
+            if closed >= to_end:
+                return _ILLEGAL  # R15: the game ended in action 1
+    c2 = -1
+    k2 = 0
+    if a2_row >= 0:
+        if (new_mask >> a2_row) & 1:
+            return _ILLEGAL  # R9: closed before, or in action 1 (its die left play)
+        if a2_row == a1_row:
+            c = c1
+            last = a1_pos
+            n = k1
+        else:
+            c = codes[a2_row]
+            last = code_last[c]
+            n = code_marks[c]
+        if a2_pos <= last or a2_pos >= length:
+            return _ILLEGAL  # R7 (the action-1 mark is written first)
+        s = a2_pos - last - 1
+        if a2_pos == length - 1:
+            if n < threshold:
+                return _ILLEGAL  # R8 (the action-1 mark counts)
+            new_mask |= 1 << a2_row
+            k2 = n + 2
+            closed_points += points[k2]
+        else:
+            c2 = next_code[c, a2_pos]
+            k2 = n + 1
+        skip_total += s
+        skip_max = max(skip_max, s)
+        n_marks += 1
+    closed = 0
+    for r in range(m):
+        closed += (new_mask >> r) & 1
+    if closed >= to_end:  # R14
+        final = 0
+        for r in range(m):
+            if (mask >> r) & 1:
+                continue
+            if r == a2_row:
+                final += points[k2]
+            elif r == a1_row:
+                final += points[k1]
+            else:
+                final += points[code_marks[codes[r]]]
+        return (GAME_OVER, 0, 0, final, new_mask, n_marks, skip_total, skip_max)
+    successor = offsets[new_mask]
+    for r in range(m):
+        if (new_mask >> r) & 1:
+            continue
+        if r == a2_row:
+            code = c2
+        elif r == a1_row:
+            code = c1
+        else:
+            code = codes[r]
+        successor += strides[new_mask, r] * code
+    return (GOES_ON, successor, closed_points, 0, new_mask, n_marks, skip_total, skip_max)
+
+
+@_jit(inline=True)
+def decode_plan(plan: int, rows: int, length: int) -> tuple[int, int, int, int]:
+    """``(a1_row, a1_pos, a2_row, a2_pos)`` of a plan id (its :func:`tie_break` rank)."""
+    k1 = plan // (rows * length + 1)
+    k2 = plan % (rows * length + 1)
+    a1r = -1
+    a1q = -1
+    a2r = -1
+    a2q = -1
+    if k1 > 0:
+        a1r = (k1 - 1) // length
+        a1q = (k1 - 1) % length
+    if k2 > 0:
+        a2r = (k2 - 1) // length
+        a2q = (k2 - 1) % length
+    return a1r, a1q, a2r, a2q
+
+
+@_jit(inline=True)
+def plan_value(status: int, successor: int, closed_points: int, final_points: int, p: int,
+               vstar: FloatArray) -> float:
+    """The optimal policy's ``value`` feature of a marking plan at ``p`` penalties: the
+    optimal expected final score after it, less the points of rows closed before."""
+    if status == GAME_OVER:
+        return float(final_points - PENALTY * p)
+    return closed_points + vstar[successor + p]
+
+
+@_jit(inline=True)
+def penalty_value(base: int, p: int, penalties: int, open_points: int,
+                  vstar: FloatArray) -> float:
+    """The same for the penalty (R11; the last box ends the game, R13)."""
+    if p + 1 >= penalties:
+        return float(open_points - PENALTY * (p + 1))
+    return vstar[base + p + 1]
+
+
+@_jit(inline=True)
+def _better(h1: float, t1: int, h2: float, t2: int) -> bool:
+    """Whether (h1, t1) ranks above (h2, t2): higher priority, then earlier plan."""
+    return h1 > h2 or (h1 == h2 and t1 < t2)
+
+
+@_jit(inline=True)
+def _offer(cell_h: FloatArray, cell_tb: IntArray, cell: int, n_layers: int, kind: int,
+           param: float, vstar: FloatArray, status: int, successor: int, closed_points: int,
+           final_points: int, n_marks: int, skip_total: int, skip_max: int, tb: int) -> None:
+    """Let a legal plan compete for ``cell`` in every layer."""
+    if kind != 0:
+        h = priority(kind, param, n_marks, skip_total, skip_max, 0.0)
+        if _better(h, tb, cell_h[0, cell], cell_tb[0, cell]):
+            cell_h[0, cell] = h
+            cell_tb[0, cell] = tb
+        return
+    for p in range(n_layers):
+        v = plan_value(status, successor, closed_points, final_points, p, vstar)
+        h = priority(kind, param, n_marks, skip_total, skip_max, v)
+        if _better(h, tb, cell_h[p, cell], cell_tb[p, cell]):
+            cell_h[p, cell] = h
+            cell_tb[p, cell] = tb
+
+
+@_jit()
+def _gather(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    kind: int, param: float, vstar: FloatArray,
+    mask: int, open_rows: IntArray, codes: IntArray, base: int, open_points: int,
+    n_layers: int, cell_h: FloatArray, cell_tb: IntArray,
+) -> None:
+    """Fill the cells of one configuration (see the module docstring).
+
+    Cell 0 is the penalty, ``1 + S*k + t`` is A1[S, open row t], and
+    ``1 + 11k + (S*k + t)*11 + n - 2`` is C[S, open row t, n].
+
+    Plain marks (no row closes: the same table, one or two codes move up) take a
+    fast path here: R7 is the loop bounds, the successor is ``base`` plus the
+    stride of each moved code.  Every plan that marks a row's last number goes
+    through :func:`apply_plan` (R8, R9, R14, R15).
+    """
+    k = open_rows.shape[0]
+    m = codes.shape[0]
+    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    last_q = length - 1
+    for layer in range(n_layers):
+        for cell in range(n_cells):
+            cell_h[layer, cell] = -np.inf
+            cell_tb[layer, cell] = 1 << 62
+    # the penalty (R11)
+    pen_h = priority(kind, param, 0, 0, 0, 0.0)
+    for layer in range(n_layers):
+        if kind == 0:
+            pen_h = priority(kind, param, 0, 0, 0,
+                             penalty_value(base, layer, penalties, open_points, vstar))
+        cell_h[layer, 0] = pen_h
+        cell_tb[layer, 0] = 0
+    c_start = 1 + N_SUMS * k
+    # action 2 only: the same for every white sum; computed into S = 0, then copied
+    for tj in range(k):
+        j = open_rows[tj]
+        cj = codes[j]
+        lj = code_last[cj]
+        sj = strides[mask, j]
+        for q in range(lj + 1, last_q):
+            cell = c_start + tj * N_SUMS + number_at[j, q] - 2
+            _offer(cell_h, cell_tb, cell, n_layers, kind, param, vstar, GOES_ON,
+                   base + sj * (next_code[cj, q] - cj), 0, 0, 1, q - lj - 1, q - lj - 1,
+                   tie_break(m, length, -1, -1, j, q))
+        if code_marks[cj] >= threshold:
+            r = apply_plan(offsets, strides, code_last, code_marks, next_code, points, length,
+                           threshold, to_end, a2_after_end, mask, codes, -1, -1, j, last_q)
+            if r[0] != ILLEGAL:
+                cell = c_start + tj * N_SUMS + number_at[j, last_q] - 2
+                _offer(cell_h, cell_tb, cell, n_layers, kind, param, vstar, r[0], r[1], r[2],
+                       r[3], r[5], r[6], r[7], tie_break(m, length, -1, -1, j, last_q))
+    block = k * N_SUMS
+    for s in range(1, N_SUMS):
+        for layer in range(n_layers):
+            for x in range(block):
+                cell_h[layer, c_start + s * block + x] = cell_h[layer, c_start + x]
+                cell_tb[layer, c_start + s * block + x] = cell_tb[layer, c_start + x]
+    # action 1 (the white sum s + 2 in row i), alone or followed by action 2
+    for s in range(N_SUMS):
+        for ti in range(k):
+            i = open_rows[ti]
+            q1 = pos_of[i, s + 2]
+            ci = codes[i]
+            li = code_last[ci]
+            if q1 <= li:
+                continue  # not in this row (-1), or R7
+            if q1 == last_q:  # action 1 closes row i: the general path for every plan
+                if code_marks[ci] < threshold:
+                    continue  # R8
+                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                               length, threshold, to_end, a2_after_end, mask, codes,
+                               i, q1, -1, -1)
+                if r[0] == ILLEGAL:
+                    continue
+                _offer(cell_h, cell_tb, 1 + s * k + ti, n_layers, kind, param, vstar, r[0],
+                       r[1], r[2], r[3], r[5], r[6], r[7], tie_break(m, length, i, q1, -1, -1))
+                for tj in range(k):
+                    j = open_rows[tj]
+                    for q in range(code_last[codes[j]] + 1, length):
+                        r2 = apply_plan(offsets, strides, code_last, code_marks, next_code,
+                                        points, length, threshold, to_end, a2_after_end, mask,
+                                        codes, i, q1, j, q)
+                        if r2[0] == ILLEGAL:
+                            continue
+                        cell = c_start + (s * k + tj) * N_SUMS + number_at[j, q] - 2
+                        _offer(cell_h, cell_tb, cell, n_layers, kind, param, vstar, r2[0],
+                               r2[1], r2[2], r2[3], r2[5], r2[6], r2[7],
+                               tie_break(m, length, i, q1, j, q))
+                continue
+            c1 = next_code[ci, q1]
+            b1 = base + strides[mask, i] * (c1 - ci)
+            skip1 = q1 - li - 1
+            _offer(cell_h, cell_tb, 1 + s * k + ti, n_layers, kind, param, vstar, GOES_ON, b1,
+                   0, 0, 1, skip1, skip1, tie_break(m, length, i, q1, -1, -1))
+            for tj in range(k):
+                j = open_rows[tj]
+                if j == i:
+                    cj = c1
+                    lj = q1
+                else:
+                    cj = codes[j]
+                    lj = code_last[cj]
+                sj = strides[mask, j]
+                row_cells = c_start + (s * k + tj) * N_SUMS - 2
+                for q in range(lj + 1, last_q):
+                    skip2 = q - lj - 1
+                    _offer(cell_h, cell_tb, row_cells + number_at[j, q], n_layers, kind, param,
+                           vstar, GOES_ON, b1 + sj * (next_code[cj, q] - cj), 0, 0, 2,
+                           skip1 + skip2, max(skip1, skip2), tie_break(m, length, i, q1, j, q))
+                if code_marks[cj] >= threshold:  # R8 (the action-1 mark counts): may close j
+                    r2 = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                                    length, threshold, to_end, a2_after_end, mask, codes,
+                                    i, q1, j, last_q)
+                    if r2[0] != ILLEGAL:
+                        _offer(cell_h, cell_tb, row_cells + number_at[j, last_q], n_layers,
+                               kind, param, vstar, r2[0], r2[1], r2[2], r2[3], r2[5], r2[6],
+                               r2[7], tie_break(m, length, i, q1, j, last_q))
+
+
+@_jit()
+def _sweep(k: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights: IntArray,
+           zh: FloatArray, zt: IntArray, zj: IntArray, zc: IntArray, below: IntArray) -> None:
+    """Integer weights (units of 1 / (36 * 6^k)) of every cell being the roll's choice."""
+    n_cells = weights.shape[1]
+    for layer in range(n_layers):
+        for cell in range(n_cells):
+            weights[layer, cell] = 0
+    c_start = 1 + N_SUMS * k
+    for w1 in range(1, 7):
+        for w2 in range(w1, 7):
+            s = w1 + w2 - 2
+            mult = 1 if w1 == w2 else 2
+            for layer in range(n_layers):
+                bh = cell_h[layer, 0]
+                bt = cell_tb[layer, 0]
+                bcell = 0
+                for t in range(k):
+                    cell = 1 + s * k + t
+                    if _better(cell_h[layer, cell], cell_tb[layer, cell], bh, bt):
+                        bh = cell_h[layer, cell]
+                        bt = cell_tb[layer, cell]
+                        bcell = cell
+                nz = 0
+                for tj in range(k):
+                    row = c_start + (s * k + tj) * N_SUMS
+                    count = 0
+                    for c in range(1, 7):
+                        ca = row + w1 + c - 2
+                        yh = cell_h[layer, ca]
+                        yt = cell_tb[layer, ca]
+                        yc = ca
+                        if w2 != w1:
+                            cb = row + w2 + c - 2
+                            if _better(cell_h[layer, cb], cell_tb[layer, cb], yh, yt):
+                                yh = cell_h[layer, cb]
+                                yt = cell_tb[layer, cb]
+                                yc = cb
+                        if _better(yh, yt, bh, bt):
+                            # insertion into the ascending list of options above the base
+                            u = nz
+                            while u > 0 and _better(zh[u - 1], zt[u - 1], yh, yt):
+                                zh[u] = zh[u - 1]
+                                zt[u] = zt[u - 1]
+                                zj[u] = zj[u - 1]
+                                zc[u] = zc[u - 1]
+                                u -= 1
+                            zh[u] = yh
+                            zt[u] = yt
+                            zj[u] = tj
+                            zc[u] = yc
+                            nz += 1
+                        else:
+                            count += 1
+                    below[tj] = count
+                prod = 1
+                for tj in range(k):
+                    prod *= below[tj]
+                weights[layer, bcell] += mult * prod
+                for u in range(nz):
+                    tj = zj[u]
+                    others = 1
+                    for t in range(k):
+                        if t != tj:
+                            others *= below[t]
+                    weights[layer, zc[u]] += mult * others
+                    below[tj] += 1
+
+
+@_jit()
+def config_weights(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    kind: int, param: float, vstar: FloatArray,
+    mask: int, open_rows: IntArray, codes: IntArray,
+    n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights: IntArray,
+    zh: FloatArray, zt: IntArray, zj: IntArray, zc: IntArray, below: IntArray,
+) -> tuple[int, int]:
+    """The cells and their weights for the configuration ``codes`` of table ``mask``.
+
+    Returns ``(base, open_points)``: the flat index at ``p = 0`` and the points of
+    the open rows.  Cell ``x`` of layer ``l`` is chosen with probability
+    ``weights[l, x] / (36 * 6^k)``; its plan is ``cell_tb[l, x]`` (a plan id).
+    """
+    k = open_rows.shape[0]
+    base = offsets[mask]
+    open_points = 0
+    for t in range(k):
+        r = open_rows[t]
+        base += strides[mask, r] * codes[r]
+        open_points += points[code_marks[codes[r]]]
+    _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+            length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+            mask, open_rows, codes, base, open_points, n_layers, cell_h, cell_tb)
+    _sweep(k, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
+    return base, open_points
+
+
+@_jit()
+def _decode_config(config: int, open_rows: IntArray, n_codes: int, codes: IntArray) -> None:
+    for t in range(open_rows.shape[0] - 1, -1, -1):
+        codes[open_rows[t]] = config % n_codes
+        config //= n_codes
+
+
+@_jit()
+def _evaluate_items(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
+    mask: int, open_rows: IntArray, items: IntArray, start: int, stop: int,
+) -> None:
+    """V_pi of ``items[start:stop]`` (configurations of table ``mask``), one after another."""
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    n_layers = penalties if kind == 0 else 1
+    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    cell_h = np.empty((n_layers, n_cells))
+    cell_tb = np.empty((n_layers, n_cells), dtype=np.int64)
+    weights = np.empty((n_layers, n_cells), dtype=np.int64)
+    zh = np.empty(6 * k + 1)
+    zt = np.empty(6 * k + 1, dtype=np.int64)
+    zj = np.empty(6 * k + 1, dtype=np.int64)
+    zc = np.empty(6 * k + 1, dtype=np.int64)
+    below = np.empty(max(k, 1), dtype=np.int64)
+    codes = np.zeros(m, dtype=np.int64)
+    # per (layer, cell): the outcome of the cell's plan
+    o_status = np.empty((n_layers, n_cells), dtype=np.int64)
+    o_succ = np.empty((n_layers, n_cells), dtype=np.int64)
+    o_pts = np.empty((n_layers, n_cells), dtype=np.int64)
+    total = 36.0
+    for _ in range(k):
+        total *= 6.0
+    for it in range(start, stop):
+        _decode_config(items[it], open_rows, n_codes, codes)
+        base, open_points = config_weights(
+            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+            length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+            mask, open_rows, codes, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
+        for layer in range(n_layers):
+            for cell in range(1, n_cells):
+                if weights[layer, cell] == 0:
+                    continue
+                a1r, a1q, a2r, a2q = decode_plan(cell_tb[layer, cell], m, length)
+                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                               length, threshold, to_end, a2_after_end, mask, codes,
+                               a1r, a1q, a2r, a2q)
+                o_status[layer, cell] = r[0]
+                o_succ[layer, cell] = r[1]
+                o_pts[layer, cell] = r[2] if r[0] == GOES_ON else r[3]
+        for p in range(penalties - 1, -1, -1):
+            layer = p if n_layers > 1 else 0
+            acc = 0.0
+            w = weights[layer, 0]
+            if w != 0:
+                if p + 1 >= penalties:
+                    acc += w * float(open_points - PENALTY * (p + 1))
+                else:
+                    acc += w * values[base + p + 1]
+            for cell in range(1, n_cells):
+                w = weights[layer, cell]
+                if w == 0:
+                    continue
+                if o_status[layer, cell] == GAME_OVER:
+                    acc += w * float(o_pts[layer, cell] - PENALTY * p)
+                else:
+                    acc += w * (o_pts[layer, cell] + values[o_succ[layer, cell] + p])
+            values[base + p] = acc / total
+
+
+@_jit(parallel=True)
+def evaluate_batch(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
+    mask: int, open_rows: IntArray, items: IntArray, chunk: int,
+) -> None:
+    """V_pi of the independent configurations ``items`` of table ``mask``, on all cores.
+
+    Every value they read (later levels, tables with more closed rows) must be final.
+    """
+    n_items = items.shape[0]
+    n_chunks = (n_items + chunk - 1) // chunk
+    for ch in numba.prange(n_chunks):
+        _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
+                        points, n_codes, length, threshold, penalties, to_end, a2_after_end,
+                        kind, param, vstar, values, mask, open_rows, items,
+                        ch * chunk, min(n_items, (ch + 1) * chunk))
+
+
+@_jit()
+def evaluate_batch_serial(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
+    mask: int, open_rows: IntArray, items: IntArray, chunk: int,
+) -> None:
+    """:func:`evaluate_batch` on the calling thread (small batches)."""
+    _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
+                    points, n_codes, length, threshold, penalties, to_end, a2_after_end,
+                    kind, param, vstar, values, mask, open_rows, items, 0, items.shape[0])
+
+
+@_jit()
+def forward_table(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, kind: int, param: float, vstar: FloatArray,
+    mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray, cp_value: IntArray,
+    cp_add: IntArray, hist: FloatArray, score_min: int,
+    mask: int, open_rows: IntArray, items: IntArray,
+) -> int:
+    """Push the probability mass of table ``mask``'s configurations ``items`` (in
+    increasing level order) to their successors, on the calling thread.
+
+    ``mass`` holds, for every state and closed-points slot ``cp`` (the points of
+    the rows closed so far, ``cp_value[cp]``), the probability that the game
+    passes through it: index ``fwd_offsets[mask] + (flat - offsets[mask]) *
+    n_cp[mask] + cp``.  A game that ends adds its probability to
+    ``hist[score - score_min]``.  Returns the number of configurations that had mass.
+    """
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    n_layers = penalties if kind == 0 else 1
+    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    cell_h = np.empty((n_layers, n_cells))
+    cell_tb = np.empty((n_layers, n_cells), dtype=np.int64)
+    weights = np.empty((n_layers, n_cells), dtype=np.int64)
+    zh = np.empty(6 * k + 1)
+    zt = np.empty(6 * k + 1, dtype=np.int64)
+    zj = np.empty(6 * k + 1, dtype=np.int64)
+    zc = np.empty(6 * k + 1, dtype=np.int64)
+    below = np.empty(max(k, 1), dtype=np.int64)
+    codes = np.zeros(m, dtype=np.int64)
+    o_status = np.empty((n_layers, n_cells), dtype=np.int64)
+    o_succ = np.empty((n_layers, n_cells), dtype=np.int64)
+    o_pts = np.empty((n_layers, n_cells), dtype=np.int64)
+    o_mask = np.empty((n_layers, n_cells), dtype=np.int64)
+    ncp = n_cp[mask]
+    total = 36.0
+    for _ in range(k):
+        total *= 6.0
+    busy = 0
+    for it in range(items.shape[0]):
+        _decode_config(items[it], open_rows, n_codes, codes)
+        base = offsets[mask]
+        for t in range(k):
+            base += strides[mask, open_rows[t]] * codes[open_rows[t]]
+        first = fwd_offsets[mask] + (base - offsets[mask]) * ncp
+        any_mass = False
+        for x in range(penalties * ncp):
+            if mass[first + x] != 0.0:
+                any_mass = True
+                break
+        if not any_mass:
+            continue
+        busy += 1
+        base, open_points = config_weights(
+            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+            length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+            mask, open_rows, codes, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
+        for layer in range(n_layers):
+            for cell in range(1, n_cells):
+                if weights[layer, cell] == 0:
+                    continue
+                a1r, a1q, a2r, a2q = decode_plan(cell_tb[layer, cell], m, length)
+                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                               length, threshold, to_end, a2_after_end, mask, codes,
+                               a1r, a1q, a2r, a2q)
+                o_status[layer, cell] = r[0]
+                o_succ[layer, cell] = r[1]
+                o_pts[layer, cell] = r[2] if r[0] == GOES_ON else r[3]
+                o_mask[layer, cell] = r[4]
+        for p in range(penalties):  # ascending: the penalty feeds p + 1 of this configuration
+            layer = p if n_layers > 1 else 0
+            for cp in range(ncp):
+                here = mass[first + p * ncp + cp]
+                if here == 0.0:
+                    continue
+                w = weights[layer, 0]
+                if w != 0:
+                    prob = here * (w / total)
+                    if p + 1 >= penalties:  # R13
+                        hist[cp_value[cp] + open_points - PENALTY * (p + 1) - score_min] += prob
+                    else:
+                        mass[first + (p + 1) * ncp + cp] += prob
+                for cell in range(1, n_cells):
+                    w = weights[layer, cell]
+                    if w == 0:
+                        continue
+                    prob = here * (w / total)
+                    if o_status[layer, cell] == GAME_OVER:
+                        hist[cp_value[cp] + o_pts[layer, cell] - PENALTY * p - score_min] += prob
+                    else:
+                        nm = o_mask[layer, cell]
+                        ncp2 = n_cp[nm]
+                        cp2 = cp_add[cp, o_pts[layer, cell]] if ncp2 > 1 else 0
+                        target = (fwd_offsets[nm]
+                                  + (o_succ[layer, cell] + p - offsets[nm]) * ncp2 + cp2)
+                        mass[target] += prob
+    return busy
+
+
+@_jit()
+def roll_choice(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, points: IntArray,
+    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    kind: int, param: float, vstar: FloatArray,
+    mask: int, codes: IntArray, p: int, dice: IntArray,
+    plans_out: IntArray, h_out: FloatArray,
+) -> tuple[int, int]:
+    """Every legal plan of one roll and the policy's choice.
+
+    ``dice`` = (white1, white2, die of row 0, die of row 1, ...) (dice of closed rows
+    are ignored).  Writes the legal plan ids to ``plans_out`` and their priorities to
+    ``h_out``; returns ``(number of legal plans, index of the chosen one)``.
+    """
+    m = codes.shape[0]
+    w1 = dice[0]
+    w2 = dice[1]
+    s = w1 + w2
+    base = offsets[mask]
+    open_points = 0
+    for r in range(m):
+        if not (mask >> r) & 1:
+            base += strides[mask, r] * codes[r]
+            open_points += points[code_marks[codes[r]]]
+    # the penalty
+    v = penalty_value(base, p, penalties, open_points, vstar) if kind == 0 else 0.0
+    best_h = priority(kind, param, 0, 0, 0, v)
+    best_t = 0
+    best = 0
+    plans_out[0] = 0
+    h_out[0] = best_h
+    n = 1
+    for a1 in range(-1, m):
+        q1 = -1
+        if a1 >= 0:
+            if (mask >> a1) & 1:
+                continue
+            q1 = pos_of[a1, s]
+            if q1 < 0:
+                continue
+        for a2 in range(-1, m):
+            for wi in range(2):
+                q2 = -1
+                if a2 >= 0:
+                    if (mask >> a2) & 1:
+                        break
+                    if wi == 1 and dice[2 + a2] + w2 == dice[2 + a2] + w1:
+                        break  # both whites make the same number: one plan
+                    q2 = pos_of[a2, (w1 if wi == 0 else w2) + dice[2 + a2]]
+                    if q2 < 0:
+                        continue
+                elif wi == 1:
+                    break
+                if a1 < 0 and a2 < 0:
+                    continue
+                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                               length, threshold, to_end, a2_after_end, mask, codes,
+                               a1, q1, a2, q2)
+                if r[0] == ILLEGAL:
+                    continue
+                v = plan_value(r[0], r[1], r[2], r[3], p, vstar) if kind == 0 else 0.0
+                h = priority(kind, param, r[5], r[6], r[7], v)
+                tb = tie_break(m, length, a1, q1, a2, q2)
+                plans_out[n] = tb
+                h_out[n] = h
+                if _better(h, tb, best_h, best_t):
+                    best_h = h
+                    best_t = tb
+                    best = n
+                n += 1
+    return n, best
+
+
+@_jit()
+def _play_games(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, points: IntArray,
+    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
+    scores: IntArray, turns: IntArray, start: int, stop: int,
+) -> None:
+    m = strides.shape[1]
+    codes = np.zeros(m, dtype=np.int64)
+    roll = np.zeros(2 + m, dtype=np.int64)
+    plans = np.empty(1 + (m + 1) * (2 * m + 1), dtype=np.int64)
+    hs = np.empty(1 + (m + 1) * (2 * m + 1))
+    max_turns = dice.shape[1]
+    for g in range(start, stop):
+        for r in range(m):
+            codes[r] = 0
+        mask = 0
+        p = 0
+        closed_points = 0
+        score = -(1 << 40)
+        for t in range(max_turns):
+            for x in range(2 + m):
+                roll[x] = dice[g, t, x]
+            n, best = roll_choice(offsets, strides, code_last, code_marks, next_code, pos_of,
+                                  points, length, threshold, penalties, to_end, a2_after_end,
+                                  kind, param, vstar, mask, codes, p, roll, plans, hs)
+            plan = plans[best]
+            if plan == 0:  # the penalty (R11)
+                p += 1
+                if p >= penalties:  # R13
+                    open_points = 0
+                    for r in range(m):
+                        if not (mask >> r) & 1:
+                            open_points += points[code_marks[codes[r]]]
+                    score = closed_points + open_points - PENALTY * p
+                    turns[g] = t + 1
+                    break
+                continue
+            a1r, a1q, a2r, a2q = decode_plan(plan, m, length)
+            res = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                             length, threshold, to_end, a2_after_end, mask, codes,
+                             a1r, a1q, a2r, a2q)
+            if res[0] == GAME_OVER:
+                score = closed_points + res[3] - PENALTY * p
+                turns[g] = t + 1
+                break
+            closed_points += res[2]
+            # the new codes: read them back from the successor index
+            new_mask = res[4]
+            rest = res[1] - offsets[new_mask]
+            for r in range(m):
+                if (new_mask >> r) & 1:
+                    codes[r] = 0
+                else:
+                    codes[r] = rest // strides[new_mask, r]
+                    rest = rest % strides[new_mask, r]
+            mask = new_mask
+        scores[g] = score
+
+
+@_jit(parallel=True)
+def simulate_games(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, points: IntArray,
+    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
+    scores: IntArray, turns: IntArray, chunk: int,
+) -> None:
+    """Play ``dice.shape[0]`` solitaire games, game ``g`` with the rolls ``dice[g]``
+    (turn by turn: white1, white2, then one die per row; a closed row's die is
+    ignored), and write each final score and number of turns.  Games are
+    independent, so the result does not depend on how threads share them."""
+    n_games = dice.shape[0]
+    n_chunks = (n_games + chunk - 1) // chunk
+    for ch in numba.prange(n_chunks):
+        _play_games(offsets, strides, code_last, code_marks, next_code, pos_of, points, length,
+                    threshold, penalties, to_end, a2_after_end, kind, param, vstar, dice,
+                    scores, turns, ch * chunk, min(n_games, (ch + 1) * chunk))

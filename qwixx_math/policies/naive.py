@@ -1,0 +1,100 @@
+"""Deliberately naive references for small variants: plain Python, exact rationals.
+
+* :class:`NaivePolicyEvaluator`: V_pi by memoised recursion over every roll of the
+  dice in play (each of the 6^(2+k) outcomes on its own), the policy's
+  :meth:`~qwixx_math.policies.base.PriorityPolicy.choose_rows` on the solver's
+  :func:`~qwixx_math.solver.turn_outcomes` for each.
+* :func:`naive_score_distribution`: the exact final-score distribution by
+  pushing probability mass forward state by state, the same way.
+
+No cell cache, no expected-maximum sweep, no flat layout: they share only the
+policy's priority function with the compiled engine.  Exponentially slow; only
+for variants with 2-3 short rows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+
+from ..ruleset import Ruleset
+from ..solver.plans import Outcome, is_game_over
+from ..solver.state import RowState, score
+from ..solver.variant import Variant
+from .base import PriorityPolicy
+
+__all__ = ["NaivePolicyEvaluator", "naive_score_distribution"]
+
+State = tuple[tuple[RowState, ...], int]
+
+
+def _rolls(rows: Sequence[RowState]) -> Iterator[tuple[int, int, dict[int, int]]]:
+    open_rows = [i for i, r in enumerate(rows) if not r.closed]
+    for dice in itertools.product(range(1, 7), repeat=2 + len(open_rows)):
+        yield dice[0], dice[1], dict(zip(open_rows, dice[2:], strict=True))
+
+
+def _chosen(policy: PriorityPolicy, variant: Variant, a2_end: bool, rows: tuple[RowState, ...],
+            penalties: int, roll: tuple[int, int, dict[int, int]]) -> Outcome:
+    return policy.ranked_rows(variant, a2_end, rows, penalties, roll)[0][0]
+
+
+class NaivePolicyEvaluator:
+    """``NaivePolicyEvaluator(variant, ruleset, policy).value(rows, penalties)``: exact
+    (a Fraction for heuristics; the optimal policy's decisions read float values, but
+    its V_pi is still a rational combination of integer scores)."""
+
+    def __init__(self, variant: Variant, ruleset: Ruleset, policy: PriorityPolicy) -> None:
+        self.variant = variant
+        self.a2_end = ruleset.action2_after_action1_end
+        self.policy = policy
+        self._memo: dict[State, Fraction] = {}
+
+    def value(self, rows: Sequence[RowState], penalties: int) -> Fraction:
+        rows = tuple(rows)
+        if is_game_over(self.variant, rows, penalties):
+            return Fraction(score(rows, penalties))
+        key = (rows, penalties)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        total = Fraction(0)
+        count = 0
+        for roll in _rolls(rows):
+            o = _chosen(self.policy, self.variant, self.a2_end, rows, penalties, roll)
+            total += (Fraction(score(o.rows, o.penalties)) if o.game_over
+                      else self.value(o.rows, o.penalties))
+            count += 1
+        result = total / count
+        self._memo[key] = result
+        return result
+
+
+def naive_score_distribution(variant: Variant, ruleset: Ruleset,
+                             policy: PriorityPolicy) -> dict[int, Fraction]:
+    """The exact distribution of the final score from the empty sheet: ``{score: P}``."""
+    a2_end = ruleset.action2_after_action1_end
+    start: State = ((RowState(),) * variant.rows, 0)
+    # every transition adds a mark or a penalty, so (marks + penalties) orders the states
+    buckets: dict[int, dict[State, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    buckets[0][start] = Fraction(1)
+    hist: dict[int, Fraction] = defaultdict(Fraction)
+    level = 0
+    while buckets:
+        states = buckets.pop(level, None)
+        level += 1
+        if states is None:
+            continue
+        for (rows, penalties), mass in states.items():
+            rolls = list(_rolls(rows))
+            share = mass / len(rolls)
+            for roll in rolls:
+                o = _chosen(policy, variant, a2_end, rows, penalties, roll)
+                if o.game_over:
+                    hist[score(o.rows, o.penalties)] += share
+                else:
+                    key = sum(r.marks for r in o.rows) + o.penalties
+                    buckets[key][(o.rows, o.penalties)] += share
+    return dict(sorted(hist.items()))
