@@ -34,8 +34,8 @@ from ..rules import GameState, Phase, legal_plans
 from ..solver import SolverTable
 from ..solver import TurnPlan as SolverPlan
 from ..solver.layout import Layout
-from ..solver.plans import Roll as SolverRoll
 from ..solver.plans import Outcome, turn_outcomes
+from ..solver.plans import Roll as SolverRoll
 from ..solver.state import RowState, encode_row, score
 from ..solver.variant import Variant
 from .scoring import PolicyKind, priority, tie_break
@@ -199,7 +199,8 @@ class PriorityPolicy:
                 if which == "a2" and plan.action1 is not None and plan.action1[0] == row:
                     last = q1
                 else:
-                    last = rows[row].last if rows[row].last is not None else -1
+                    row_last = rows[row].last
+                    last = -1 if row_last is None else row_last
                 if which == "a1":
                     q1 = pos
                 skip = pos - last - 1

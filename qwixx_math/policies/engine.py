@@ -221,7 +221,7 @@ def plan_value(status: int, successor: int, closed_points: int, final_points: in
     optimal expected final score after it, less the points of rows closed before."""
     if status == GAME_OVER:
         return float(final_points - PENALTY * p)
-    return closed_points + vstar[successor + p]
+    return float(closed_points + vstar[successor + p])
 
 
 @_jit(inline=True)
@@ -230,7 +230,7 @@ def penalty_value(base: int, p: int, penalties: int, open_points: int,
     """The same for the penalty (R11; the last box ends the game, R13)."""
     if p + 1 >= penalties:
         return float(open_points - PENALTY * (p + 1))
-    return vstar[base + p + 1]
+    return float(vstar[base + p + 1])
 
 
 @_jit(inline=True)
@@ -240,22 +240,23 @@ def _better(h1: float, t1: int, h2: float, t2: int) -> bool:
 
 
 @_jit(inline=True)
-def _offer(cell_h: FloatArray, cell_tb: IntArray, cell: int, n_layers: int, kind: int,
-           param: float, vstar: FloatArray, status: int, successor: int, closed_points: int,
-           final_points: int, n_marks: int, skip_total: int, skip_max: int, tb: int) -> None:
-    """Let a legal plan compete for ``cell`` in every layer."""
-    if kind != 0:
-        h = priority(kind, param, n_marks, skip_total, skip_max, 0.0)
-        if _better(h, tb, cell_h[0, cell], cell_tb[0, cell]):
-            cell_h[0, cell] = h
-            cell_tb[0, cell] = tb
-        return
+def _offer(cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray, cell: int,
+           n_layers: int, kind: int, param: float, vstar: FloatArray, status: int,
+           successor: int, closed_points: int, final_points: int, new_mask: int, n_marks: int,
+           skip_total: int, skip_max: int, tb: int) -> None:
+    """Let a legal plan compete for ``cell`` in every layer; the winner's outcome is kept in
+    ``cell_out[layer, cell]`` = (status, successor, closed or final points, new mask)."""
     for p in range(n_layers):
-        v = plan_value(status, successor, closed_points, final_points, p, vstar)
+        v = plan_value(status, successor, closed_points, final_points, p, vstar) \
+            if kind == 0 else 0.0
         h = priority(kind, param, n_marks, skip_total, skip_max, v)
         if _better(h, tb, cell_h[p, cell], cell_tb[p, cell]):
             cell_h[p, cell] = h
             cell_tb[p, cell] = tb
+            cell_out[p, cell, 0] = status
+            cell_out[p, cell, 1] = successor
+            cell_out[p, cell, 2] = closed_points if status == GOES_ON else final_points
+            cell_out[p, cell, 3] = new_mask
 
 
 @_jit()
@@ -265,7 +266,7 @@ def _gather(
     length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray, base: int, open_points: int,
-    n_layers: int, cell_h: FloatArray, cell_tb: IntArray,
+    n_layers: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
 ) -> None:
     """Fill the cells of one configuration (see the module docstring).
 
@@ -302,22 +303,25 @@ def _gather(
         sj = strides[mask, j]
         for q in range(lj + 1, last_q):
             cell = c_start + tj * N_SUMS + number_at[j, q] - 2
-            _offer(cell_h, cell_tb, cell, n_layers, kind, param, vstar, GOES_ON,
-                   base + sj * (next_code[cj, q] - cj), 0, 0, 1, q - lj - 1, q - lj - 1,
+            _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar, GOES_ON,
+                   base + sj * (next_code[cj, q] - cj), 0, 0, mask, 1, q - lj - 1, q - lj - 1,
                    tie_break(m, length, -1, -1, j, q))
         if code_marks[cj] >= threshold:
             r = apply_plan(offsets, strides, code_last, code_marks, next_code, points, length,
                            threshold, to_end, a2_after_end, mask, codes, -1, -1, j, last_q)
             if r[0] != ILLEGAL:
                 cell = c_start + tj * N_SUMS + number_at[j, last_q] - 2
-                _offer(cell_h, cell_tb, cell, n_layers, kind, param, vstar, r[0], r[1], r[2],
-                       r[3], r[5], r[6], r[7], tie_break(m, length, -1, -1, j, last_q))
+                _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
+                       r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                       tie_break(m, length, -1, -1, j, last_q))
     block = k * N_SUMS
     for s in range(1, N_SUMS):
         for layer in range(n_layers):
             for x in range(block):
                 cell_h[layer, c_start + s * block + x] = cell_h[layer, c_start + x]
                 cell_tb[layer, c_start + s * block + x] = cell_tb[layer, c_start + x]
+                for y in range(4):
+                    cell_out[layer, c_start + s * block + x, y] = cell_out[layer, c_start + x, y]
     # action 1 (the white sum s + 2 in row i), alone or followed by action 2
     for s in range(N_SUMS):
         for ti in range(k):
@@ -335,8 +339,10 @@ def _gather(
                                i, q1, -1, -1)
                 if r[0] == ILLEGAL:
                     continue
-                _offer(cell_h, cell_tb, 1 + s * k + ti, n_layers, kind, param, vstar, r[0],
-                       r[1], r[2], r[3], r[5], r[6], r[7], tie_break(m, length, i, q1, -1, -1))
+                _offer(cell_h, cell_tb, cell_out,
+                       1 + s * k + ti, n_layers, kind, param, vstar, r[0],
+                       r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                       tie_break(m, length, i, q1, -1, -1))
                 for tj in range(k):
                     j = open_rows[tj]
                     for q in range(code_last[codes[j]] + 1, length):
@@ -346,15 +352,16 @@ def _gather(
                         if r2[0] == ILLEGAL:
                             continue
                         cell = c_start + (s * k + tj) * N_SUMS + number_at[j, q] - 2
-                        _offer(cell_h, cell_tb, cell, n_layers, kind, param, vstar, r2[0],
-                               r2[1], r2[2], r2[3], r2[5], r2[6], r2[7],
+                        _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar, r2[0],
+                               r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7],
                                tie_break(m, length, i, q1, j, q))
                 continue
             c1 = next_code[ci, q1]
             b1 = base + strides[mask, i] * (c1 - ci)
             skip1 = q1 - li - 1
-            _offer(cell_h, cell_tb, 1 + s * k + ti, n_layers, kind, param, vstar, GOES_ON, b1,
-                   0, 0, 1, skip1, skip1, tie_break(m, length, i, q1, -1, -1))
+            _offer(cell_h, cell_tb, cell_out,
+                   1 + s * k + ti, n_layers, kind, param, vstar, GOES_ON, b1,
+                   0, 0, mask, 1, skip1, skip1, tie_break(m, length, i, q1, -1, -1))
             for tj in range(k):
                 j = open_rows[tj]
                 if j == i:
@@ -367,16 +374,18 @@ def _gather(
                 row_cells = c_start + (s * k + tj) * N_SUMS - 2
                 for q in range(lj + 1, last_q):
                     skip2 = q - lj - 1
-                    _offer(cell_h, cell_tb, row_cells + number_at[j, q], n_layers, kind, param,
-                           vstar, GOES_ON, b1 + sj * (next_code[cj, q] - cj), 0, 0, 2,
+                    _offer(cell_h, cell_tb, cell_out,
+                           row_cells + number_at[j, q], n_layers, kind, param,
+                           vstar, GOES_ON, b1 + sj * (next_code[cj, q] - cj), 0, 0, mask, 2,
                            skip1 + skip2, max(skip1, skip2), tie_break(m, length, i, q1, j, q))
                 if code_marks[cj] >= threshold:  # R8 (the action-1 mark counts): may close j
                     r2 = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
                                     length, threshold, to_end, a2_after_end, mask, codes,
                                     i, q1, j, last_q)
                     if r2[0] != ILLEGAL:
-                        _offer(cell_h, cell_tb, row_cells + number_at[j, last_q], n_layers,
-                               kind, param, vstar, r2[0], r2[1], r2[2], r2[3], r2[5], r2[6],
+                        _offer(cell_h, cell_tb, cell_out,
+                               row_cells + number_at[j, last_q], n_layers,
+                               kind, param, vstar, r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6],
                                r2[7], tie_break(m, length, i, q1, j, last_q))
 
 
@@ -456,7 +465,8 @@ def config_weights(
     length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray,
-    n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights: IntArray,
+    n_layers: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
+    weights: IntArray,
     zh: FloatArray, zt: IntArray, zj: IntArray, zc: IntArray, below: IntArray,
 ) -> tuple[int, int]:
     """The cells and their weights for the configuration ``codes`` of table ``mask``.
@@ -474,7 +484,7 @@ def config_weights(
         open_points += points[code_marks[codes[r]]]
     _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
             length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
-            mask, open_rows, codes, base, open_points, n_layers, cell_h, cell_tb)
+            mask, open_rows, codes, base, open_points, n_layers, cell_h, cell_tb, cell_out)
     _sweep(k, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
     return base, open_points
 
@@ -508,10 +518,7 @@ def _evaluate_items(
     zc = np.empty(6 * k + 1, dtype=np.int64)
     below = np.empty(max(k, 1), dtype=np.int64)
     codes = np.zeros(m, dtype=np.int64)
-    # per (layer, cell): the outcome of the cell's plan
-    o_status = np.empty((n_layers, n_cells), dtype=np.int64)
-    o_succ = np.empty((n_layers, n_cells), dtype=np.int64)
-    o_pts = np.empty((n_layers, n_cells), dtype=np.int64)
+    cell_out = np.empty((n_layers, n_cells, 4), dtype=np.int64)
     total = 36.0
     for _ in range(k):
         total *= 6.0
@@ -520,18 +527,8 @@ def _evaluate_items(
         base, open_points = config_weights(
             offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
             length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
-            mask, open_rows, codes, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
-        for layer in range(n_layers):
-            for cell in range(1, n_cells):
-                if weights[layer, cell] == 0:
-                    continue
-                a1r, a1q, a2r, a2q = decode_plan(cell_tb[layer, cell], m, length)
-                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
-                               length, threshold, to_end, a2_after_end, mask, codes,
-                               a1r, a1q, a2r, a2q)
-                o_status[layer, cell] = r[0]
-                o_succ[layer, cell] = r[1]
-                o_pts[layer, cell] = r[2] if r[0] == GOES_ON else r[3]
+            mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
+            zh, zt, zj, zc, below)
         for p in range(penalties - 1, -1, -1):
             layer = p if n_layers > 1 else 0
             acc = 0.0
@@ -545,10 +542,10 @@ def _evaluate_items(
                 w = weights[layer, cell]
                 if w == 0:
                     continue
-                if o_status[layer, cell] == GAME_OVER:
-                    acc += w * float(o_pts[layer, cell] - PENALTY * p)
+                if cell_out[layer, cell, 0] == GAME_OVER:
+                    acc += w * float(cell_out[layer, cell, 2] - PENALTY * p)
                 else:
-                    acc += w * (o_pts[layer, cell] + values[o_succ[layer, cell] + p])
+                    acc += w * (cell_out[layer, cell, 2] + values[cell_out[layer, cell, 1] + p])
             values[base + p] = acc / total
 
 
@@ -619,10 +616,7 @@ def forward_table(
     zc = np.empty(6 * k + 1, dtype=np.int64)
     below = np.empty(max(k, 1), dtype=np.int64)
     codes = np.zeros(m, dtype=np.int64)
-    o_status = np.empty((n_layers, n_cells), dtype=np.int64)
-    o_succ = np.empty((n_layers, n_cells), dtype=np.int64)
-    o_pts = np.empty((n_layers, n_cells), dtype=np.int64)
-    o_mask = np.empty((n_layers, n_cells), dtype=np.int64)
+    cell_out = np.empty((n_layers, n_cells, 4), dtype=np.int64)
     ncp = n_cp[mask]
     total = 36.0
     for _ in range(k):
@@ -645,19 +639,8 @@ def forward_table(
         base, open_points = config_weights(
             offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
             length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
-            mask, open_rows, codes, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
-        for layer in range(n_layers):
-            for cell in range(1, n_cells):
-                if weights[layer, cell] == 0:
-                    continue
-                a1r, a1q, a2r, a2q = decode_plan(cell_tb[layer, cell], m, length)
-                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
-                               length, threshold, to_end, a2_after_end, mask, codes,
-                               a1r, a1q, a2r, a2q)
-                o_status[layer, cell] = r[0]
-                o_succ[layer, cell] = r[1]
-                o_pts[layer, cell] = r[2] if r[0] == GOES_ON else r[3]
-                o_mask[layer, cell] = r[4]
+            mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
+            zh, zt, zj, zc, below)
         for p in range(penalties):  # ascending: the penalty feeds p + 1 of this configuration
             layer = p if n_layers > 1 else 0
             for cp in range(ncp):
@@ -676,14 +659,15 @@ def forward_table(
                     if w == 0:
                         continue
                     prob = here * (w / total)
-                    if o_status[layer, cell] == GAME_OVER:
-                        hist[cp_value[cp] + o_pts[layer, cell] - PENALTY * p - score_min] += prob
+                    if cell_out[layer, cell, 0] == GAME_OVER:
+                        hist[cp_value[cp] + cell_out[layer, cell, 2] - PENALTY * p
+                             - score_min] += prob
                     else:
-                        nm = o_mask[layer, cell]
+                        nm = cell_out[layer, cell, 3]
                         ncp2 = n_cp[nm]
-                        cp2 = cp_add[cp, o_pts[layer, cell]] if ncp2 > 1 else 0
+                        cp2 = cp_add[cp, cell_out[layer, cell, 2]] if ncp2 > 1 else 0
                         target = (fwd_offsets[nm]
-                                  + (o_succ[layer, cell] + p - offsets[nm]) * ncp2 + cp2)
+                                  + (cell_out[layer, cell, 1] + p - offsets[nm]) * ncp2 + cp2)
                         mass[target] += prob
     return busy
 
@@ -744,13 +728,13 @@ def roll_choice(
                     break
                 if a1 < 0 and a2 < 0:
                     continue
-                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
-                               length, threshold, to_end, a2_after_end, mask, codes,
-                               a1, q1, a2, q2)
-                if r[0] == ILLEGAL:
+                res = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                                 length, threshold, to_end, a2_after_end, mask, codes,
+                                 a1, q1, a2, q2)
+                if res[0] == ILLEGAL:
                     continue
-                v = plan_value(r[0], r[1], r[2], r[3], p, vstar) if kind == 0 else 0.0
-                h = priority(kind, param, r[5], r[6], r[7], v)
+                v = plan_value(res[0], res[1], res[2], res[3], p, vstar) if kind == 0 else 0.0
+                h = priority(kind, param, res[5], res[6], res[7], v)
                 tb = tie_break(m, length, a1, q1, a2, q2)
                 plans_out[n] = tb
                 h_out[n] = h
@@ -786,7 +770,7 @@ def _play_games(
         for t in range(max_turns):
             for x in range(2 + m):
                 roll[x] = dice[g, t, x]
-            n, best = roll_choice(offsets, strides, code_last, code_marks, next_code, pos_of,
+            _n, best = roll_choice(offsets, strides, code_last, code_marks, next_code, pos_of,
                                   points, length, threshold, penalties, to_end, a2_after_end,
                                   kind, param, vstar, mask, codes, p, roll, plans, hs)
             plan = plans[best]

@@ -70,7 +70,7 @@ def priority(kind: int, param: float, marks: int, skip_total: int, skip_max: int
     """The priority ``h`` of a plan (higher is better).
 
     * OPTIMAL: ``h = value``.
-    * FEWEST_SKIPS: ``h = marks/4 - skip_total`` for a plan that marks; the penalty
+    * FEWEST_SKIPS: ``h = marks/8 - skip_total`` for a plan that marks; the penalty
       ``-1000``.  So fewer skipped numbers first, and among equal skips more marks.
     * SKIP_THRESHOLD (``param = t``): as FEWEST_SKIPS, but a plan with a mark that
       skips more than ``t`` numbers gets ``-2000`` (never taken: the penalty is
@@ -86,7 +86,7 @@ def priority(kind: int, param: float, marks: int, skip_total: int, skip_max: int
         return PENALTY_LAST
     if kind == 2 and skip_max > param:
         return FORBIDDEN
-    return 0.25 * marks - skip_total
+    return 0.125 * marks - skip_total
 
 
 @_jit

@@ -99,5 +99,4 @@ DEFAULT_SPECS: tuple[PolicySpec, ...] = (
     PolicySpec.fewest_skips(),
     PolicySpec.skip_threshold(1),
     PolicySpec.skip_threshold(2),
-    PolicySpec.skip_threshold(3),
 )

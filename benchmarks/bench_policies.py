@@ -1,0 +1,142 @@
+"""Benchmark and tables of the policies: exact values, evaluation and forward times, simulator.
+
+    python benchmarks/bench_policies.py [--a2 0|1|both] [--skip-eval] [--skip-forward]
+                                        [--skip-sim] [--games N] [--json]
+
+For each R15 option (default: both):
+
+1. Exact policy evaluation (backward DP over all 42,147,840 states, no symmetry) of
+   every policy of ``DEFAULT_SPECS``: V_pi(start), the loss against optimal, wall
+   seconds.  For the optimal policy the whole V_pi table is compared with the
+   solver's V* (largest difference over every state).  This prints the markdown
+   table of docs/policies.md and stores the values in the policy cache (so
+   ``qwixx-math policies`` is instant afterwards).
+2. Forward propagation of the optimal policy's state probabilities: wall seconds,
+   reachable configurations, the distribution's mean (vs V(start)), sum, sd and
+   percentiles (stored in the cache for ``qwixx-math distribution``).
+3. The compiled simulator: games per second for each policy over ``--games``
+   games (default 100,000; the first, compiling run is timed separately), mean
+   with its 95% interval next to the exact value.
+
+Peak RSS of the process and the load average (the machine is shared) are
+printed with the figures.  The first run compiles the numba engine (about a
+minute, cached on disk afterwards).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from qwixx_math.policies import DEFAULT_SPECS, PolicySpec  # noqa: E402
+from qwixx_math.policies.distribution import forward_distribution  # noqa: E402
+from qwixx_math.policies.evaluate import evaluate_tables  # noqa: E402
+from qwixx_math.policies.simulate import simulate_tables  # noqa: E402
+from qwixx_math.policies.store import result_path, save_result  # noqa: E402
+from qwixx_math.ruleset import Ruleset  # noqa: E402
+from qwixx_math.solver import Variant, cache_dir, solve  # noqa: E402
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run(a2: bool, args: argparse.Namespace) -> dict[str, Any]:
+    variant = Variant()
+    ruleset = Ruleset(players=1, action2_after_game_end=a2)
+    table = solve(ruleset)
+    vstar = np.asarray(table.data)
+    out: dict[str, Any] = {"action2_after_game_end": a2, "v_start": table.start_value}
+    print(f"\n=== R15 option action2_after_game_end={a2}: V*(start) = "
+          f"{table.start_value:.6f} (load {load_average()})", flush=True)
+    values: dict[str, float] = {}
+    if not args.skip_eval:
+        print("policy          expected     loss  eval s   (max |V_pi - V*| for optimal)")
+        rows = []
+        for spec in DEFAULT_SPECS:
+            ev = evaluate_tables(spec, variant, a2, vstar)
+            values[spec.name] = ev.start_value
+            extra = ""
+            if spec.needs_table:
+                extra = f"   max diff {float(np.max(np.abs(ev.values - vstar))):.2e}"
+            print(f"{spec.name:<14} {ev.start_value:9.4f} {table.start_value - ev.start_value:8.4f}"
+                  f" {ev.seconds:7.1f}{extra}   (load {load_average()})", flush=True)
+            rows.append({"policy": spec.name, "expected_score": ev.start_value,
+                         "loss": table.start_value - ev.start_value, "seconds": ev.seconds})
+            path = result_path(cache_dir(), variant, a2, spec.name, "value")
+            save_result(path, variant, a2, spec.name, "value",
+                        table.start_value if spec.needs_table else None,
+                        {"expected_score": ev.start_value, "seconds": ev.seconds})
+            del ev
+        out["evaluation"] = rows
+        print("\n| policy | expected final score | loss vs optimal |\n| --- | ---: | ---: |")
+        for row in rows:
+            print(f"| {row['policy']} | {row['expected_score']:.4f} | {row['loss']:.4f} |")
+    if not args.skip_forward:
+        spec = PolicySpec.optimal()
+        dist, reached = forward_distribution(spec, variant, a2, vstar)
+        print(f"\nforward propagation (optimal): {dist.seconds:.1f} s, {reached} reachable "
+              f"configurations; mean {dist.mean:.9f} (V {table.start_value:.9f}, diff "
+              f"{dist.mean - table.start_value:.1e}), sum - 1 = {dist.total - 1:.1e}, "
+              f"sd {dist.sd:.4f}, percentiles {dist.percentiles()}, "
+              f"P(score <= 0) = {dist.cdf(0):.3e}, mode {dist.mode} (load {load_average()})",
+              flush=True)
+        path = result_path(cache_dir(), variant, a2, spec.name, "distribution")
+        save_result(path, variant, a2, spec.name, "distribution", table.start_value,
+                    {"score_min": dist.score_min, "probabilities": list(dist.probabilities),
+                     "seconds": dist.seconds})
+        out["distribution"] = {**dist.summary(), "seconds": dist.seconds,
+                               "reachable_configurations": reached}
+    if not args.skip_sim:
+        sims = []
+        for spec in DEFAULT_SPECS:
+            t0 = time.perf_counter()
+            simulate_tables(spec, variant, a2, 100, 1, vstar)
+            first = time.perf_counter() - t0
+            res = simulate_tables(spec, variant, a2, args.games, 1, vstar)
+            low, high = res.confidence_interval()
+            exact = values.get(spec.name)
+            inside = "" if exact is None else f"  exact {exact:.4f} inside: {low <= exact <= high}"
+            print(f"simulate {spec.name:<14} {res.games} games {res.seconds:6.2f} s "
+                  f"({res.games_per_second:,.0f} games/s; first call {first:.1f} s) mean "
+                  f"{res.mean:.4f} [{low:.4f}, {high:.4f}] sd {res.sd:.3f}{inside}", flush=True)
+            sims.append({"policy": spec.name, "games": res.games, "seconds": res.seconds,
+                         "mean": res.mean, "ci95": [low, high], "sd": res.sd})
+        out["simulation"] = sims
+    print(f"peak RSS {peak_rss_mb():.0f} MB", flush=True)
+    out["peak_rss_mb"] = peak_rss_mb()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a2", choices=["0", "1", "both"], default="both")
+    parser.add_argument("--skip-eval", action="store_true")
+    parser.add_argument("--skip-forward", action="store_true")
+    parser.add_argument("--skip-sim", action="store_true")
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    options = [False, True] if args.a2 == "both" else [args.a2 == "1"]
+    results = [run(a2, args) for a2 in options]
+    if args.json:
+        print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

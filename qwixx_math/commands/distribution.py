@@ -1,0 +1,95 @@
+"""``qwixx-math distribution``: the exact distribution of the final score under optimal play.
+
+    qwixx-math distribution [--policy NAME] [--json] [--plot FILE.png] [--quiet]
+                            [--action2-after-game-end]
+
+Forward propagation of state probabilities through the solver's state space
+(see docs/policies.md); computed once (a few minutes) and cached beside the
+solver's table.  ``--plot`` needs matplotlib: ``pip install 'qwixx_math[plot]'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from typing import Any
+
+from ..policies import PERCENTILES, ScoreDistribution, score_distribution
+from ..ruleset import Ruleset
+
+__all__ = ["plot_distribution", "register", "run"]
+
+PLOT_HINT = "--plot needs matplotlib: pip install 'qwixx_math[plot]'"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "distribution", help="exact distribution of the final score under optimal play",
+        description="The exact probability of every final score of solitaire Qwixx under the "
+                    "optimal policy (or another --policy), by forward propagation of state "
+                    "probabilities: mean, standard deviation, percentiles, the histogram.  "
+                    "Computed once and cached beside the solver's table.")
+    parser.add_argument("--policy", default="optimal",
+                        help="optimal (default), seed-tips, fewest-skips or threshold-T")
+    parser.add_argument("--json", action="store_true",
+                        help="print the summary and the histogram as one JSON object")
+    parser.add_argument("--plot", metavar="FILE.png", default=None,
+                        help="also draw the histogram to FILE.png (needs matplotlib)")
+    parser.add_argument("--action2-after-game-end", action="store_true",
+                        help="R15 option: action 2 still follows when action 1 ends the game")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def plot_distribution(dist: ScoreDistribution, path: str) -> None:
+    """Draw the histogram with the mean and the 5/50/95th percentiles (needs matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    scores = list(dist.scores)
+    ax.bar(scores, dist.probabilities, width=1.0, color="#4a7ab5", edgecolor="none")
+    ax.axvline(dist.mean, color="black", linewidth=1.2, label=f"mean {dist.mean:.2f}")
+    for q in (5, 50, 95):
+        ax.axvline(dist.percentile(q), color="grey", linestyle="--", linewidth=0.8)
+    low, high = dist.support()
+    ax.set_xlim(low - 2, high + 2)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    ax.set_title(f"Solitaire Qwixx, {dist.policy} policy: sd {dist.sd:.2f}, "
+                 f"percentiles 5/50/95 = {dist.percentile(5)}/{dist.percentile(50)}/"
+                 f"{dist.percentile(95)}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
+        print(f"qwixx-math distribution: error: {PLOT_HINT}", file=sys.stderr)
+        return 2
+    ruleset = Ruleset(players=1, action2_after_game_end=args.action2_after_game_end)
+    dist = score_distribution(args.policy, ruleset, progress=False if args.quiet else None)
+    if args.plot is not None:
+        plot_distribution(dist, args.plot)
+    if args.json:
+        out: dict[str, Any] = dist.to_json()
+        out["seconds"] = dist.seconds
+        print(json.dumps(out))
+        return 0
+    pct = dist.percentiles()
+    print(f"final score of solitaire Qwixx, {dist.policy} policy "
+          f"(action 2 after the game ends: {'yes' if args.action2_after_game_end else 'no'})")
+    print(f"mean {dist.mean:.6f}   sd {dist.sd:.4f}   total probability {dist.total:.15f}")
+    print("percentiles  " + "  ".join(f"{q}%: {pct[q]}" for q in PERCENTILES))
+    low, high = dist.support()
+    print(f"mode {dist.mode}   range {low}..{high}   P(score <= 0) = {dist.cdf(0):.3e}   "
+          f"P(score >= 150) = {1 - dist.cdf(149):.4f}")
+    if args.plot is not None:
+        print(f"histogram drawn to {args.plot}")
+    return 0

@@ -1,0 +1,57 @@
+"""``qwixx-math policies``: each policy's exact expected score and its loss against optimal.
+
+    qwixx-math policies [--policy NAME ...] [--json] [--quiet] [--action2-after-game-end]
+
+Values come from exact backward policy evaluation (docs/policies.md), computed
+on first use and cached beside the solver's table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..policies import DEFAULT_SPECS, PolicySpec, policy_value
+from ..ruleset import Ruleset
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "policies", help="exact expected score of each policy and its loss against optimal",
+        description="The exact expected final score of solitaire Qwixx under the optimal "
+                    "policy and the human heuristics (exact policy evaluation, not "
+                    "simulation), and each one's loss against optimal play.")
+    parser.add_argument("--policy", action="append", default=None, metavar="NAME",
+                        help="a policy to list (repeatable; default: "
+                             + ", ".join(s.name for s in DEFAULT_SPECS) + ")")
+    parser.add_argument("--json", action="store_true", help="print a JSON list")
+    parser.add_argument("--action2-after-game-end", action="store_true",
+                        help="R15 option: action 2 still follows when action 1 ends the game")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    specs = (tuple(PolicySpec.parse(n) for n in args.policy) if args.policy
+             else DEFAULT_SPECS)
+    ruleset = Ruleset(players=1, action2_after_game_end=args.action2_after_game_end)
+    progress = False if args.quiet else None
+    optimal = policy_value(PolicySpec.optimal(), ruleset, progress=progress)
+    rows = []
+    for spec in specs:
+        value = optimal if spec == PolicySpec.optimal() else policy_value(
+            spec, ruleset, progress=progress)
+        rows.append({"policy": spec.name, "expected_score": value.expected_score,
+                     "loss": optimal.expected_score - value.expected_score,
+                     "seconds": value.seconds, "cached": value.loaded})
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(f"{'policy':<14} {'expected':>10} {'loss':>8}")
+    for row in rows:
+        print(f"{row['policy']:<14} {row['expected_score']:10.4f} {row['loss']:8.4f}")
+    print("Exact expected final score of solitaire Qwixx (policy evaluation); loss against "
+          "the optimal policy.")
+    return 0
