@@ -9,7 +9,7 @@ solver :class:`~qwixx_math.solver.Variant` for the small test variants.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -41,8 +41,8 @@ class PolicyValue:
     variant_key: str
     action2_after_action1_end: bool
     expected_score: float
-    seconds: float = 0.0
-    loaded: bool = False
+    seconds: float = field(default=0.0, compare=False)
+    loaded: bool = field(default=False, compare=False)
 
 
 def _spec(policy: PolicySpec | str) -> PolicySpec:

@@ -1,0 +1,100 @@
+"""Helpers shared by the policy tests (no tests here): the compiled engine on row states."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from qwixx_math.policies import engine
+from qwixx_math.policies.geometry import geometry
+from qwixx_math.policies.spec import PolicySpec
+from qwixx_math.solver import RowState, TurnPlan, Variant
+from qwixx_math.solver.state import encode_row
+
+FloatArray = npt.NDArray[np.float64]
+NO_TABLE = np.zeros(1)
+
+
+def state_of(variant: Variant, rows: Sequence[RowState]) -> tuple[int, npt.NDArray[np.int64]]:
+    """(closed mask, codes) of row states."""
+    mask = 0
+    codes = np.zeros(variant.rows, dtype=np.int64)
+    for i, r in enumerate(rows):
+        if r.closed:
+            mask |= 1 << i
+        else:
+            codes[i] = encode_row(r.last, r.marks)
+    return mask, codes
+
+
+def flat_index(variant: Variant, rows: Sequence[RowState], penalties: int) -> int:
+    lay = geometry(variant).layout
+    mask, codes = state_of(variant, rows)
+    return int(lay.offsets[mask]) + penalties + sum(
+        int(lay.strides[mask, i]) * int(codes[i]) for i in range(variant.rows)
+        if not mask >> i & 1)
+
+
+def plan_of(variant: Variant, plan_id: int) -> TurnPlan:
+    """The solver plan (row, number marks) of an engine plan id."""
+    a1r, a1q, a2r, a2q = engine.decode_plan(plan_id, variant.rows, variant.row_length)
+    a1 = None if a1r < 0 else (a1r, variant.number_at(a1r, a1q))
+    a2 = None if a2r < 0 else (a2r, variant.number_at(a2r, a2q))
+    return TurnPlan(a1, a2)
+
+
+def engine_roll(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[RowState],
+                penalties: int, roll: tuple[int, int, dict[int, int]],
+                vstar: FloatArray | None = None) -> tuple[dict[TurnPlan, float], TurnPlan]:
+    """Every legal plan of the roll with its priority, and the engine's choice."""
+    geo = geometry(variant)
+    lay = geo.layout
+    mask, codes = state_of(variant, rows)
+    dice = np.ones(2 + variant.rows, dtype=np.int64)
+    dice[0], dice[1] = roll[0], roll[1]
+    for row, die in roll[2].items():
+        dice[2 + row] = die
+    size = 1 + (variant.rows + 1) * (2 * variant.rows + 1)
+    plans = np.empty(size, dtype=np.int64)
+    hs = np.empty(size)
+    n, best = engine.roll_choice(
+        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, geo.pos_of,
+        geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
+        variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
+        vstar if vstar is not None else NO_TABLE, mask, codes, penalties, dice, plans, hs)
+    found = {plan_of(variant, int(plans[x])): float(hs[x]) for x in range(n)}
+    assert len(found) == n, "a plan listed twice"
+    return found, plan_of(variant, int(plans[best]))
+
+
+def engine_weights(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[RowState],
+                   penalties: int, vstar: FloatArray | None = None) -> Counter[TurnPlan]:
+    """How many of the 36 * 6^k equally likely rolls lead to each plan (engine's sweep)."""
+    geo = geometry(variant)
+    mask, codes = state_of(variant, rows)
+    open_rows = geo.open_rows(mask)
+    k = len(open_rows)
+    n_layers = variant.penalty_boxes if spec.needs_table else 1
+    n_cells = 1 + 11 * k + 121 * k
+    cell_h = np.empty((n_layers, n_cells))
+    cell_tb = np.empty((n_layers, n_cells), dtype=np.int64)
+    cell_out = np.empty((n_layers, n_cells, 4), dtype=np.int64)
+    weights = np.empty((n_layers, n_cells), dtype=np.int64)
+    z = 6 * k + 1
+    engine.config_weights(
+        *geo.engine_args(), variant.row_length, variant.lock_threshold, variant.penalty_boxes,
+        variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
+        vstar if vstar is not None else NO_TABLE, mask, open_rows, codes, n_layers,
+        cell_h, cell_tb, cell_out, weights, np.empty(z), np.empty(z, dtype=np.int64),
+        np.empty(z, dtype=np.int64), np.empty(z, dtype=np.int64),
+        np.empty(max(k, 1), dtype=np.int64))
+    layer = penalties if n_layers > 1 else 0
+    out: Counter[TurnPlan] = Counter()
+    for cell in range(n_cells):
+        w = int(weights[layer, cell])
+        if w:
+            out[plan_of(variant, int(cell_tb[layer, cell]))] += w
+    return out
