@@ -29,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="qwixx-math",
         description="The exact mathematics of the dice game Qwixx.",
     )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"qwixx-math {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
