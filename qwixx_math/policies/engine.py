@@ -825,3 +825,174 @@ def simulate_games(
         _play_games(offsets, strides, code_last, code_marks, next_code, pos_of, points, length,
                     threshold, penalties, to_end, a2_after_end, kind, param, vstar, dice,
                     scores, turns, ch * chunk, min(n_games, (ch + 1) * chunk))
+
+
+@_jit()
+def _count_class_range(last: int, cls: int, threshold: int) -> tuple[int, int]:
+    """The mark counts of an open row with its rightmost mark at ``last`` (-1: empty) in
+    lock class ``cls``: 0 (count + 1 < threshold: no close this turn), 1 (count + 1 ==
+    threshold: a close after this turn's action-1 mark in the row), 2 (count >= threshold).
+    Returns ``(lo, hi)``, empty when lo > hi."""
+    lo = 0 if last < 0 else 1
+    hi = 0 if last < 0 else last + 1
+    if cls == 0:
+        hi = min(hi, threshold - 2)
+    elif cls == 1:
+        lo = max(lo, threshold - 1)
+        hi = min(hi, threshold - 1)
+    else:
+        lo = max(lo, threshold)
+    return lo, hi
+
+
+@_jit()
+def _evaluate_groups(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, kind: int, param: float, values: FloatArray,
+    mask: int, open_rows: IntArray, lasts: IntArray, start: int, stop: int,
+) -> None:
+    """V_pi of every configuration whose open rows have the rightmost marks ``lasts[g]``,
+    for g in start..stop, for a policy whose priority reads only marks and skips.
+
+    Such a policy's choice depends on a configuration only through each row's last
+    position and lock class (:func:`_count_class_range`): the cells, their winning
+    plans and their weights are computed once per class and shared by all its
+    configurations.  A plain mark moves a code by an amount that does not depend on
+    the count (code = 1 + last(last+1)/2 + count - 1), so the successor of a plain
+    plan is the configuration's index plus the same offset; plans that close a row
+    (whose points depend on the count) go through :func:`apply_plan` per configuration.
+    """
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    cell_h = np.empty((1, n_cells))
+    cell_tb = np.empty((1, n_cells), dtype=np.int64)
+    cell_out = np.empty((1, n_cells, 4), dtype=np.int64)
+    weights = np.empty((1, n_cells), dtype=np.int64)
+    zh = np.empty(6 * k + 1)
+    zt = np.empty(6 * k + 1, dtype=np.int64)
+    zj = np.empty(6 * k + 1, dtype=np.int64)
+    zc = np.empty(6 * k + 1, dtype=np.int64)
+    below = np.empty(max(k, 1), dtype=np.int64)
+    codes = np.zeros(m, dtype=np.int64)
+    lo = np.zeros(max(k, 1), dtype=np.int64)
+    hi = np.zeros(max(k, 1), dtype=np.int64)
+    cnt = np.zeros(max(k, 1), dtype=np.int64)
+    # the chosen cells of one class: plain (offset) and closing (plan id) ones
+    plain_w = np.empty(n_cells, dtype=np.int64)
+    plain_d = np.empty(n_cells, dtype=np.int64)
+    close_w = np.empty(n_cells, dtype=np.int64)
+    close_plan = np.empty(n_cells, dtype=np.int64)
+    close_st = np.empty(n_cells, dtype=np.int64)
+    close_succ = np.empty(n_cells, dtype=np.int64)
+    close_pts = np.empty(n_cells, dtype=np.int64)
+    total = 36.0
+    for _ in range(k):
+        total *= 6.0
+    n_classes = 1
+    for _ in range(k):
+        n_classes *= 3
+    for g in range(start, stop):
+        for cl in range(n_classes):
+            rest = cl
+            empty = False
+            for t in range(k):
+                a, b = _count_class_range(lasts[g, t], rest % 3, threshold)
+                rest //= 3
+                lo[t] = a
+                hi[t] = b
+                if a > b:
+                    empty = True
+            if empty:
+                continue
+            # the class's representative: the lowest counts
+            for t in range(k):
+                last = lasts[g, t]
+                codes[open_rows[t]] = 0 if last < 0 else 1 + last * (last + 1) // 2 + lo[t] - 1
+            base0, _ = config_weights(
+                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+                length, threshold, penalties, to_end, a2_after_end, kind, param, values,
+                mask, open_rows, codes, 1, cell_h, cell_tb, cell_out, weights,
+                zh, zt, zj, zc, below)
+            pen_w = weights[0, 0]
+            n_plain = 0
+            n_close = 0
+            for cell in range(1, n_cells):
+                w = weights[0, cell]
+                if w == 0:
+                    continue
+                if cell_out[0, cell, 0] == GOES_ON and cell_out[0, cell, 3] == mask:
+                    plain_w[n_plain] = w
+                    plain_d[n_plain] = cell_out[0, cell, 1] - base0
+                    n_plain += 1
+                else:
+                    close_w[n_close] = w
+                    close_plan[n_close] = cell_tb[0, cell]
+                    n_close += 1
+            # every configuration of the class (an odometer over the rows' counts)
+            for t in range(k):
+                cnt[t] = lo[t]
+            while True:
+                base = offsets[mask]
+                open_points = 0
+                for t in range(k):
+                    r = open_rows[t]
+                    last = lasts[g, t]
+                    code = 0 if last < 0 else 1 + last * (last + 1) // 2 + cnt[t] - 1
+                    codes[r] = code
+                    base += strides[mask, r] * code
+                    open_points += points[cnt[t]]
+                for x in range(n_close):
+                    a1r, a1q, a2r, a2q = decode_plan(close_plan[x], m, length)
+                    res = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                                     length, threshold, to_end, a2_after_end, mask, codes,
+                                     a1r, a1q, a2r, a2q)
+                    close_st[x] = res[0]
+                    close_succ[x] = res[1]
+                    close_pts[x] = res[2] if res[0] == GOES_ON else res[3]
+                for p in range(penalties - 1, -1, -1):
+                    acc = 0.0
+                    if pen_w != 0:
+                        if p + 1 >= penalties:
+                            acc += pen_w * float(open_points - PENALTY * (p + 1))
+                        else:
+                            acc += pen_w * values[base + p + 1]
+                    for x in range(n_plain):
+                        acc += plain_w[x] * values[base + plain_d[x] + p]
+                    for x in range(n_close):
+                        if close_st[x] == GAME_OVER:
+                            acc += close_w[x] * float(close_pts[x] - PENALTY * p)
+                        else:
+                            acc += close_w[x] * (close_pts[x] + values[close_succ[x] + p])
+                    values[base + p] = acc / total
+                # next counts
+                t = k - 1
+                while t >= 0:
+                    cnt[t] += 1
+                    if cnt[t] <= hi[t]:
+                        break
+                    cnt[t] = lo[t]
+                    t -= 1
+                if t < 0:
+                    break
+
+
+@_jit(parallel=True)
+def evaluate_groups(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, kind: int, param: float, values: FloatArray,
+    mask: int, open_rows: IntArray, lasts: IntArray, chunk: int,
+) -> None:
+    """:func:`_evaluate_groups` of independent groups (one level of the sum of the rows'
+    last positions; every mark moves a last position right) on all cores."""
+    n = lasts.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ch in numba.prange(n_chunks):
+        _evaluate_groups(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
+                         points, n_codes, length, threshold, penalties, to_end, a2_after_end,
+                         kind, param, values, mask, open_rows, lasts, ch * chunk,
+                         min(n, (ch + 1) * chunk))

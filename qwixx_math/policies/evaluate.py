@@ -27,6 +27,7 @@ __all__ = ["Evaluation", "evaluate_tables"]
 
 CHUNK = 8
 PARALLEL_MIN = 128
+GROUP_CHUNK = 4
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -70,6 +71,22 @@ def evaluate_tables(
     done = 0
     if progress is not None:
         progress(0, total)
+    if not spec.needs_table:
+        # decisions read marks and skips only: shared by configurations with the same
+        # last positions and lock classes (engine._evaluate_groups)
+        for mask in geo.masks_backward:
+            open_rows = geo.open_rows(mask)
+            for lasts in _lasts_by_level(variant.row_length, len(open_rows)):
+                engine.evaluate_groups(
+                    *args, variant.open_codes, variant.row_length, variant.lock_threshold,
+                    variant.penalty_boxes, variant.closed_rows_to_end,
+                    action2_after_action1_end, int(spec.kind), float(spec.param), values,
+                    mask, open_rows, lasts, GROUP_CHUNK)
+                done += int(np.prod(np.maximum(lasts + 1, 1), axis=1).sum())
+                if progress is not None:
+                    progress(min(done, total), total)
+        return Evaluation(spec, variant, action2_after_action1_end, values,
+                          time.perf_counter() - start)
     for mask in geo.masks_backward:
         items, level_start = geo.items(mask)
         open_rows = geo.open_rows(mask)
@@ -87,3 +104,12 @@ def evaluate_tables(
                 progress(done, total)
     return Evaluation(spec, variant, action2_after_action1_end, values,
                       time.perf_counter() - start)
+
+
+def _lasts_by_level(length: int, k: int) -> list[npt.NDArray[np.int64]]:
+    """Every vector of the open rows' last positions (-1 = empty, up to length - 2), in
+    batches of equal sum, highest sum first (every mark raises the sum)."""
+    grid = np.asarray(np.indices((length,) * k).reshape(k, -1).T - 1, dtype=np.int64)
+    sums = grid.sum(axis=1)
+    return [np.ascontiguousarray(grid[sums == s]) for s in sorted(set(sums.tolist()),
+                                                                  reverse=True)]
