@@ -198,14 +198,18 @@ def test_policy_value_and_distribution_are_cached(tmp_path: Path) -> None:
     assert dist.mean == pytest.approx(first.expected_score, abs=1e-9)
     assert score_distribution("threshold-1", ruleset, SMALL, cache=tmp_path) == dist
     # the optimal policy's results are tied to the solver's table in the same directory
-    opt = policy_value("optimal", ruleset, SMALL, cache=tmp_path)
+    opt = policy_value("optimal", ruleset, SMALL, cache=tmp_path, evaluate_optimal=True)
     assert opt.expected_score > first.expected_score
+    # by default the optimal value is the solver's V(start)
+    assert policy_value("optimal", ruleset, SMALL, cache=tmp_path).expected_score == \
+        pytest.approx(opt.expected_score, abs=1e-9)
     files = sorted(p.name for p in tmp_path.glob("policy-*.json"))
     assert len(files) == 3
     damaged = tmp_path / files[0]
     damaged.write_text(damaged.read_text()[:-5])
     with pytest.warns(CacheWarning):
-        assert policy_value("optimal", ruleset, SMALL, cache=tmp_path) == opt
+        assert policy_value("optimal", ruleset, SMALL, cache=tmp_path,
+                            evaluate_optimal=True) == opt
 
 
 def test_api_argument_errors() -> None:

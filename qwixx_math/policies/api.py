@@ -92,13 +92,21 @@ def make_policy(policy: PolicySpec | str, ruleset: Ruleset | None = None, *,
 
 def policy_value(policy: PolicySpec | str, ruleset: Ruleset | None = None,
                  variant: Variant | None = None, *, cache: CacheArg = True,
-                 progress: bool | None = None) -> PolicyValue:
-    """The exact expected final score of ``policy`` by backward policy evaluation (cached)."""
+                 progress: bool | None = None, evaluate_optimal: bool = False) -> PolicyValue:
+    """The exact expected final score of ``policy`` by backward policy evaluation (cached).
+
+    The optimal policy's value is the solver's V(start) unless ``evaluate_optimal``
+    (then the policy-evaluation engine computes it too: minutes on the official game;
+    the tests check on every state that both agree).
+    """
     spec = _spec(policy)
     ruleset, variant = _setup(ruleset, variant)
     a2 = ruleset.action2_after_action1_end
     table = _table(spec, ruleset, variant, cache, progress)
     table_start = None if table is None else table.start_value
+    if table is not None and not evaluate_optimal:
+        return PolicyValue(spec.name, variant.key, a2, table.start_value, table.seconds,
+                           loaded=table.loaded)
     directory = _directory(cache)
     path = (None if directory is None
             else result_path(directory, variant, a2, spec.name, "value"))
