@@ -16,6 +16,7 @@ from qwixx_math.solver.state import encode_row
 
 FloatArray = npt.NDArray[np.float64]
 NO_TABLE = np.zeros(1)
+NO_TABLE.flags.writeable = False
 
 
 def state_of(variant: Variant, rows: Sequence[RowState]) -> tuple[int, npt.NDArray[np.int64]]:

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from ..solver.variant import Variant
 from . import engine
-from .geometry import geometry
+from .geometry import geometry, readonly_table
 from .spec import PolicySpec
 
 __all__ = ["PERCENTILES", "ScoreDistribution", "forward_distribution"]
@@ -148,12 +148,7 @@ def forward_distribution(
     start = time.perf_counter()
     geo = geometry(variant)
     lay = geo.layout
-    if spec.needs_table:
-        if vstar is None or vstar.shape != (lay.size,):
-            raise ValueError("the optimal policy needs the solver's table of this variant")
-        table = np.ascontiguousarray(vstar)
-    else:
-        table = np.zeros(1)
+    table = readonly_table(vstar, lay.size, spec.needs_table)
     ncp_all = len(geo.cp_value)
     n_cp = np.ones(1 << variant.rows, dtype=np.int64)
     fwd_offsets = np.full(1 << variant.rows, -1, dtype=np.int64)

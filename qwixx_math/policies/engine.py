@@ -88,7 +88,7 @@ def _jit(parallel: bool = False, inline: bool = False) -> Callable[[F], F]:
 _ILLEGAL = (ILLEGAL, 0, 0, 0, 0, 0, 0, 0)
 
 
-@_jit(inline=True)
+@_jit()
 def apply_plan(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, points: IntArray, length: int, threshold: int, to_end: int,
@@ -850,7 +850,7 @@ def _evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool, kind: int, param: float, values: FloatArray,
+    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, start: int, stop: int,
 ) -> None:
     """V_pi of every configuration whose open rows have the rightmost marks ``lasts[g]``,
@@ -913,7 +913,7 @@ def _evaluate_groups(
                 codes[open_rows[t]] = 0 if last < 0 else 1 + last * (last + 1) // 2 + lo[t] - 1
             base0, _ = config_weights(
                 offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
-                length, threshold, penalties, to_end, a2_after_end, kind, param, values,
+                length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
                 mask, open_rows, codes, 1, cell_h, cell_tb, cell_out, weights,
                 zh, zt, zj, zc, below)
             pen_w = weights[0, 0]
@@ -984,7 +984,7 @@ def evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool, kind: int, param: float, values: FloatArray,
+    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, chunk: int,
 ) -> None:
     """:func:`_evaluate_groups` of independent groups (one level of the sum of the rows'
@@ -994,5 +994,5 @@ def evaluate_groups(
     for ch in numba.prange(n_chunks):
         _evaluate_groups(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                          points, n_codes, length, threshold, penalties, to_end, a2_after_end,
-                         kind, param, values, mask, open_rows, lasts, ch * chunk,
+                         kind, param, vstar, values, mask, open_rows, lasts, ch * chunk,
                          min(n, (ch + 1) * chunk))

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from ..solver.variant import Variant
 from . import engine
-from .geometry import geometry
+from .geometry import geometry, readonly_table
 from .spec import PolicySpec
 
 __all__ = ["Evaluation", "evaluate_tables"]
@@ -59,12 +59,7 @@ def evaluate_tables(
     start = time.perf_counter()
     geo = geometry(variant)
     lay = geo.layout
-    if spec.needs_table:
-        if vstar is None or vstar.shape != (lay.size,):
-            raise ValueError("the optimal policy needs the solver's table of this variant")
-        table = vstar
-    else:
-        table = np.zeros(1)
+    table = readonly_table(vstar, lay.size, spec.needs_table)
     values = np.full(lay.size, np.nan)
     args = geo.engine_args()
     total = sum(len(geo.items(mask)[0]) for mask in geo.masks_backward)
@@ -80,8 +75,8 @@ def evaluate_tables(
                 engine.evaluate_groups(
                     *args, variant.open_codes, variant.row_length, variant.lock_threshold,
                     variant.penalty_boxes, variant.closed_rows_to_end,
-                    action2_after_action1_end, int(spec.kind), float(spec.param), values,
-                    mask, open_rows, lasts, GROUP_CHUNK)
+                    action2_after_action1_end, int(spec.kind), float(spec.param), table,
+                    values, mask, open_rows, lasts, GROUP_CHUNK)
                 done += int(np.prod(np.maximum(lasts + 1, 1), axis=1).sum())
                 if progress is not None:
                     progress(min(done, total), total)

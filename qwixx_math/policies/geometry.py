@@ -13,9 +13,24 @@ from ..solver.layout import Layout
 from ..solver.symmetry import trivial_group
 from ..solver.variant import PENALTY_POINTS, Variant, row_points
 
-__all__ = ["Geometry", "geometry"]
+__all__ = ["Geometry", "geometry", "readonly_table"]
 
 IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def readonly_table(vstar: FloatArray | None, size: int, needed: bool) -> FloatArray:
+    """The solver table as the engine takes it: a read-only contiguous float64 array (a
+    one-element dummy when the policy does not read it).  Always read-only, so numba
+    compiles the engine once for every policy and caller."""
+    if needed:
+        if vstar is None or vstar.shape != (size,):
+            raise ValueError("the optimal policy needs the solver's table of this variant")
+        table = np.ascontiguousarray(vstar, dtype=np.float64).view()
+    else:
+        table = np.zeros(1)
+    table.flags.writeable = False
+    return table
 
 
 @dataclass(frozen=True, eq=False, slots=True)

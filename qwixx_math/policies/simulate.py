@@ -30,7 +30,7 @@ from ..ruleset import Ruleset
 from ..solver.variant import Variant
 from . import engine
 from .base import Policy
-from .geometry import geometry
+from .geometry import geometry, readonly_table
 from .spec import PolicySpec
 
 __all__ = ["BLOCK", "SimulationResult", "max_turns", "play_game", "roll_dice", "simulate_tables"]
@@ -120,12 +120,7 @@ def simulate_tables(
     """Play ``games`` games (dice from :func:`roll_dice` unless given)."""
     start = time.perf_counter()
     geo = geometry(variant)
-    if spec.needs_table:
-        if vstar is None or vstar.shape != (geo.layout.size,):
-            raise ValueError("the optimal policy needs the solver's table of this variant")
-        table = vstar
-    else:
-        table = np.zeros(1)
+    table = readonly_table(vstar, geo.layout.size, spec.needs_table)
     if dice is None:
         dice = roll_dice(games, seed, variant)
     scores = np.zeros(dice.shape[0], dtype=np.int64)
