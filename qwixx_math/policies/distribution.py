@@ -39,6 +39,10 @@ __all__ = ["PERCENTILES", "ScoreDistribution", "forward_distribution"]
 
 #: The percentiles reported.
 PERCENTILES: tuple[int, ...] = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+#: Configurations whose cells are computed in one parallel batch (buffers ~85 KB each).
+BATCH = 512
+#: Configurations per work unit of a thread.
+CHUNK = 8
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -167,18 +171,35 @@ def forward_distribution(
     reached = 0
     if progress is not None:
         progress(0, total)
+    n_layers = variant.penalty_boxes if spec.needs_table else 1
     for mask in order:
         items, level_start = geo.items(mask)
         open_rows = geo.open_rows(mask)
+        n_cells = 1 + 11 * len(open_rows) * 12
+        buf_weights = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)
+        buf_out = np.empty((BATCH, n_layers, n_cells, 4), dtype=np.int64)
+        buf_tb = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)
         for level in range(len(level_start) - 1):
             batch = items[level_start[level]:level_start[level + 1]]
             if len(batch) == 0:
                 continue
-            reached += engine.forward_table(
-                *args, variant.open_codes, variant.row_length, variant.lock_threshold,
-                variant.penalty_boxes, variant.closed_rows_to_end, action2_after_action1_end,
-                int(spec.kind), float(spec.param), table, mass, fwd_offsets, n_cp,
-                geo.cp_value, geo.cp_add, hist, geo.score_min, mask, open_rows, batch)
+            active = engine.forward_active(
+                lay.offsets, lay.strides, variant.open_codes, variant.penalty_boxes, mass,
+                fwd_offsets, n_cp, mask, open_rows, batch)
+            reached += len(active)
+            # configurations of one level never feed one another: their cells are computed
+            # in parallel, then their probability is pushed on (serially: shared targets)
+            for first in range(0, len(active), BATCH):
+                part = active[first:first + BATCH]
+                engine.forward_weights(
+                    *args, variant.open_codes, variant.row_length, variant.lock_threshold,
+                    variant.penalty_boxes, variant.closed_rows_to_end,
+                    action2_after_action1_end, int(spec.kind), float(spec.param), table,
+                    mask, open_rows, part, buf_weights, buf_out, buf_tb, CHUNK)
+                engine.forward_scatter(
+                    lay.offsets, lay.strides, lay.code_marks, geo.points, variant.open_codes,
+                    variant.penalty_boxes, mass, fwd_offsets, n_cp, geo.cp_value, geo.cp_add,
+                    hist, geo.score_min, mask, open_rows, part, buf_weights, buf_out)
             done += len(batch)
             if progress is not None:
                 progress(done, total)

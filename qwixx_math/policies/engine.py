@@ -54,7 +54,9 @@ __all__ = [
     "decode_plan",
     "evaluate_batch",
     "evaluate_batch_serial",
-    "forward_table",
+    "forward_active",
+    "forward_scatter",
+    "forward_weights",
     "roll_choice",
     "simulate_games",
 ]
@@ -585,62 +587,104 @@ def evaluate_batch_serial(
 
 
 @_jit()
-def forward_table(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool, kind: int, param: float, vstar: FloatArray,
-    mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray, cp_value: IntArray,
-    cp_add: IntArray, hist: FloatArray, score_min: int,
+def forward_active(
+    offsets: IntArray, strides: IntArray, n_codes: int, penalties: int,
+    mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray,
     mask: int, open_rows: IntArray, items: IntArray,
-) -> int:
-    """Push the probability mass of table ``mask``'s configurations ``items`` (in
-    increasing level order) to their successors, on the calling thread.
-
-    ``mass`` holds, for every state and closed-points slot ``cp`` (the points of
-    the rows closed so far, ``cp_value[cp]``), the probability that the game
-    passes through it: index ``fwd_offsets[mask] + (flat - offsets[mask]) *
-    n_cp[mask] + cp``.  A game that ends adds its probability to
-    ``hist[score - score_min]``.  Returns the number of configurations that had mass.
-    """
+) -> IntArray:
+    """The configurations among ``items`` that the game reaches (some probability mass)."""
     k = open_rows.shape[0]
     m = strides.shape[1]
-    n_layers = penalties if kind == 0 else 1
-    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
-    cell_h = np.empty((n_layers, n_cells))
-    cell_tb = np.empty((n_layers, n_cells), dtype=np.int64)
-    weights = np.empty((n_layers, n_cells), dtype=np.int64)
-    zh = np.empty(6 * k + 1)
-    zt = np.empty(6 * k + 1, dtype=np.int64)
-    zj = np.empty(6 * k + 1, dtype=np.int64)
-    zc = np.empty(6 * k + 1, dtype=np.int64)
-    below = np.empty(max(k, 1), dtype=np.int64)
     codes = np.zeros(m, dtype=np.int64)
-    cell_out = np.empty((n_layers, n_cells, 4), dtype=np.int64)
     ncp = n_cp[mask]
-    total = 36.0
-    for _ in range(k):
-        total *= 6.0
-    busy = 0
+    out = np.empty(items.shape[0], dtype=np.int64)
+    n = 0
     for it in range(items.shape[0]):
         _decode_config(items[it], open_rows, n_codes, codes)
         base = offsets[mask]
         for t in range(k):
             base += strides[mask, open_rows[t]] * codes[open_rows[t]]
         first = fwd_offsets[mask] + (base - offsets[mask]) * ncp
-        any_mass = False
         for x in range(penalties * ncp):
             if mass[first + x] != 0.0:
-                any_mass = True
+                out[n] = items[it]
+                n += 1
                 break
-        if not any_mass:
-            continue
-        busy += 1
-        base, open_points = config_weights(
-            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
-            length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
-            mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
-            zh, zt, zj, zc, below)
+    return out[:n]
+
+
+@_jit(parallel=True)
+def forward_weights(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, kind: int, param: float, vstar: FloatArray,
+    mask: int, open_rows: IntArray, configs: IntArray,
+    buf_weights: IntArray, buf_out: IntArray, buf_tb: IntArray, chunk: int,
+) -> None:
+    """The cells' weights and outcomes of every configuration in ``configs`` (independent
+    work, on all cores): ``buf_weights[i]``, ``buf_out[i]`` for ``configs[i]``."""
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    n_layers = buf_weights.shape[1]
+    n_cells = buf_weights.shape[2]
+    n = configs.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ch in numba.prange(n_chunks):
+        cell_h = np.empty((n_layers, n_cells))
+        zh = np.empty(6 * k + 1)
+        zt = np.empty(6 * k + 1, dtype=np.int64)
+        zj = np.empty(6 * k + 1, dtype=np.int64)
+        zc = np.empty(6 * k + 1, dtype=np.int64)
+        below = np.empty(max(k, 1), dtype=np.int64)
+        codes = np.zeros(m, dtype=np.int64)
+        for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
+            _decode_config(configs[i], open_rows, n_codes, codes)
+            config_weights(
+                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+                length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+                mask, open_rows, codes, n_layers, cell_h, buf_tb[i], buf_out[i],
+                buf_weights[i], zh, zt, zj, zc, below)
+
+
+@_jit()
+def forward_scatter(
+    offsets: IntArray, strides: IntArray, code_marks: IntArray, points: IntArray,
+    n_codes: int, penalties: int,
+    mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray, cp_value: IntArray,
+    cp_add: IntArray, hist: FloatArray, score_min: int,
+    mask: int, open_rows: IntArray, configs: IntArray,
+    buf_weights: IntArray, buf_out: IntArray,
+) -> None:
+    """Push the probability of ``configs`` (cells from :func:`forward_weights`) to their
+    successors, on the calling thread (two configurations may feed the same state).
+
+    ``mass`` holds, for every state and closed-points slot ``cp`` (the points of
+    the rows closed so far, ``cp_value[cp]``), the probability that the game
+    passes through it: index ``fwd_offsets[mask] + (flat - offsets[mask]) *
+    n_cp[mask] + cp``.  A game that ends adds its probability to
+    ``hist[score - score_min]``.
+    """
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    n_layers = buf_weights.shape[1]
+    n_cells = buf_weights.shape[2]
+    codes = np.zeros(m, dtype=np.int64)
+    ncp = n_cp[mask]
+    total = 36.0
+    for _ in range(k):
+        total *= 6.0
+    for i in range(configs.shape[0]):
+        _decode_config(configs[i], open_rows, n_codes, codes)
+        base = offsets[mask]
+        open_points = 0
+        for t in range(k):
+            r = open_rows[t]
+            base += strides[mask, r] * codes[r]
+            open_points += points[code_marks[codes[r]]]
+        first = fwd_offsets[mask] + (base - offsets[mask]) * ncp
+        weights = buf_weights[i]
+        cell_out = buf_out[i]
         for p in range(penalties):  # ascending: the penalty feeds p + 1 of this configuration
             layer = p if n_layers > 1 else 0
             for cp in range(ncp):
@@ -669,7 +713,6 @@ def forward_table(
                         target = (fwd_offsets[nm]
                                   + (cell_out[layer, cell, 1] + p - offsets[nm]) * ncp2 + cp2)
                         mass[target] += prob
-    return busy
 
 
 @_jit()
