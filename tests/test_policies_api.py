@@ -268,3 +268,15 @@ def test_errors_are_qwixx_errors() -> None:
     with pytest.raises(QwixxError):
         make_policy("nope")
     assert Sheet.EMPTY.score == 0
+
+
+def test_plot_draws_a_png(tmp_path: Path) -> None:
+    """With the optional extra installed, --plot's drawing writes a PNG (skipped without it:
+    matplotlib is not a test dependency)."""
+    pytest.importorskip("matplotlib")
+    from qwixx_math.commands.distribution import plot_distribution
+
+    dist = score_distribution("seed-tips", variant=SMALL, cache=False)
+    target = tmp_path / "d.png"
+    plot_distribution(dist, str(target))
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
