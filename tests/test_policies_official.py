@@ -104,3 +104,24 @@ def test_cli_policies_and_distribution_text(capsys: pytest.CaptureFixture[str]) 
     assert main(["distribution", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "mean 115.4831" in out and "percentiles" in out
+
+
+def test_optimal_policy_agrees_with_the_advisor(table: SolverTable) -> None:
+    """On random positions the optimal policy's plan is one the lead's Advisor ranks best
+    (loss 0; the two may differ only between plans of equal value)."""
+    import random
+
+    from test_solver_turns import random_position
+
+    from qwixx_math.advice import Advisor
+    from qwixx_math.rules import random_roll
+
+    advisor = Advisor(table)
+    policy = OptimalPolicy(table)
+    rng = random.Random(21)
+    for _ in range(300):
+        state = random_position(rng, ruleset(False))
+        roll = random_roll(rng, state.dice_in_play)
+        advice = advisor.advise(state, roll)
+        chosen = advice.find(policy.choose(state, roll))
+        assert chosen.loss <= 1e-9, (state.describe(), str(roll), str(chosen.plan))
