@@ -12,8 +12,18 @@ rules in the engine (R5-R9, R11, R13-R15): given a state and a plan
 whether the plan is legal and where it leads: the successor's flat index (for
 ``p = 0``), the points of the rows it closes, or the final points of the open
 rows when the game ends, and the plan's features (marks, skips) for the
-priority score of :func:`qwixx_math.policies.scoring.priority`.  Both the
-per-state option cache below and the simulator's per-roll choice call it.
+priority score of :func:`qwixx_math.policies.scoring.priority`.  The simulator's
+per-roll choice (:func:`roll_choice`) calls it for every plan.  The per-state
+option cache below calls it for every plan that marks a row's last number, and
+takes a fast path for plain marks only (R7 as loop bounds; the successor is the
+configuration's index plus each moved code's stride), which the tests check
+against :func:`roll_choice` and the plain-Python references on every state of
+small variants.
+
+**Policies and the engine.**  ``kind`` and ``param`` are a
+:class:`~qwixx_math.policies.spec.PolicySpec`; ``vstar`` is the solver's table
+(read-only; a dummy for the heuristics).  Plans are integer ids, their rank in
+the rules core's order (:func:`~qwixx_math.policies.scoring.tie_break`).
 
 **Options per state.**  For one configuration the plans of every roll are
 grouped in *cells* that depend on the white sum only (SOLVER.md's per-state
@@ -54,9 +64,12 @@ __all__ = [
     "decode_plan",
     "evaluate_batch",
     "evaluate_batch_serial",
+    "evaluate_groups",
     "forward_active",
     "forward_scatter",
     "forward_weights",
+    "penalty_value",
+    "plan_value",
     "roll_choice",
     "simulate_games",
 ]
