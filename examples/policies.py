@@ -30,7 +30,7 @@ def main() -> None:
     print(f"sheet r:2,4/y:-/g:12,10/b:-/p:1, roll {roll}")
     print("seed tips rank the plans by priority (marks/8 - skipped numbers; penalty -3.5):")
     for plan, h, _ in policy.ranked(state, roll)[:4]:
-        print(f"  {str(plan):<7} {h:7.3f}  {plan.describe()}")
+        print(f"  {plan!s:<7} {h:7.3f}  {plan.describe()}")
     print(f"  ... chosen: {policy.choose(state, roll)}")
 
     # 2. Exact values and the optimal score distribution on a small variant
