@@ -28,6 +28,7 @@ from qwixx_math.policies import (
     policy_value,
     priority,
     score_distribution,
+    simulate,
 )
 from qwixx_math.policies.scoring import FORBIDDEN, PENALTY_LAST
 from qwixx_math.policies.store import load_result, result_path, save_result
@@ -164,8 +165,9 @@ def test_score_distribution_statistics() -> None:
     assert d.support() == (-2, 2) and d.mode == 0
     data = d.to_json()
     assert data["histogram"] == {"-2": 0.25, "0": 0.5, "2": 0.25}
-    with pytest.raises(ValueError):
-        d.percentile(0)
+    for bad in (0, 100.5, -1, "50", None, float("nan")):
+        with pytest.raises(ParseError):
+            d.percentile(bad)  # type: ignore[arg-type]
 
 
 # -- cached results ---------------------------------------------------------------------------
@@ -280,3 +282,16 @@ def test_plot_draws_a_png(tmp_path: Path) -> None:
     target = tmp_path / "d.png"
     plot_distribution(dist, str(target))
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(games=st.one_of(st.integers(-5, 40), st.booleans(), st.floats(), st.text(max_size=3)),
+       seed=st.one_of(st.integers(-5, 2**40), st.booleans(), st.none()),
+       name=st.sampled_from(["seed-tips", "threshold-0", "bogus"]))
+def test_simulate_fuzz(games: object, seed: object, name: str) -> None:
+    """Any arguments: a result for the games asked, or a ParseError."""
+    try:
+        result = simulate(name, games, seed, variant=SMALL, cache=False)  # type: ignore[arg-type]
+    except ParseError:
+        return
+    assert result.games == games and len(result.scores) == games

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ParseError
 from ..solver.variant import Variant
 from . import engine
 from .geometry import geometry, readonly_table
@@ -59,7 +60,7 @@ class ScoreDistribution:
 
     def __post_init__(self) -> None:
         if not self.probabilities:
-            raise ValueError("a score distribution needs at least one score")
+            raise ParseError("a score distribution needs at least one score")
 
     @property
     def scores(self) -> range:
@@ -92,8 +93,8 @@ class ScoreDistribution:
 
     def percentile(self, q: float) -> int:
         """The smallest score s with P(score <= s) >= q/100 (q in (0, 100])."""
-        if not 0 < q <= 100:
-            raise ValueError(f"a percentile is in (0, 100], not {q}")
+        if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 < q <= 100:
+            raise ParseError(f"a percentile is a number in (0, 100], not {q!r}")
         running = 0.0
         target = q / 100 - 1e-12  # rounding of the cumulative sum
         for s, p in zip(self.scores, self.probabilities, strict=True):

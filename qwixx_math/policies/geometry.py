@@ -8,6 +8,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ParseError
 from ..solver import kernel as solver_kernel
 from ..solver.layout import Layout
 from ..solver.symmetry import trivial_group
@@ -25,7 +26,7 @@ def readonly_table(vstar: FloatArray | None, size: int, needed: bool) -> FloatAr
     compiles the engine once for every policy and caller."""
     if needed:
         if vstar is None or vstar.shape != (size,):
-            raise ValueError("the optimal policy needs the solver's table of this variant")
+            raise ParseError("the optimal policy needs the solver's table of this variant")
         table = np.ascontiguousarray(vstar, dtype=np.float64).view()
     else:
         table = np.zeros(1)
