@@ -23,7 +23,7 @@ from qwixx_math.model import MARKS
 from qwixx_math.model import TurnPlan as CoreTurnPlan
 from qwixx_math.rules import new_game, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, SolverTable, Variant, solve
+from qwixx_math.solver import RowState, SolverTable, Variant, cache_dir, solve
 from qwixx_math.solver.plans import is_game_over, mark_row
 from qwixx_math.solver.state import decode_row, score
 
@@ -33,8 +33,10 @@ GAMES = 20_000
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("official-tables")
+def cache() -> Path:
+    """The shared table cache (QWIXX_MATH_CACHE or the user cache), as every official test
+    uses: a private copy would cost a 20 s solve and 337 MB per ruleset option."""
+    return cache_dir()
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["a2end0", "a2end1"])
