@@ -49,13 +49,11 @@ per configuration (one *layer*); the optimal policy decides per penalty count
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numba
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import jit
 from .scoring import priority, tie_break
 
 __all__ = [
@@ -74,7 +72,6 @@ __all__ = [
     "simulate_games",
 ]
 
-F = TypeVar("F", bound=Callable[..., Any])
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
@@ -88,16 +85,7 @@ GOES_ON = 0
 GAME_OVER = 1
 
 
-def _jit(parallel: bool = False, inline: bool = False) -> Callable[[F], F]:
-    """``numba.njit`` that keeps the function's type for mypy.  ``inline``: numba inlines
-    the function into its callers (small helpers called in the innermost loops, where a
-    call's reference counting of the array arguments would cost more than the work)."""
-
-    def decorate(func: F) -> F:
-        return cast(F, numba.njit(cache=True, parallel=parallel, nogil=True,
-                                  inline="always" if inline else "never")(func))
-
-    return decorate
+_jit = jit
 
 
 _ILLEGAL = (ILLEGAL, 0, 0, 0, 0, 0, 0, 0)

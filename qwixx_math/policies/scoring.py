@@ -23,11 +23,9 @@ Features of a plan (all computable by a person looking at the sheet):
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import IntEnum
-from typing import Any, TypeVar, cast
 
-import numba
+from ..jit import jit
 
 __all__ = [
     "FORBIDDEN",
@@ -37,12 +35,8 @@ __all__ = [
     "tie_break",
 ]
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _jit(func: F) -> F:
-    # inlined into the engine's loops; still callable from Python
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(func))
+# inlined into the engine's loops; still callable from Python
+_jit = jit(inline=True)
 
 
 class PolicyKind(IntEnum):

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 import warnings
 import zlib
 from pathlib import Path
 from typing import Any
 
 from ..solver.cache import FORMAT_VERSION as SOLVER_FORMAT
-from ..solver.cache import CacheWarning
+from ..solver.cache import CacheWarning, atomic_write
 from ..solver.variant import Variant
 
 __all__ = ["FORMAT_VERSION", "load_result", "result_path", "save_result"]
@@ -87,19 +85,5 @@ def save_result(path: Path, variant: Variant, a2_end: bool, policy: str, kind: s
     data = _identity(variant, a2_end, policy, kind, table_start)
     data["payload"] = payload
     data["crc32"] = _crc(payload)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, sort_keys=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+    text = json.dumps(data, sort_keys=True).encode("utf-8")
+    atomic_write(path, lambda f: f.write(text))

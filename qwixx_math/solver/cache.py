@@ -38,10 +38,10 @@ import struct
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -53,6 +53,7 @@ __all__ = [
     "FORMAT_VERSION",
     "CacheWarning",
     "LoadedTable",
+    "atomic_write",
     "cache_dir",
     "file_lock",
     "read_table",
@@ -151,6 +152,19 @@ def write_table(
     prefix = _PREFIX.pack(MAGIC, len(text), zlib.crc32(text))
     padding = b"\x00" * (offset - _PREFIX.size - len(text))
 
+    def write(f: BinaryIO) -> None:
+        f.write(prefix)
+        f.write(text)
+        f.write(padding)
+        f.write(_as_bytes(payload))
+
+    atomic_write(path, write)
+
+
+def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``path`` atomically: ``write`` fills a temporary file in the same directory,
+    which is flushed, fsynced and renamed over ``path``, so a reader sees the old file or
+    the new one, never half of one.  A failure removes the temporary file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
@@ -159,10 +173,7 @@ def write_table(
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; make it a normal cache file
         with os.fdopen(fd, "wb") as f:
-            f.write(prefix)
-            f.write(text)
-            f.write(padding)
-            f.write(_as_bytes(payload))
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -32,12 +32,11 @@ on-disk cache keys compilations by function, not by the ``parallel`` flag.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numba
 import numpy as np
 import numpy.typing as npt
+
+from ..jit import jit
 
 __all__ = [
     "canonical_items",
@@ -47,7 +46,6 @@ __all__ = [
     "solve_batch_serial",
 ]
 
-F = TypeVar("F", bound=Callable[..., Any])
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -58,13 +56,7 @@ N_SUMS = 11
 PENALTY = 5.0
 
 
-def _jit(parallel: bool = False) -> Callable[[F], F]:
-    """``numba.njit`` that keeps the decorated function's type for mypy."""
-
-    def decorate(func: F) -> F:
-        return cast(F, numba.njit(cache=True, parallel=parallel, nogil=True)(func))
-
-    return decorate
+_jit = jit
 
 
 @_jit()
