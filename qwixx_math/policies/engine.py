@@ -61,7 +61,6 @@ __all__ = [
     "config_weights",
     "decode_plan",
     "evaluate_batch",
-    "evaluate_batch_serial",
     "evaluate_groups",
     "forward_active",
     "forward_scatter",
@@ -462,6 +461,47 @@ def _sweep(k: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights
 
 
 @_jit()
+def _n_rolls(k: int) -> float:
+    """The number of ordered rolls with ``k`` coloured dice: 36 * 6^k."""
+    total = 36.0
+    for _ in range(k):
+        total *= 6.0
+    return total
+
+
+@_jit()
+def _config_base(offsets: IntArray, strides: IntArray, code_marks: IntArray, points: IntArray,
+                 mask: int, open_rows: IntArray, codes: IntArray) -> tuple[int, int]:
+    """``(base, open_points)`` of the configuration ``codes`` of table ``mask``: its flat
+    index at ``p = 0`` and the points of its open rows."""
+    base = offsets[mask]
+    open_points = 0
+    for t in range(open_rows.shape[0]):
+        r = open_rows[t]
+        base += strides[mask, r] * codes[r]
+        open_points += points[code_marks[codes[r]]]
+    return base, open_points
+
+
+@_jit()
+def _cell_scratch(n_layers: int, k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
+    """Work arrays of :func:`config_weights` for ``k`` open rows:
+    ``(cell_h, cell_tb, cell_out, weights)``."""
+    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    return (np.empty((n_layers, n_cells)), np.empty((n_layers, n_cells), dtype=np.int64),
+            np.empty((n_layers, n_cells, 4), dtype=np.int64),
+            np.empty((n_layers, n_cells), dtype=np.int64))
+
+
+@_jit()
+def _sweep_scratch(k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray, IntArray]:
+    """Work arrays of :func:`_sweep` for ``k`` open rows: ``(zh, zt, zj, zc, below)``."""
+    n = 6 * k + 1
+    return (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+            np.empty(n, dtype=np.int64), np.empty(max(k, 1), dtype=np.int64))
+
+
+@_jit()
 def config_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
@@ -479,12 +519,8 @@ def config_weights(
     ``weights[l, x] / (36 * 6^k)``; its plan is ``cell_tb[l, x]`` (a plan id).
     """
     k = open_rows.shape[0]
-    base = offsets[mask]
-    open_points = 0
-    for t in range(k):
-        r = open_rows[t]
-        base += strides[mask, r] * codes[r]
-        open_points += points[code_marks[codes[r]]]
+    base, open_points = _config_base(offsets, strides, code_marks, points, mask, open_rows,
+                                     codes)
     _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
             length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
             mask, open_rows, codes, base, open_points, n_layers, cell_h, cell_tb, cell_out)
@@ -511,20 +547,11 @@ def _evaluate_items(
     k = open_rows.shape[0]
     m = strides.shape[1]
     n_layers = penalties if kind == 0 else 1
-    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
-    cell_h = np.empty((n_layers, n_cells))
-    cell_tb = np.empty((n_layers, n_cells), dtype=np.int64)
-    weights = np.empty((n_layers, n_cells), dtype=np.int64)
-    zh = np.empty(6 * k + 1)
-    zt = np.empty(6 * k + 1, dtype=np.int64)
-    zj = np.empty(6 * k + 1, dtype=np.int64)
-    zc = np.empty(6 * k + 1, dtype=np.int64)
-    below = np.empty(max(k, 1), dtype=np.int64)
+    cell_h, cell_tb, cell_out, weights = _cell_scratch(n_layers, k)
+    n_cells = cell_h.shape[1]
+    zh, zt, zj, zc, below = _sweep_scratch(k)
     codes = np.zeros(m, dtype=np.int64)
-    cell_out = np.empty((n_layers, n_cells, 4), dtype=np.int64)
-    total = 36.0
-    for _ in range(k):
-        total *= 6.0
+    total = _n_rolls(k)
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
         base, open_points = config_weights(
@@ -558,33 +585,26 @@ def evaluate_batch(
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
-    mask: int, open_rows: IntArray, items: IntArray, chunk: int,
+    mask: int, open_rows: IntArray, items: IntArray, chunk: int, parallel: bool,
 ) -> None:
-    """V_pi of the independent configurations ``items`` of table ``mask``, on all cores.
+    """V_pi of the independent configurations ``items`` of table ``mask``: with
+    ``parallel`` on all cores, ``chunk`` items at a time, else on the calling thread
+    (small batches, where waking the thread pool costs more than the work).
 
     Every value they read (later levels, tables with more closed rows) must be final.
     """
     n_items = items.shape[0]
+    if not parallel:
+        _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
+                        points, n_codes, length, threshold, penalties, to_end, a2_after_end,
+                        kind, param, vstar, values, mask, open_rows, items, 0, n_items)
+        return
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                         points, n_codes, length, threshold, penalties, to_end, a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items,
                         ch * chunk, min(n_items, (ch + 1) * chunk))
-
-
-@_jit()
-def evaluate_batch_serial(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
-    mask: int, open_rows: IntArray, items: IntArray, chunk: int,
-) -> None:
-    """:func:`evaluate_batch` on the calling thread (small batches)."""
-    _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
-                    points, n_codes, length, threshold, penalties, to_end, a2_after_end,
-                    kind, param, vstar, values, mask, open_rows, items, 0, items.shape[0])
 
 
 @_jit()
@@ -633,11 +653,7 @@ def forward_weights(
     n_chunks = (n + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         cell_h = np.empty((n_layers, n_cells))
-        zh = np.empty(6 * k + 1)
-        zt = np.empty(6 * k + 1, dtype=np.int64)
-        zj = np.empty(6 * k + 1, dtype=np.int64)
-        zc = np.empty(6 * k + 1, dtype=np.int64)
-        below = np.empty(max(k, 1), dtype=np.int64)
+        zh, zt, zj, zc, below = _sweep_scratch(k)
         codes = np.zeros(m, dtype=np.int64)
         for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
             _decode_config(configs[i], open_rows, n_codes, codes)
@@ -672,17 +688,11 @@ def forward_scatter(
     n_cells = buf_weights.shape[2]
     codes = np.zeros(m, dtype=np.int64)
     ncp = n_cp[mask]
-    total = 36.0
-    for _ in range(k):
-        total *= 6.0
+    total = _n_rolls(k)
     for i in range(configs.shape[0]):
         _decode_config(configs[i], open_rows, n_codes, codes)
-        base = offsets[mask]
-        open_points = 0
-        for t in range(k):
-            r = open_rows[t]
-            base += strides[mask, r] * codes[r]
-            open_points += points[code_marks[codes[r]]]
+        base, open_points = _config_base(offsets, strides, code_marks, points, mask,
+                                         open_rows, codes)
         first = fwd_offsets[mask] + (base - offsets[mask]) * ncp
         weights = buf_weights[i]
         cell_out = buf_out[i]
@@ -910,16 +920,9 @@ def _evaluate_groups(
     """
     k = open_rows.shape[0]
     m = strides.shape[1]
-    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
-    cell_h = np.empty((1, n_cells))
-    cell_tb = np.empty((1, n_cells), dtype=np.int64)
-    cell_out = np.empty((1, n_cells, 4), dtype=np.int64)
-    weights = np.empty((1, n_cells), dtype=np.int64)
-    zh = np.empty(6 * k + 1)
-    zt = np.empty(6 * k + 1, dtype=np.int64)
-    zj = np.empty(6 * k + 1, dtype=np.int64)
-    zc = np.empty(6 * k + 1, dtype=np.int64)
-    below = np.empty(max(k, 1), dtype=np.int64)
+    cell_h, cell_tb, cell_out, weights = _cell_scratch(1, k)
+    n_cells = cell_h.shape[1]
+    zh, zt, zj, zc, below = _sweep_scratch(k)
     codes = np.zeros(m, dtype=np.int64)
     lo = np.zeros(max(k, 1), dtype=np.int64)
     hi = np.zeros(max(k, 1), dtype=np.int64)
@@ -932,9 +935,7 @@ def _evaluate_groups(
     close_st = np.empty(n_cells, dtype=np.int64)
     close_succ = np.empty(n_cells, dtype=np.int64)
     close_pts = np.empty(n_cells, dtype=np.int64)
-    total = 36.0
-    for _ in range(k):
-        total *= 6.0
+    total = _n_rolls(k)
     n_classes = 1
     for _ in range(k):
         n_classes *= 3

@@ -89,11 +89,11 @@ def evaluate_tables(
             batch = items[level_start[level]:level_start[level + 1]]
             if len(batch) == 0:
                 continue
-            run = (engine.evaluate_batch if len(batch) >= PARALLEL_MIN
-                   else engine.evaluate_batch_serial)
-            run(*args, variant.open_codes, variant.row_length, variant.lock_threshold,
+            engine.evaluate_batch(
+                *args, variant.open_codes, variant.row_length, variant.lock_threshold,
                 variant.penalty_boxes, variant.closed_rows_to_end, action2_after_action1_end,
-                int(spec.kind), float(spec.param), table, values, mask, open_rows, batch, CHUNK)
+                int(spec.kind), float(spec.param), table, values, mask, open_rows, batch, CHUNK,
+                len(batch) >= PARALLEL_MIN)
             done += len(batch)
             if progress is not None:
                 progress(done, total)

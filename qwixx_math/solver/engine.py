@@ -89,12 +89,12 @@ def solve_tables(
             batch = items[level_start[level] : level_start[level + 1]]
             if len(batch) == 0:
                 continue
-            run = kernel.solve_batch if len(batch) >= PARALLEL_MIN else kernel.solve_batch_serial
-            run(
+            kernel.solve_batch(
                 data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
                 layout.next_code, layout.number_at, layout.points,
                 n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
                 action2_after_action1_end, rep, open_rows, perms, batch, products, CHUNK, 3,
+                len(batch) >= PARALLEL_MIN,
             )
             done += len(batch)
             if progress is not None:

@@ -25,8 +25,9 @@ Table values exclude closed rows (``W_C`` of :mod:`qwixx_math.solver.layout`);
 a row that closes during the turn adds its points and continues in the table
 of the larger closed set, or ends the game (that set's offset is -1).
 
-:func:`solve_batch` runs a batch on all cores, :func:`solve_batch_serial` on
-one; both call :func:`_solve_items`.  (They must be separate functions: numba's
+:func:`solve_batch` runs a batch on all cores, or on the calling thread when
+the batch is too small to pay for waking the thread pool; either way through
+:func:`_solve_items`.  (One compiled function with a run-time switch: numba's
 on-disk cache keys compilations by function, not by the ``parallel`` flag.)
 """
 
@@ -43,7 +44,6 @@ __all__ = [
     "count_products",
     "derive_table",
     "solve_batch",
-    "solve_batch_serial",
 ]
 
 
@@ -461,55 +461,32 @@ def solve_batch(
     products: IntArray,
     chunk: int,
     phases: int,
+    parallel: bool,
 ) -> None:
-    """Solve the independent configurations ``items`` of table ``mask`` on all cores.
+    """Solve the independent configurations ``items`` of table ``mask``.
 
     ``items`` are configuration numbers (the open rows' codes read as a base-``n_codes``
     number, first open row most significant); every value they read must be final.
     ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
     table's stabiliser; each computed value is written to all its images.
     ``products`` is :func:`count_products` of the table's number of open rows.
-    Threads take ``chunk`` consecutive items at a time.  ``phases``: 3 (see
+    With ``parallel``, threads take ``chunk`` consecutive items at a time on all
+    cores; without it the calling thread does all the work (for small batches,
+    where waking the thread pool costs more than the work).  ``phases``: 3 (see
     :func:`_solve_items`; 1 only to profile the gather).
     """
     n_items = items.shape[0]
+    if not parallel:
+        _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at,
+                     points, n_codes, length, threshold, penalties, a2_after_end, mask,
+                     open_rows, perms, items, products, 0, n_items, phases)
+        return
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
-        _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at, points,
-                     n_codes, length, threshold, penalties, a2_after_end, mask, open_rows,
-                     perms, items, products,
+        _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at,
+                     points, n_codes, length, threshold, penalties, a2_after_end, mask,
+                     open_rows, perms, items, products,
                      ch * chunk, min(n_items, (ch + 1) * chunk), phases)
-
-
-@_jit()
-def solve_batch_serial(
-    data: FloatArray,
-    offsets: IntArray,
-    strides: IntArray,
-    code_last: IntArray,
-    code_marks: IntArray,
-    next_code: IntArray,
-    number_at: IntArray,
-    points: FloatArray,
-    n_codes: int,
-    length: int,
-    threshold: int,
-    penalties: int,
-    a2_after_end: bool,
-    mask: int,
-    open_rows: IntArray,
-    perms: IntArray,
-    items: IntArray,
-    products: IntArray,
-    chunk: int,
-    phases: int,
-) -> None:
-    """:func:`solve_batch` on the calling thread only: for small batches, where
-    waking the thread pool costs more than the work.  ``chunk`` is ignored."""
-    _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at, points,
-                     n_codes, length, threshold, penalties, a2_after_end, mask, open_rows,
-                     perms, items, products,
-                 0, items.shape[0], phases)
 
 
 @_jit()
