@@ -36,7 +36,7 @@ from ..solver import TurnPlan as SolverPlan
 from ..solver.layout import Layout
 from ..solver.plans import Outcome, turn_outcomes
 from ..solver.plans import Roll as SolverRoll
-from ..solver.state import RowState, encode_row, score
+from ..solver.state import RowState, score
 from ..solver.variant import Variant
 from .scoring import PolicyKind, priority, tie_break
 from .spec import PolicySpec
@@ -231,16 +231,7 @@ class PriorityPolicy:
             return float(score(rows, penalties) - closed_before)
         assert self._data is not None
         layout = Layout.of(variant) if self.table is None else self.table.layout
-        mask = 0
-        closed_now = 0
-        for i, r in enumerate(rows):
-            if r.closed:
-                mask |= 1 << i
-                closed_now += r.points
-        index = int(layout.offsets[mask]) + penalties
-        for i, r in enumerate(rows):
-            if not r.closed:
-                index += int(layout.strides[mask, i]) * encode_row(r.last, r.marks)
+        index, closed_now = layout.locate(rows, penalties)
         return float(closed_now - closed_before) + float(self._data[index])
 
 

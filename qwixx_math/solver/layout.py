@@ -18,12 +18,13 @@ line.  The value of table ``C`` at open codes ``c`` and penalties ``p`` is at
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from .state import decode_row, encode_row
+from .state import RowState, decode_row, encode_row
 from .variant import Variant, row_points
 
 __all__ = ["Layout"]
@@ -120,3 +121,19 @@ class Layout:
         """The number of values in table ``mask``."""
         k = self.variant.rows - mask.bit_count()
         return int(self.variant.open_codes**k * self.variant.penalty_boxes)
+
+    def locate(self, rows: Sequence[RowState], penalties: int) -> tuple[int, int]:
+        """``(index, closed_points)`` of a running game's position: where its table
+        value lives in the flat array, and the points of its closed rows (the
+        position's value is their sum).  ``rows`` must leave the game running."""
+        mask = 0
+        closed_points = 0
+        for i, r in enumerate(rows):
+            if r.closed:
+                mask |= 1 << i
+                closed_points += r.points
+        index = int(self.offsets[mask]) + penalties
+        for i, r in enumerate(rows):
+            if not r.closed:
+                index += int(self.strides[mask, i]) * encode_row(r.last, r.marks)
+        return index, closed_points

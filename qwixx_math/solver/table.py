@@ -27,7 +27,7 @@ from ..ruleset import Ruleset
 from .engine import SolveStats
 from .layout import Layout
 from .plans import Roll, TurnPlan, is_game_over, turn_outcomes
-from .state import RowState, encode_row, score
+from .state import RowState, score
 from .variant import Variant
 
 __all__ = ["PlanValue", "SolverTable"]
@@ -124,17 +124,7 @@ class SolverTable:
     def _value(self, rows: tuple[RowState, ...], penalties: int) -> float:
         if is_game_over(self.variant, rows, penalties):
             return float(score(rows, penalties))
-        layout = self.layout
-        mask = 0
-        closed_points = 0
-        for i, r in enumerate(rows):
-            if r.closed:
-                mask |= 1 << i
-                closed_points += r.points
-        index = int(layout.offsets[mask]) + penalties
-        for i, r in enumerate(rows):
-            if not r.closed:
-                index += int(layout.strides[mask, i]) * encode_row(r.last, r.marks)
+        index, closed_points = self.layout.locate(rows, penalties)
         return closed_points + float(self._data[index])
 
     # ------------------------------------------------------------------ turns
