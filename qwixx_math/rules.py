@@ -291,25 +291,29 @@ class GameState:
             sheets[i] = sheet._marked(colour.index, pos)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= COLOURS_TO_END:
                 ended_at = i
-        new_closed = frozenset(closed) if closers else self.closed
-        ended_by: str | None = None
-        phase = Phase.ACTION2
-        if rs.end_check is not EndCheck.END_OF_TURN and len(new_closed) >= COLOURS_TO_END:
-            ended_by = "R14"
+        return self._after_action1(sheets, frozenset(closed) if closers else self.closed,
+                                   tuple(choices))
+
+    def _after_action1(self, sheets: Sequence[Sheet], closed: frozenset[Colour],
+                       choices: tuple[Mark | None, ...]) -> GameState:
+        """This rolled state once ``choices`` are written, giving ``sheets`` and ``closed``:
+        the end check after action 1 (R14 unless end_check=end_of_turn), then action 2
+        or, when the game ended and no action 2 follows (R15), the end."""
+        rs = self.ruleset
+        if rs.end_check is not EndCheck.END_OF_TURN and len(closed) >= COLOURS_TO_END:
             if not rs.action2_after_game_end:
-                phase = Phase.OVER
-        if phase is Phase.OVER:
-            return GameState._make(rs, tuple(sheets), self.active, new_closed, phase, None,
-                                   None, ended_by, self.turn)
-        return GameState._make(rs, tuple(sheets), self.active, new_closed, phase, roll,
-                               tuple(choices), ended_by, self.turn)
+                return GameState._make(rs, tuple(sheets), self.active, closed, Phase.OVER,
+                                       None, None, "R14", self.turn)
+            return GameState._make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
+                                   self.roll, choices, "R14", self.turn)
+        return GameState._make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
+                               self.roll, choices, None, self.turn)
 
     def with_action2(self, mark: Mark | None) -> GameState:
         """The state after the active player's action-2 choice (R6-R9, R11, R13, R14)."""
         self._expect(Phase.ACTION2, "choose the action-2 mark")
         roll, action1 = self.roll, self.action1
         assert roll is not None and action1 is not None
-        rs = self.ruleset
         a = self.active
         sheets = list(self.sheets)
         closed = self.closed
@@ -324,6 +328,11 @@ class GameState:
                 closed = closed | {mark.colour}
         elif action1[a] is None:
             sheets[a] = sheets[a].with_penalty()  # R11
+        return self._end_turn(sheets, closed)
+
+    def _end_turn(self, sheets: Sequence[Sheet], closed: frozenset[Colour]) -> GameState:
+        """The end of this turn, with ``sheets`` and ``closed`` after action 2: the end
+        check (R13, R14) unless the game already ended, then the next player's roll."""
         ended_by = self.ended_by
         if ended_by is None:
             if len(closed) >= COLOURS_TO_END:
@@ -331,10 +340,10 @@ class GameState:
             elif any(sh.penalties >= PENALTY_BOXES for sh in sheets):
                 ended_by = "R13"
         if ended_by is not None:
-            return GameState._make(rs, tuple(sheets), a, closed, Phase.OVER, None, None,
-                                   ended_by, self.turn)
-        return GameState._make(rs, tuple(sheets), (a + 1) % len(sheets), closed, Phase.ROLL,
-                               None, None, None, self.turn + 1)
+            return GameState._make(self.ruleset, tuple(sheets), self.active, closed, Phase.OVER,
+                                   None, None, ended_by, self.turn)
+        return GameState._make(self.ruleset, tuple(sheets), (self.active + 1) % len(sheets),
+                               closed, Phase.ROLL, None, None, None, self.turn + 1)
 
     def play_turn(self, roll: Roll, action1: Sequence[Mark | None],
                   action2: Mark | None = None) -> GameState:

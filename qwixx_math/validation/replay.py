@@ -44,7 +44,7 @@ from ..rules import (
     legal_action2,
     new_game,
 )
-from ..ruleset import EndCheck, Ruleset
+from ..ruleset import Ruleset
 from .violations import Step, Violation
 
 __all__ = ["Replay", "check_record"]
@@ -95,9 +95,6 @@ def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
             legal_only[player] = None
     if not illegal:
         return after, illegal, legal_only
-    roll = rolled.roll
-    assert roll is not None
-    rs = rolled.ruleset
     sheets = list(after.sheets)
     closed = set(after.closed)
     for player, _ in illegal:
@@ -107,16 +104,7 @@ def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
         if mark.closes:
             closed.add(mark.colour)
     # As GameState.with_action1: the end check after every action-1 mark (R14, R15).
-    ended_by: str | None = None
-    phase = Phase.ACTION2
-    if rs.end_check is not EndCheck.END_OF_TURN and len(closed) >= COLOURS_TO_END:
-        ended_by = "R14"
-        if not rs.action2_after_game_end:
-            phase = Phase.OVER
-    over = phase is Phase.OVER
-    state = GameState._make(rs, tuple(sheets), rolled.active, frozenset(closed), phase,
-                            None if over else roll, None if over else choices, ended_by,
-                            rolled.turn)
+    state = rolled._after_action1(sheets, frozenset(closed), tuple(choices))
     return state, illegal, legal_only
 
 
@@ -136,21 +124,6 @@ def _legal_action1(rolled: GameState, player: int, legal_only: Sequence[Mark | N
     return tuple(out)
 
 
-def _finish_turn(state: GameState, sheets: list[Sheet], closed: frozenset[Colour],
-                 ended_by: str | None) -> GameState:
-    """As the end of GameState.with_action2: the end check (R13, R14), then the next player."""
-    if ended_by is None:
-        if len(closed) >= COLOURS_TO_END:
-            ended_by = "R14"
-        elif any(s.penalties >= PENALTY_BOXES for s in sheets):
-            ended_by = "R13"
-    if ended_by is not None:
-        return GameState._make(state.ruleset, tuple(sheets), state.active, closed, Phase.OVER,
-                               None, None, ended_by, state.turn)
-    return GameState._make(state.ruleset, tuple(sheets), (state.active + 1) % len(sheets),
-                           closed, Phase.ROLL, None, None, None, state.turn + 1)
-
-
 def _lenient_action2(state: GameState, mark: Mark) -> GameState:
     """``state`` (phase ACTION2, or OVER after an end in action 1) with ``mark`` crossed anyway."""
     sheets = list(state.sheets)
@@ -160,7 +133,7 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
     if state.phase is Phase.OVER:
         return GameState._make(state.ruleset, tuple(sheets), state.active, closed, Phase.OVER,
                                None, None, ended_by, state.turn)
-    return _finish_turn(state, sheets, closed, ended_by)
+    return state._end_turn(sheets, closed)
 
 
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
