@@ -12,6 +12,7 @@ from ..model import COLOURS, Sheet
 from ..notation import format_roll, format_sheet, parse_roll, parse_sheet
 from ..rules import GameState, Phase
 from ..ruleset import Ruleset
+from ._solitaire import add_solver_options, solitaire_ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,9 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--top", type=int, default=None, metavar="N",
                    help="show only the N best plans")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--action2-after-game-end", action="store_true",
-                   help="R15 Option: action 2 still follows when action 1 ends the game")
-    p.add_argument("--quiet", action="store_true", help="no progress bar while solving")
+    add_solver_options(p, "no progress bar while solving")
     p.set_defaults(func=run)
 
 
@@ -67,7 +66,7 @@ def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = Fal
 def run(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 1:
         raise ParseError("--top must be at least 1")
-    ruleset = Ruleset(players=1, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args)
     sheet = parse_sheet(args.sheet)
     rolled = position(sheet, args.roll, ruleset, args.passive)
     advisor = Advisor.for_ruleset(ruleset, progress=False if args.quiet else None)

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from ..policies import PERCENTILES, ScoreDistribution, score_distribution
-from ..ruleset import Ruleset
+from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["plot_distribution", "register", "run"]
 
@@ -37,9 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="print the summary and the histogram as one JSON object")
     parser.add_argument("--plot", metavar="FILE.png", default=None,
                         help="also draw the histogram to FILE.png (needs matplotlib)")
-    parser.add_argument("--action2-after-game-end", action="store_true",
-                        help="R15 option: action 2 still follows when action 1 ends the game")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_solver_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -73,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
         print(f"qwixx-math distribution: error: {PLOT_HINT}", file=sys.stderr)
         return 2
-    ruleset = Ruleset(players=1, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args)
     dist = score_distribution(args.policy, ruleset, progress=False if args.quiet else None)
     if args.plot is not None:
         plot_distribution(dist, args.plot)

@@ -12,7 +12,7 @@ import argparse
 import json
 
 from ..policies import DEFAULT_SPECS, PolicySpec, policy_value
-from ..ruleset import Ruleset
+from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
 
@@ -27,16 +27,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="a policy to list (repeatable; default: "
                              + ", ".join(s.name for s in DEFAULT_SPECS) + ")")
     parser.add_argument("--json", action="store_true", help="print a JSON list")
-    parser.add_argument("--action2-after-game-end", action="store_true",
-                        help="R15 option: action 2 still follows when action 1 ends the game")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_solver_options(parser, "no progress bars")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     specs = (tuple(PolicySpec.parse(n) for n in args.policy) if args.policy
              else DEFAULT_SPECS)
-    ruleset = Ruleset(players=1, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args)
     progress = False if args.quiet else None
     optimal = policy_value(PolicySpec.optimal(), ruleset, progress=progress)
     rows = []

@@ -11,7 +11,7 @@ import json
 
 from ..errors import ParseError
 from ..policies import simulate
-from ..ruleset import Ruleset
+from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
 
@@ -29,9 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--games", type=int, default=100_000, help="games (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the dice (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--action2-after-game-end", action="store_true",
-                        help="R15 option: action 2 still follows when action 1 ends the game")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar while solving")
+    add_solver_options(parser, "no progress bar while solving")
     parser.set_defaults(func=run)
 
 
@@ -40,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         raise ParseError(f"--games must be between 1 and {MAX_GAMES}, not {args.games}")
     if args.seed < 0:
         raise ParseError(f"--seed must be >= 0, not {args.seed}")
-    ruleset = Ruleset(players=1, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args)
     result = simulate(args.policy, args.games, args.seed, ruleset,
                       progress=False if args.quiet else None)
     if args.json:

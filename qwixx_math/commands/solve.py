@@ -14,8 +14,8 @@ import argparse
 import json
 import sys
 
-from ..ruleset import Ruleset
 from ..solver import solve
+from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
 
@@ -26,17 +26,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Compute (or load from the cache) the optimal expected final score of "
                     "solitaire Qwixx from every position, and print the start value.  The "
                     "cache directory is $QWIXX_MATH_CACHE, else the user cache directory.")
-    parser.add_argument("--action2-after-game-end", action="store_true",
-                        help="R15 option: the active player still takes action 2 after "
-                             "action 1 ended the game")
     parser.add_argument("--json", action="store_true",
                         help='print {"expected_score", "states", "seconds", "ruleset"} as JSON')
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_solver_options(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    ruleset = Ruleset(players=1, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args)
     progress = False if args.quiet else sys.stderr.isatty()
     table = solve(ruleset, progress=progress)
     if args.json:
