@@ -1,6 +1,6 @@
 """Benchmark of the optimal solitaire solver: solve, load, profile, numpy prototype.
 
-    python benchmarks/bench_solver.py [--a2] [--skip-full] [--skip-compile] [--json]
+    python benchmarks/bench_solver.py [--a2] [--skip-compile] [--json] [--cache DIR]
 
 1. JIT compile time of the kernel, cold (empty numba cache, fresh process) and
    warm (cache load), measured on a tiny variant.
@@ -93,7 +93,7 @@ SOLVE_CHILD = """
 import json, resource, time
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import Variant, solve
-solve(variant=Variant.from_letters("aadd", 6, 2, 2, 2), cache=False)  # JIT warm-up (both drivers)
+solve(variant=Variant.from_letters("aadd", 6, 2, 2, 2), cache=False)  # JIT warm-up
 cpu0 = time.process_time()
 t0 = time.perf_counter()
 ruleset = Ruleset(players=1, action2_after_game_end={a2})

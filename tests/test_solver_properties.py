@@ -21,7 +21,7 @@ import pytest
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import RowState, SolverTable, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
-from qwixx_math.solver.plans import is_game_over, mark_row, turn_outcomes
+from qwixx_math.solver.plans import all_rolls, is_game_over, mark_row, turn_outcomes
 from qwixx_math.solver.state import decode_row, score
 
 VARIANTS = [
@@ -56,16 +56,6 @@ def all_states(
 def tables(request: pytest.FixtureRequest) -> dict[Variant, SolverTable]:
     ruleset = Ruleset(players=1, action2_after_game_end=request.param)
     return {v: solve(ruleset, v, cache=False) for v in VARIANTS}
-
-
-Roll = tuple[int, int, dict[int, int]]
-
-
-def all_rolls(rows: tuple[RowState, ...]) -> Iterator[tuple[float, Roll]]:
-    open_rows = [i for i, r in enumerate(rows) if not r.closed]
-    weight = 1.0 / 6 ** (2 + len(open_rows))
-    for dice in itertools.product(range(1, 7), repeat=2 + len(open_rows)):
-        yield weight, (dice[0], dice[1], dict(zip(open_rows, dice[2:], strict=True)))
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
@@ -135,7 +125,8 @@ def test_value_is_the_expected_best_plan_over_the_rolls(
         if (sum(r.marks for r in rows) + p) % 4:  # a spread-out sample of the states
             continue
         expected = 0.0
-        for weight, roll in all_rolls(rows):
+        weight = 1.0 / 6 ** (2 + sum(not r.closed for r in rows))
+        for roll in all_rolls(rows):
             plans = table.plan_values(rows, p, roll)
             assert [pv.value for pv in plans] == sorted((pv.value for pv in plans), reverse=True)
             expected += weight * plans[0].value

@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..jit import jit
+from ..model import PENALTY_POINTS
 
 __all__ = [
     "canonical_items",
@@ -52,14 +53,11 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Numbers 2..12 index the action-1 white sum.
 N_SUMS = 11
-#: Points lost per penalty box (R17).
-PENALTY = 5.0
+#: Points lost per penalty box (R17), as the float the kernel computes with.
+PENALTY = float(PENALTY_POINTS)
 
 
-_jit = jit
-
-
-@_jit()
+@jit()
 def _after_value(
     out: FloatArray,
     data: FloatArray,
@@ -96,14 +94,14 @@ def _after_value(
         out[p] = total + data[idx + p]
 
 
-@_jit()
+@jit()
 def _max_into(m2: FloatArray, target: int, stride: int, source: FloatArray) -> None:
     """``m2[target + p * stride] = max(that, source[p])`` for every p."""
     for p in range(source.shape[0]):
         m2[target + p * stride] = max(m2[target + p * stride], source[p])
 
 
-@_jit()
+@jit()
 def _gather(
     data: FloatArray,
     offsets: IntArray,
@@ -292,7 +290,7 @@ def _gather(
         amarks[i] = ni
 
 
-@_jit()
+@jit()
 def _turn_values(
     penalties: int,
     k: int,
@@ -368,7 +366,7 @@ def _turn_values(
         vals[p] = total / (36.0 * faces)
 
 
-@_jit()
+@jit()
 def _solve_items(
     data: FloatArray,
     offsets: IntArray,
@@ -439,7 +437,7 @@ def _solve_items(
                 data[idx + p] = vals[p]
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def solve_batch(
     data: FloatArray,
     offsets: IntArray,
@@ -489,7 +487,7 @@ def solve_batch(
                      ch * chunk, min(n_items, (ch + 1) * chunk), phases)
 
 
-@_jit()
+@jit()
 def canonical_items(
     strides_row: IntArray,
     open_rows: IntArray,
@@ -563,7 +561,7 @@ def count_products(k: int) -> IntArray:
     return np.asarray(factors.prod(axis=0), dtype=np.int64)
 
 
-@_jit()
+@jit()
 def derive_table(
     data: FloatArray,
     offsets: IntArray,

@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 
 from ..ruleset import Ruleset
-from .plans import is_game_over, unchecked_turn_outcomes
+from .plans import all_rolls, is_game_over, unchecked_turn_outcomes
 from .state import RowState, decode_row, score
 from .variant import Variant
 
@@ -42,15 +42,11 @@ class NaiveSolver:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        open_rows = [i for i, r in enumerate(rows) if not r.closed]
         a2_after_end = self.ruleset.action2_after_action1_end
         total = 0.0
         rolls = 0
-        for dice in itertools.product(range(1, 7), repeat=2 + len(open_rows)):
-            colours = dict(zip(open_rows, dice[2:], strict=True))
-            outcomes = unchecked_turn_outcomes(
-                self.variant, a2_after_end, rows, penalties, (dice[0], dice[1], colours)
-            )
+        for roll in all_rolls(rows):
+            outcomes = unchecked_turn_outcomes(self.variant, a2_after_end, rows, penalties, roll)
             total += max(
                 float(score(o.rows, o.penalties))
                 if o.game_over

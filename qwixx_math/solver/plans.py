@@ -15,15 +15,16 @@ that compare the two check the kernel's rules against this module.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .state import RowState
 from .variant import Variant
 
-__all__ = ["Mark", "Outcome", "Roll", "TurnPlan", "is_game_over", "mark_row", "turn_outcomes",
-           "unchecked_turn_outcomes"]
+__all__ = ["Mark", "Outcome", "Roll", "TurnPlan", "all_rolls", "is_game_over", "mark_row",
+           "turn_outcomes", "unchecked_turn_outcomes"]
 
 #: ``(row index, number)``.
 Mark = tuple[int, int]
@@ -97,6 +98,15 @@ def mark_row(variant: Variant, row: RowState, position: int) -> RowState | None:
             return None  # R8
         return RowState(marks=row.marks + 2, closed=True)
     return RowState(marks=row.marks + 1, last=position)
+
+
+def all_rolls(rows: Sequence[RowState]) -> Iterator[tuple[int, int, dict[int, int]]]:
+    """Every roll of the dice in play at ``rows``: two white dice and one die per open
+    row, each of the 6^(2+k) equally likely outcomes once (white dice first, in
+    :func:`itertools.product` order)."""
+    open_rows = [i for i, r in enumerate(rows) if not r.closed]
+    for dice in itertools.product(range(1, 7), repeat=2 + len(open_rows)):
+        yield dice[0], dice[1], dict(zip(open_rows, dice[2:], strict=True))
 
 
 def _check_roll(rows: Sequence[RowState], roll: Roll) -> None:

@@ -8,7 +8,8 @@ strictly larger number (SOLVER.md):
     empty -> 0,    (last, marks) -> 1 + last(last+1)/2 + (marks-1)
 
 with ``last`` in ``0 .. row_length-2`` (marking the last position closes the
-row).  The official row has 56 open states, codes 0..55.
+row).  The official row has 56 open states, codes 0..55.  These are the open
+codes of :mod:`qwixx_math.keys`: :func:`encode_row` is :func:`~qwixx_math.keys.open_code`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..keys import open_code as encode_row
 from .variant import PENALTY_POINTS, Variant, row_points
 
 __all__ = ["RowState", "decode_row", "encode_row", "score"]
@@ -91,13 +93,6 @@ class RowState:
                 f"R8: an open row of length {variant.row_length} has its rightmost mark at "
                 f"position 0..{variant.row_length - 2}, not {self.last} (the last number closes it)"
             )
-
-
-def encode_row(last: int | None, marks: int) -> int:
-    """The code of an open row (no range checks against a variant)."""
-    if last is None:
-        return 0
-    return 1 + last * (last + 1) // 2 + marks - 1
 
 
 def decode_row(code: int) -> tuple[int | None, int]:

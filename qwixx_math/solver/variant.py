@@ -18,10 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["PENALTY_POINTS", "Direction", "Variant", "row_points"]
+from ..model import PENALTY_POINTS
 
-#: Points lost per marked penalty box (R17).
-PENALTY_POINTS = 5
+__all__ = ["PENALTY_POINTS", "Direction", "Variant", "row_points"]
 
 #: Largest number of rows a variant may have (the solver's tables grow as 56^rows).
 MAX_ROWS = 6
