@@ -33,16 +33,16 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import IllegalMoveError, ParseError
-from .model import COLOURS, COUNT, LAST_POSITION, PENALTY_BOXES, Colour, Mark, Roll, Sheet, TurnPlan
+from .keys import table_index
+from .model import COLOURS, LAST_POSITION, PENALTY_BOXES, Colour, Mark, Roll, Sheet, TurnPlan
 from .notation import format_plan, mark_to_json
-from .rules import COLOURS_TO_END, GameState, Phase, legal_action1, legal_action2
+from .rules import COLOURS_TO_END, GameState, Phase, _action1_outcomes, _choices, legal_action2
 from .ruleset import Ruleset
 from .solver import SolverTable, Variant, solve
 
 __all__ = ["Advice", "Advisor", "RankedPlan", "advise"]
 
 _LAST_BIT = 1 << LAST_POSITION
-_TRIANGLE = tuple(n * (n + 1) // 2 for n in range(LAST_POSITION + 3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,19 +153,11 @@ class Advisor:
             m = masks[colour.index]
             if m & _LAST_BIT or colour in closed:
                 mask |= 1 << colour.index
-                points += _TRIANGLE[COUNT[m]]
+                points += sheet.row_score(colour)
                 n_closed += 1
         if n_closed >= COLOURS_TO_END or sheet.penalties >= PENALTY_BOXES:
             return float(sheet.score)
-        strides = self._strides[mask]
-        index = self._offsets[mask] + sheet.penalties
-        for colour in COLOURS:
-            i = colour.index
-            if not mask >> i & 1:
-                m = masks[i]
-                if m:
-                    last = m.bit_length() - 1
-                    index += strides[i] * (last * (last + 1) // 2 + m.bit_count())
+        index = table_index(sheet, mask, self._offsets, self._strides)
         return points + float(self._data[index])
 
     def state_value(self, state: GameState, player: int) -> float:
@@ -186,20 +178,13 @@ class Advisor:
         rolled = _rolled(state, roll)
         self._check_ruleset(rolled.ruleset)
         a = rolled.active
-        base = _others(rolled, others)
+        value = self.value
         scored: list[tuple[float, TurnPlan]] = []
-        for a1 in (None, *legal_action1(rolled, a)):
-            choices = list(base)
-            choices[a] = a1
-            try:
-                after1 = rolled.with_action1(choices)
-            except IllegalMoveError:
-                continue  # another player's choice forbids it (dialect switches)
+        for a1, after1 in _action1_outcomes(rolled, a, _choices(rolled, others)):
             # The sheet and the closed colours settle the value (value() knows when the
             # game is over), so action 2 is applied to the sheet directly, not via
             # with_action2; tests compare this with playing every plan out.
             sheet, closed = after1.sheets[a], after1.closed
-            value = self.value
             if after1.phase is Phase.OVER:
                 scored.append((value(sheet, closed), TurnPlan(a1, None)))
                 continue
@@ -228,15 +213,8 @@ class Advisor:
             raise ParseError(f"player {player!r} does not exist")
         if player == rolled.active:
             raise ParseError(f"player {player} is the active player; use advise()")
-        base = _others(rolled, others)
         scored: list[tuple[float, TurnPlan]] = []
-        for a1 in (None, *legal_action1(rolled, player)):
-            choices = list(base)
-            choices[player] = a1
-            try:
-                after = rolled.with_action1(choices)
-            except IllegalMoveError:
-                continue
+        for a1, after in _action1_outcomes(rolled, player, _choices(rolled, others)):
             if after.phase is Phase.ACTION2:
                 try:
                     after = after.with_action2(action2)
@@ -254,15 +232,6 @@ def _rolled(state: GameState, roll: Roll | None) -> GameState:
             raise ParseError("give the roll, or a state in the action1 phase")
         return state
     return state.with_roll(roll)
-
-
-def _others(state: GameState, others: Sequence[Mark | None] | None) -> list[Mark | None]:
-    if others is None:
-        return [None] * state.players
-    base = list(others)
-    if len(base) != state.players:
-        raise ParseError(f"others needs one entry for each of {state.players} players")
-    return base
 
 
 def _rank(scored: list[tuple[float, TurnPlan]], passive: bool) -> tuple[RankedPlan, ...]:

@@ -18,7 +18,7 @@ sheet (marks packed to the left) with the same key and the same future.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import ParseError
@@ -36,6 +36,7 @@ __all__ = [
     "row_code",
     "sheet_from_key",
     "sheet_key",
+    "table_index",
 ]
 
 #: Number of open row codes (empty + 55 (last, count) pairs).
@@ -106,6 +107,20 @@ def row_code(mask: int, closed: bool = False) -> int:
     if not mask:
         return 0
     return open_code(mask.bit_length() - 1, mask.bit_count())
+
+
+def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
+                strides: Sequence[Sequence[int]]) -> int:
+    """Where ``sheet`` stands in a solver table laid out by ``offsets`` and ``strides``
+    (:class:`qwixx_math.solver.layout.Layout`'s, as Python ints): the rows in
+    ``closed_mask`` (bit ``colour.index``) are outside the table, every other row adds
+    its stride times its open code, and the penalties are innermost."""
+    row_strides = strides[closed_mask]
+    index = offsets[closed_mask] + sheet.penalties
+    for i, mask in enumerate(sheet.masks):
+        if not closed_mask >> i & 1:
+            index += row_strides[i] * row_code(mask)
+    return index
 
 
 def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .advice import Advice, Advisor
 from .errors import IllegalMoveError, ParseError
-from .model import Roll, TurnPlan
+from .model import Roll, Sheet, TurnPlan
 from .notation import format_plan, format_roll, format_sheet, mark_to_json
 from .record import GameRecord
 from .rules import new_game
@@ -190,7 +190,7 @@ def review_game(record: GameRecord, player: str | int | None = None,
                   state.sheets[p].score)
 
 
-def _decision(turn: int, sheet: Any, roll: Roll, advice: Advice, chosen: TurnPlan,
+def _decision(turn: int, sheet: Sheet, roll: Roll, advice: Advice, chosen: TurnPlan,
               chosen_value: float) -> Decision:
     best = advice.best
     return Decision(turn, not advice.passive, format_sheet(sheet), roll, chosen, chosen_value,

@@ -28,7 +28,7 @@ Where RULES.md is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
@@ -368,10 +368,7 @@ class GameState:
         ``others`` has one entry per player (the active player's is ignored); by
         default every other player passes.
         """
-        choices: list[Mark | None] = (list(others) if others is not None
-                                      else [None] * self.players)
-        if len(choices) != self.players:
-            raise ParseError(f"others needs one entry for each of {self.players} players")
+        choices = _choices(self, others)
         choices[self.active] = plan.action1
         return self.play_turn(roll, choices, plan.action2)
 
@@ -562,6 +559,34 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     return tuple(out)
 
 
+def _choices(state: GameState, others: Sequence[Mark | None] | None) -> list[Mark | None]:
+    """Every player's action-1 choice as ``others`` gives them (one entry per player;
+    by default everybody passes), as a new list."""
+    n = len(state.sheets)
+    if others is None:
+        return [None] * n
+    choices = list(others)
+    if len(choices) != n:
+        raise ParseError(f"others needs one entry for each of {n} players")
+    return choices
+
+
+def _action1_outcomes(state: GameState, player: int, others: Sequence[Mark | None]
+                      ) -> Iterator[tuple[Mark | None, GameState]]:
+    """``player``'s action-1 choices in ``state`` (phase ACTION1): passing, then each of
+    :func:`legal_action1`, with the state after everybody's action 1, the other players
+    choosing as ``others`` says.  A choice that another player's choice forbids
+    (dialect switches) is left out."""
+    for a1 in (None, *legal_action1(state, player)):
+        choices = list(others)
+        choices[player] = a1
+        try:
+            after = state.with_action1(choices)
+        except IllegalMoveError:
+            continue
+        yield a1, after
+
+
 def legal_plans(state: GameState, roll: Roll | None = None,
                 others: Sequence[Mark | None] | None = None) -> tuple[TurnPlan, ...]:
     """Every legal turn plan of the active player, sorted (penalty ``-/-`` first).
@@ -571,18 +596,8 @@ def legal_plans(state: GameState, roll: Roll | None = None,
     lead to the same sheet (e.g. ``r8/g8`` and ``g8/r8``); see :func:`turn_outcomes`.
     """
     state, roll = _roll_for(state, roll)
-    n = state.players
-    base = list(others) if others is not None else [None] * n
-    if len(base) != n:
-        raise ParseError(f"others needs one entry for each of {n} players")
     plans: list[TurnPlan] = []
-    for a1 in (None, *legal_action1(state, state.active)):
-        choices = list(base)
-        choices[state.active] = a1
-        try:
-            after = state.with_action1(choices)
-        except IllegalMoveError:
-            continue
+    for a1, after in _action1_outcomes(state, state.active, _choices(state, others)):
         plans.append(TurnPlan(a1, None))
         plans.extend(TurnPlan(a1, a2) for a2 in legal_action2(after))
     plans.sort()

@@ -67,6 +67,28 @@ def brute_force(advisor: Advisor, state: GameState, roll: Roll,
     return out
 
 
+def brute_force_passive(table: SolverTable, rolled: GameState, player: int,
+                        others: list[Mark | None], action2: Mark | None = None
+                        ) -> list[tuple[float, TurnPlan]]:
+    """Every choice of a passive ``player`` (pass or a legal mark), the turn played out with
+    the active player's ``action2`` (none when the choice made it illegal), valued."""
+    out = []
+    for a1 in (None, *legal_action1(rolled, player)):
+        choices = list(others)
+        choices[player] = a1
+        try:
+            after = rolled.with_action1(choices)
+        except IllegalMoveError:
+            continue
+        if after.phase is Phase.ACTION2:
+            try:
+                after = after.with_action2(action2)
+            except IllegalMoveError:
+                after = after.with_action2(None)
+        out.append((table_value(table, after, player), TurnPlan(a1, None)))
+    return out
+
+
 def random_solitaire_state(seed: int, turns: int, ruleset: Ruleset) -> GameState:
     rng = random.Random(seed)
     state = GameState(ruleset, (Sheet.EMPTY,))
@@ -174,17 +196,7 @@ def test_multiplayer_advice_with_others_choices(official: Advisor, seed: int, pl
         if p == state.active:
             continue
         passive = official.advise_passive(state, p, roll, others)
-        brute = []
-        for a1 in (None, *legal_action1(rolled, p)):
-            choices = list(others)
-            choices[p] = a1
-            try:
-                after = rolled.with_action1(choices)
-            except IllegalMoveError:
-                continue
-            if after.phase is Phase.ACTION2:
-                after = after.with_action2(None)
-            brute.append((table_value(official.table, after, p), TurnPlan(a1, None)))
+        brute = brute_force_passive(official.table, rolled, p, others)
         brute.sort(key=lambda vp: (-vp[0], vp[1].sort_key))
         assert [r.plan for r in passive.plans] == [plan for _, plan in brute]
         assert all(r.loss >= 0 and not r.penalty for r in passive.plans)

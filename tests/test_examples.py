@@ -25,6 +25,13 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 TIME_LIMIT = 120
 
 
+def script_env() -> dict[str, str]:
+    """The environment with the repository first on ``PYTHONPATH``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
 def test_there_are_examples() -> None:
     """examples/ holds at least the rules core's random game."""
     assert ROOT / "examples" / "random_game.py" in SCRIPTS
@@ -33,9 +40,7 @@ def test_there_are_examples() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_example_runs(script: Path) -> None:
     """The script exits with code 0 and prints something."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=script_env(),
                           capture_output=True, text=True, timeout=TIME_LIMIT, check=False)
     assert done.returncode == 0, f"{script.name} exited {done.returncode}:\n{done.stderr}"
     assert done.stdout.strip(), f"{script.name} printed nothing"
@@ -44,11 +49,9 @@ def test_example_runs(script: Path) -> None:
 def test_random_game_example_output() -> None:
     """examples/random_game.py prints the game turn by turn and ends with the scores and the
     winners, which agree with replaying the same seeded game."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     done = subprocess.run([sys.executable, "examples/random_game.py", "--players", "2",
-                           "--seed", "5"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=TIME_LIMIT, check=True)
+                           "--seed", "5"], cwd=ROOT, env=script_env(), capture_output=True,
+                          text=True, timeout=TIME_LIMIT, check=True)
     lines = done.stdout.splitlines()
     assert lines[0] == "Qwixx, 2 player(s), seed 5: Kari, Ola"
     assert lines[-1].startswith("Winner(s): ")

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_advice import table_value
+from test_advice import brute_force_passive, table_value
 
 from qwixx_math import IllegalMoveError, ParseError
 from qwixx_math.advice import Advisor
@@ -15,7 +15,7 @@ from qwixx_math.cli import main
 from qwixx_math.model import Colour, Mark, TurnPlan
 from qwixx_math.record import GameRecord, TurnRecord, random_game
 from qwixx_math.review import MULTIPLAYER_NOTE, review_game, review_players
-from qwixx_math.rules import Phase, legal_action1, legal_plans, new_game, random_roll
+from qwixx_math.rules import legal_plans, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 
 
@@ -60,19 +60,9 @@ def brute_losses(advisor: Advisor, record: GameRecord, p: int) -> list[float]:
                 values[plan] = table_value(advisor.table, after, p)
             chosen = TurnPlan(turn.action1[p], turn.action2)
         else:
-            for a1 in (None, *legal_action1(rolled, p)):
-                choices: list[Mark | None] = list(turn.action1)
-                choices[p] = a1
-                try:
-                    after = rolled.with_action1(choices)
-                except IllegalMoveError:
-                    continue
-                if after.phase is Phase.ACTION2:
-                    try:
-                        after = after.with_action2(turn.action2)
-                    except IllegalMoveError:
-                        after = after.with_action2(None)
-                values[TurnPlan(a1, None)] = table_value(advisor.table, after, p)
+            for value, plan in brute_force_passive(advisor.table, rolled, p,
+                                                   list(turn.action1), turn.action2):
+                values[plan] = value
             chosen = TurnPlan(turn.action1[p], None)
         losses.append(max(values.values()) - values[chosen])
         state = state.play_turn(turn.roll, turn.action1, turn.action2)

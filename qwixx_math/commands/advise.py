@@ -10,7 +10,7 @@ from ..advice import Advice, Advisor
 from ..errors import IllegalMoveError, ParseError
 from ..model import COLOURS, Sheet
 from ..notation import format_roll, format_sheet, parse_roll, parse_sheet
-from ..rules import GameState, Phase
+from ..rules import GameState
 from ..ruleset import Ruleset
 from ._solitaire import add_solver_options, solitaire_ruleset
 
@@ -58,8 +58,6 @@ def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = Fal
                           (Sheet.EMPTY, sheet), closed=closed | sheet.locked)
     else:
         state = GameState(ruleset, (sheet,), closed=closed | sheet.locked)
-    if state.phase is not Phase.ROLL:  # pragma: no cover - a new state is always ROLL
-        raise ParseError("internal: expected a state before its roll")
     return state.with_roll(roll)
 
 

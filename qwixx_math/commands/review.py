@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 
-from ..errors import IllegalMoveError, ParseError
+from ..advice import Advisor
+from ..errors import ParseError
 from ..review import review_players
 from ..validation import load_record
 
@@ -39,14 +40,8 @@ def run(args: argparse.Namespace) -> int:
         raise ParseError("--top must be 0 or more")
     record = load_record(args.record)
     players = [args.player] if args.player is not None else None
-    from ..advice import Advisor
-
     advisor = Advisor.for_ruleset(record.ruleset, progress=False if args.quiet else None)
-    try:
-        reviews = review_players(record, players, advisor)
-    except IllegalMoveError as exc:
-        print(f"qwixx-math review: error: {exc}", file=sys.stderr)
-        return 2
+    reviews = review_players(record, players, advisor)  # a QwixxError: cli.main, exit 2
     if args.json:
         json.dump({"reviews": [r.to_json(args.top) for r in reviews]}, sys.stdout)
         sys.stdout.write("\n")

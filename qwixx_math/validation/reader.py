@@ -255,13 +255,11 @@ def read_record(data: object) -> GameRecord:
     ...     print(exc)
     $.turns[0].roll.white[0] (turn 1): must be a die, 1 to 6 (R1), not 7
     """
+    # The format before the fields: another format's record is not one of unknown fields.
     if isinstance(data, dict) and "format" in data and data["format"] != RECORD_FORMAT:
         raise _fail("$.format", f"must be {RECORD_FORMAT!r}, not {data['format']!r}: "
                                 "this is not a qwixx-math game record")
     top = _object(data, "$", _TOP_FIELDS, ("format", "version", "players", "turns"))
-    if top["format"] != RECORD_FORMAT:  # pragma: no cover - checked above
-        raise _fail("$.format", f"must be {RECORD_FORMAT!r}, not {top['format']!r}: "
-                                "this is not a qwixx-math game record")
     if not (_is_int(top["version"]) and top["version"] == RECORD_VERSION):
         raise _fail("$.version", f"must be {RECORD_VERSION}, not {top['version']!r} "
                                  "(unsupported version)")

@@ -462,19 +462,11 @@ DEPTH_CASES = [
 ]
 
 
-def start_position(sheets: tuple[str, ...], closed: str, active: int) -> Position:
-    return Position(tuple(parse_sheet(s) for s in sheets),
-                    frozenset(c for c in closed if c in LETTERS), active)
-
-
-def turn_entry(case: TurnCase) -> dict[str, object]:
-    pos = start_position(case.sheets, case.closed, case.active)
-    roll = parse_roll(case.roll)
-    n = len(case.sheets)
-    others: list[Mark] = [parse_mark(m) for m in case.others] if case.others else [None] * n
-    others[pos.active] = None
-    plans = outcomes(case.rules, pos, roll, others)
-    return {
+def start_position(case: TurnCase | DepthCase) -> tuple[Position, dict[str, object]]:
+    """The case's start position, and the fields every entry begins with."""
+    pos = Position(tuple(parse_sheet(s) for s in case.sheets),
+                   frozenset(c for c in case.closed if c in LETTERS), case.active)
+    return pos, {
         "name": case.name,
         "why": case.why,
         "ruleset": case.rules.to_json(),
@@ -482,6 +474,18 @@ def turn_entry(case: TurnCase) -> dict[str, object]:
         "sheets": [format_sheet(s) for s in pos.sheets],
         "closed": "".join(c for c in LETTERS if c in pos.closed) or "-",
         "active": pos.active,
+    }
+
+
+def turn_entry(case: TurnCase) -> dict[str, object]:
+    pos, head = start_position(case)
+    roll = parse_roll(case.roll)
+    n = len(case.sheets)
+    others: list[Mark] = [parse_mark(m) for m in case.others] if case.others else [None] * n
+    others[pos.active] = None
+    plans = outcomes(case.rules, pos, roll, others)
+    return {
+        **head,
         "roll": case.roll,
         "others": ["-" if m is None else f"{m[0]}{m[1]}" for m in others],
         "plans": len(plans),
@@ -491,16 +495,10 @@ def turn_entry(case: TurnCase) -> dict[str, object]:
 
 
 def depth_entry(case: DepthCase) -> dict[str, object]:
-    pos = start_position(case.sheets, case.closed, case.active)
+    pos, head = start_position(case)
     got, breakdown = reachable(case.rules, pos, case.depth)
     return {
-        "name": case.name,
-        "why": case.why,
-        "ruleset": case.rules.to_json(),
-        "start": pos.text(),
-        "sheets": [format_sheet(s) for s in pos.sheets],
-        "closed": "".join(c for c in LETTERS if c in pos.closed) or "-",
-        "active": pos.active,
+        **head,
         "depth": case.depth,
         "rolls_per_turn": 6 ** (2 + 4 - len(pos.closed)),
         "positions": len(got),
