@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 
@@ -29,6 +28,7 @@ from qwixx_math.policies.geometry import geometry
 from qwixx_math.rules import legal_plans, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import NaiveSolver, RowState, Variant, solve, turn_outcomes
+from qwixx_math.solver.plans import all_rolls
 from qwixx_math.solver.state import score
 
 OFFICIAL = Variant()
@@ -144,10 +144,8 @@ def test_engine_choice_equals_the_optimal_python_policy_on_small_variants() -> N
 
 def brute_force_counts(policy: PriorityPolicy, variant: Variant, a2: bool,
                        rows: tuple[RowState, ...], penalties: int) -> Counter[object]:
-    open_rows = [i for i, r in enumerate(rows) if not r.closed]
     counts: Counter[object] = Counter()
-    for dice in itertools.product(range(1, 7), repeat=2 + len(open_rows)):
-        roll = (dice[0], dice[1], dict(zip(open_rows, dice[2:], strict=True)))
+    for roll in all_rolls(rows):
         counts[policy.choose_rows(variant, a2, rows, penalties, roll)] += 1
     return counts
 

@@ -32,11 +32,7 @@ def state_of(variant: Variant, rows: Sequence[RowState]) -> tuple[int, npt.NDArr
 
 
 def flat_index(variant: Variant, rows: Sequence[RowState], penalties: int) -> int:
-    lay = geometry(variant).layout
-    mask, codes = state_of(variant, rows)
-    return int(lay.offsets[mask]) + penalties + sum(
-        int(lay.strides[mask, i]) * int(codes[i]) for i in range(variant.rows)
-        if not mask >> i & 1)
+    return geometry(variant).layout.locate(rows, penalties)[0]
 
 
 def plan_of(variant: Variant, plan_id: int) -> TurnPlan:
@@ -62,7 +58,7 @@ def engine_roll(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[Row
     plans = np.empty(size, dtype=np.int64)
     hs = np.empty(size)
     n, best = engine.roll_choice(
-        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, geo.pos_of,
+        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.pos_of,
         geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
         variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
         vstar if vstar is not None else NO_TABLE, mask, codes, penalties, dice, plans, hs)
@@ -79,22 +75,15 @@ def engine_weights(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[
     open_rows = geo.open_rows(mask)
     k = len(open_rows)
     n_layers = variant.penalty_boxes if spec.needs_table else 1
-    n_cells = 1 + 11 * k + 121 * k
-    cell_h = np.empty((n_layers, n_cells))
-    cell_tb = np.empty((n_layers, n_cells), dtype=np.int64)
-    cell_out = np.empty((n_layers, n_cells, 4), dtype=np.int64)
-    weights = np.empty((n_layers, n_cells), dtype=np.int64)
-    z = 6 * k + 1
+    cell_h, cell_tb, cell_out, weights = engine._cell_scratch(n_layers, k)
     engine.config_weights(
         *geo.engine_args(), variant.row_length, variant.lock_threshold, variant.penalty_boxes,
         variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
         vstar if vstar is not None else NO_TABLE, mask, open_rows, codes, n_layers,
-        cell_h, cell_tb, cell_out, weights, np.empty(z), np.empty(z, dtype=np.int64),
-        np.empty(z, dtype=np.int64), np.empty(z, dtype=np.int64),
-        np.empty(max(k, 1), dtype=np.int64))
+        cell_h, cell_tb, cell_out, weights, *engine._sweep_scratch(k))
     layer = penalties if n_layers > 1 else 0
     out: Counter[TurnPlan] = Counter()
-    for cell in range(n_cells):
+    for cell in range(weights.shape[1]):
         w = int(weights[layer, cell])
         if w:
             out[plan_of(variant, int(cell_tb[layer, cell]))] += w

@@ -29,11 +29,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import IllegalMoveError, InvalidStateError, ParseError
-from ..model import COLOURS, COUNT, LAST_POSITION, ROW_LENGTH, Roll, TurnPlan
+from ..keys import table_index
+from ..model import COLOURS, ROW_LENGTH, Roll, TurnPlan
 from ..rules import GameState, Phase, legal_plans
 from ..solver import SolverTable
 from ..solver import TurnPlan as SolverPlan
-from ..solver.layout import Layout
+from ..solver.plans import Mark as SolverMark
 from ..solver.plans import Outcome, turn_outcomes
 from ..solver.plans import Roll as SolverRoll
 from ..solver.state import RowState, score
@@ -43,11 +44,10 @@ from .spec import PolicySpec
 
 __all__ = ["HeuristicPolicy", "OptimalPolicy", "Policy", "PriorityPolicy", "RankedChoice"]
 
-_LAST_BIT = 1 << LAST_POSITION
-_TRIANGLE = tuple(n * (n + 1) // 2 for n in range(ROW_LENGTH + 2))
-
 #: ``(plan, priority, tie-break rank)``.
 RankedChoice = tuple[TurnPlan, float, int]
+#: A mark as ``(row index, position)``.
+_Placed = tuple[int, int]
 
 
 @runtime_checkable
@@ -90,8 +90,12 @@ class PriorityPolicy:
             raise ParseError("the optimal policy needs the solver's table (solve())")
         self.spec = spec
         self.table = table if spec.needs_table else None
-        self._data: npt.NDArray[np.float64] | None = (
-            table.data if table is not None and spec.needs_table else None)
+        self._data: npt.NDArray[np.float64] | None = None
+        if self.table is not None:
+            self._data = self.table.data
+            # the layout as Python ints, for keys.table_index (as the Advisor keeps it)
+            self._offsets = [int(x) for x in self.table.layout.offsets]
+            self._strides = [[int(x) for x in row] for row in self.table.layout.strides]
 
     @property
     def name(self) -> str:
@@ -112,32 +116,18 @@ class PriorityPolicy:
                                  "action2_after_game_end than this game's ruleset")
         plans = legal_plans(state, roll)
         sheet = state.sheets[0]
-        closed_before = sum(_TRIANGLE[COUNT[sheet.masks[c.index]]] for c in COLOURS
-                            if c in state.closed)
+        closed_before = sum(sheet.row_score(c) for c in COLOURS if c in state.closed)
+        lasts = [mask.bit_length() - 1 for mask in sheet.masks]
         out: list[RankedChoice] = []
         for plan in plans:
-            skip_total = 0
-            skip_max = 0
-            a1_pos = -1
-            for mark in plan.marks:
-                pos = mark.position
-                if mark is plan.action2 and plan.action1 is not None \
-                        and plan.action1.colour is mark.colour:
-                    last = a1_pos
-                else:
-                    last = sheet.masks[mark.colour.index].bit_length() - 1
-                if mark is plan.action1:
-                    a1_pos = pos
-                skip = pos - last - 1
-                skip_total += skip
-                skip_max = max(skip_max, skip)
+            a1, a2 = ((None if m is None else (m.colour.index, m.position))
+                      for m in (plan.action1, plan.action2))
             value = 0.0
             if self._data is not None:
                 after = state.play_plan(roll, plan)
                 value = self._relative_value(after, closed_before)
-            h = priority(int(self.spec.kind), float(self.spec.param), len(plan.marks),
-                         skip_total, skip_max, value)
-            out.append((plan, h, _core_rank(plan)))
+            out.append((plan, self._priority(len(plan.marks), a1, a2, lasts, value),
+                        _rank(len(COLOURS), ROW_LENGTH, a1, a2)))
         out.sort(key=lambda c: (-c[1], c[2]))
         return out
 
@@ -151,21 +141,14 @@ class PriorityPolicy:
         sheet = after.sheets[0]
         if after.is_over:
             return float(sheet.score - closed_before)
-        assert self.table is not None and self._data is not None
-        layout = self.table.layout
+        assert self._data is not None
         mask = 0
         closed_now = 0
         for c in COLOURS:
             if c in after.closed:
                 mask |= 1 << c.index
-                closed_now += _TRIANGLE[COUNT[sheet.masks[c.index]]]
-        index = int(layout.offsets[mask]) + sheet.penalties
-        for c in COLOURS:
-            m = sheet.masks[c.index]
-            if not mask >> c.index & 1 and m:
-                last = m.bit_length() - 1
-                index += int(layout.strides[mask, c.index]) * (last * (last + 1) // 2
-                                                                + m.bit_count())
+                closed_now += sheet.row_score(c)
+        index = table_index(sheet, mask, self._offsets, self._strides)
         return float(closed_now - closed_before) + float(self._data[index])
 
     # -- the solver's variants (row states) ------------------------------------------------------
@@ -182,40 +165,17 @@ class PriorityPolicy:
         rows = tuple(rows)
         outcomes = turn_outcomes(variant, action2_after_action1_end, rows, penalties, roll)
         closed_before = sum(r.points for r in rows if r.closed)
+        lasts = [-1 if r.last is None else r.last for r in rows]
         out: list[tuple[Outcome, float, int]] = []
         for o in outcomes:
             plan = o.plan
-            skip_total = 0
-            skip_max = 0
-            q1 = -1
-            keys: list[tuple[int, int]] = []
-            for which, mark in (("a1", plan.action1), ("a2", plan.action2)):
-                if mark is None:
-                    keys.append((-1, -1))
-                    continue
-                row, number = mark
-                pos = variant.position_of(row, number)
-                assert pos is not None
-                if which == "a2" and plan.action1 is not None and plan.action1[0] == row:
-                    last = q1
-                else:
-                    row_last = rows[row].last
-                    last = -1 if row_last is None else row_last
-                if which == "a1":
-                    q1 = pos
-                skip = pos - last - 1
-                skip_total += skip
-                skip_max = max(skip_max, skip)
-                keys.append((row, pos))
+            a1, a2 = (_placed(variant, m) for m in (plan.action1, plan.action2))
             value = 0.0
             if self._data is not None:
-                value = self._relative_rows_value(variant, o.rows, o.penalties, o.game_over,
+                value = self._relative_rows_value(o.rows, o.penalties, o.game_over,
                                                   closed_before)
-            h = priority(int(self.spec.kind), float(self.spec.param), plan.marks, skip_total,
-                         skip_max, value)
-            rank = tie_break(variant.rows, variant.row_length, keys[0][0], keys[0][1],
-                             keys[1][0], keys[1][1])
-            out.append((o, h, rank))
+            out.append((o, self._priority(plan.marks, a1, a2, lasts, value),
+                        _rank(variant.rows, variant.row_length, a1, a2)))
         out.sort(key=lambda c: (-c[1], c[2]))
         return out
 
@@ -225,21 +185,47 @@ class PriorityPolicy:
         return self.ranked_rows(variant, action2_after_action1_end, rows, penalties,
                                 roll)[0][0].plan
 
-    def _relative_rows_value(self, variant: Variant, rows: tuple[RowState, ...],
-                             penalties: int, game_over: bool, closed_before: int) -> float:
+    def _relative_rows_value(self, rows: tuple[RowState, ...], penalties: int,
+                             game_over: bool, closed_before: int) -> float:
         if game_over:
             return float(score(rows, penalties) - closed_before)
-        assert self._data is not None
-        layout = Layout.of(variant) if self.table is None else self.table.layout
-        index, closed_now = layout.locate(rows, penalties)
+        assert self.table is not None and self._data is not None
+        index, closed_now = self.table.layout.locate(rows, penalties)
         return float(closed_now - closed_before) + float(self._data[index])
 
+    # -- shared by both representations ----------------------------------------------------------
+    def _priority(self, marks: int, a1: _Placed | None, a2: _Placed | None,
+                  lasts: Sequence[int], value: float) -> float:
+        """:func:`priority` of a plan marking ``a1`` and ``a2`` (each ``(row, position)`` or
+        None), ``lasts[row]`` being each row's rightmost mark before the turn (-1: none).
 
-def _core_rank(plan: TurnPlan) -> int:
-    """:func:`tie_break` of a rules-core plan (its place in legal_plans order)."""
-    k = [(-1, -1) if m is None else (m.colour.index, m.position)
-         for m in (plan.action1, plan.action2)]
-    return int(tie_break(len(COLOURS), ROW_LENGTH, k[0][0], k[0][1], k[1][0], k[1][1]))
+        Each mark skips the numbers between it and the rightmost mark of its row; the
+        action-2 mark counts from the action-1 mark when both are in the same row.
+        """
+        skips = []
+        if a1 is not None:
+            skips.append(a1[1] - lasts[a1[0]] - 1)
+        if a2 is not None:
+            last = a1[1] if a1 is not None and a1[0] == a2[0] else lasts[a2[0]]
+            skips.append(a2[1] - last - 1)
+        return priority(int(self.spec.kind), float(self.spec.param), marks, sum(skips),
+                        max((0, *skips)), value)
+
+
+def _placed(variant: Variant, mark: SolverMark | None) -> _Placed | None:
+    """A solver mark ``(row, number)`` as ``(row, position)``."""
+    if mark is None:
+        return None
+    pos = variant.position_of(*mark)
+    assert pos is not None
+    return mark[0], pos
+
+
+def _rank(rows: int, length: int, a1: _Placed | None, a2: _Placed | None) -> int:
+    """:func:`tie_break` of a plan marking ``a1`` and ``a2`` (its place in legal_plans order)."""
+    k1 = (-1, -1) if a1 is None else a1
+    k2 = (-1, -1) if a2 is None else a2
+    return int(tie_break(rows, length, k1[0], k1[1], k2[0], k2[1]))
 
 
 class HeuristicPolicy(PriorityPolicy):

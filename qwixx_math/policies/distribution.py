@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
+from ..solver.engine import ProgressCallback
 from ..solver.variant import Variant
 from . import engine
 from .geometry import geometry, readonly_table
@@ -44,7 +45,6 @@ PERCENTILES: tuple[int, ...] = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 BATCH = 512
 #: Configurations per work unit of a thread.
 CHUNK = 8
-ProgressCallback = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +176,7 @@ def forward_distribution(
     for mask in order:
         items, level_start = geo.items(mask)
         open_rows = geo.open_rows(mask)
-        n_cells = 1 + 11 * len(open_rows) * 12
+        n_cells = engine.cell_count(len(open_rows))
         buf_weights = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)
         buf_out = np.empty((BATCH, n_layers, n_cells, 4), dtype=np.int64)
         buf_tb = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)

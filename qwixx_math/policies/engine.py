@@ -54,10 +54,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ..jit import jit
+from ..model import PENALTY_POINTS
+from ..solver.kernel import N_SUMS
 from .scoring import priority, tie_break
 
 __all__ = [
     "apply_plan",
+    "cell_count",
     "config_weights",
     "decode_plan",
     "evaluate_batch",
@@ -74,23 +77,18 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
-#: White sums 2..12.
-N_SUMS = 11
-#: Points per penalty box (R17).
-PENALTY = 5
+#: Points per penalty box (R17), an integer here (the solver's kernel works in floats).
+PENALTY = PENALTY_POINTS
 #: ``apply_plan`` status values.
 ILLEGAL = -1
 GOES_ON = 0
 GAME_OVER = 1
 
 
-_jit = jit
-
-
 _ILLEGAL = (ILLEGAL, 0, 0, 0, 0, 0, 0, 0)
 
 
-@_jit()
+@jit()
 def apply_plan(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, points: IntArray, length: int, threshold: int, to_end: int,
@@ -198,7 +196,7 @@ def apply_plan(
     return (GOES_ON, successor, closed_points, 0, new_mask, n_marks, skip_total, skip_max)
 
 
-@_jit(inline=True)
+@jit(inline=True)
 def decode_plan(plan: int, rows: int, length: int) -> tuple[int, int, int, int]:
     """``(a1_row, a1_pos, a2_row, a2_pos)`` of a plan id (its :func:`tie_break` rank)."""
     k1 = plan // (rows * length + 1)
@@ -216,7 +214,7 @@ def decode_plan(plan: int, rows: int, length: int) -> tuple[int, int, int, int]:
     return a1r, a1q, a2r, a2q
 
 
-@_jit(inline=True)
+@jit(inline=True)
 def plan_value(status: int, successor: int, closed_points: int, final_points: int, p: int,
                vstar: FloatArray) -> float:
     """The optimal policy's ``value`` feature of a marking plan at ``p`` penalties: the
@@ -226,7 +224,7 @@ def plan_value(status: int, successor: int, closed_points: int, final_points: in
     return float(closed_points + vstar[successor + p])
 
 
-@_jit(inline=True)
+@jit(inline=True)
 def penalty_value(base: int, p: int, penalties: int, open_points: int,
                   vstar: FloatArray) -> float:
     """The same for the penalty (R11; the last box ends the game, R13)."""
@@ -235,13 +233,19 @@ def penalty_value(base: int, p: int, penalties: int, open_points: int,
     return float(vstar[base + p + 1])
 
 
-@_jit(inline=True)
+@jit(inline=True)
+def cell_count(k: int) -> int:
+    """The number of cells of a configuration with ``k`` open rows (see :func:`_gather`)."""
+    return 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+
+
+@jit(inline=True)
 def _better(h1: float, t1: int, h2: float, t2: int) -> bool:
     """Whether (h1, t1) ranks above (h2, t2): higher priority, then earlier plan."""
     return h1 > h2 or (h1 == h2 and t1 < t2)
 
 
-@_jit(inline=True)
+@jit(inline=True)
 def _offer(cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray, cell: int,
            n_layers: int, kind: int, param: float, vstar: FloatArray, status: int,
            successor: int, closed_points: int, final_points: int, new_mask: int, n_marks: int,
@@ -261,7 +265,7 @@ def _offer(cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray, cell: int,
             cell_out[p, cell, 3] = new_mask
 
 
-@_jit()
+@jit()
 def _gather(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
@@ -282,7 +286,7 @@ def _gather(
     """
     k = open_rows.shape[0]
     m = codes.shape[0]
-    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    n_cells = cell_count(k)
     last_q = length - 1
     for layer in range(n_layers):
         for cell in range(n_cells):
@@ -391,7 +395,7 @@ def _gather(
                                r2[7], tie_break(m, length, i, q1, j, last_q))
 
 
-@_jit()
+@jit()
 def _sweep(k: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights: IntArray,
            zh: FloatArray, zt: IntArray, zj: IntArray, zc: IntArray, below: IntArray) -> None:
     """Integer weights (units of 1 / (36 * 6^k)) of every cell being the roll's choice."""
@@ -460,7 +464,7 @@ def _sweep(k: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights
                     below[tj] += 1
 
 
-@_jit()
+@jit()
 def _n_rolls(k: int) -> float:
     """The number of ordered rolls with ``k`` coloured dice: 36 * 6^k."""
     total = 36.0
@@ -469,7 +473,7 @@ def _n_rolls(k: int) -> float:
     return total
 
 
-@_jit()
+@jit()
 def _config_base(offsets: IntArray, strides: IntArray, code_marks: IntArray, points: IntArray,
                  mask: int, open_rows: IntArray, codes: IntArray) -> tuple[int, int]:
     """``(base, open_points)`` of the configuration ``codes`` of table ``mask``: its flat
@@ -483,17 +487,17 @@ def _config_base(offsets: IntArray, strides: IntArray, code_marks: IntArray, poi
     return base, open_points
 
 
-@_jit()
+@jit()
 def _cell_scratch(n_layers: int, k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
     """Work arrays of :func:`config_weights` for ``k`` open rows:
     ``(cell_h, cell_tb, cell_out, weights)``."""
-    n_cells = 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    n_cells = cell_count(k)
     return (np.empty((n_layers, n_cells)), np.empty((n_layers, n_cells), dtype=np.int64),
             np.empty((n_layers, n_cells, 4), dtype=np.int64),
             np.empty((n_layers, n_cells), dtype=np.int64))
 
 
-@_jit()
+@jit()
 def _sweep_scratch(k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray, IntArray]:
     """Work arrays of :func:`_sweep` for ``k`` open rows: ``(zh, zt, zj, zc, below)``."""
     n = 6 * k + 1
@@ -501,7 +505,7 @@ def _sweep_scratch(k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray, In
             np.empty(n, dtype=np.int64), np.empty(max(k, 1), dtype=np.int64))
 
 
-@_jit()
+@jit()
 def config_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
@@ -528,14 +532,14 @@ def config_weights(
     return base, open_points
 
 
-@_jit()
+@jit()
 def _decode_config(config: int, open_rows: IntArray, n_codes: int, codes: IntArray) -> None:
     for t in range(open_rows.shape[0] - 1, -1, -1):
         codes[open_rows[t]] = config % n_codes
         config //= n_codes
 
 
-@_jit()
+@jit()
 def _evaluate_items(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
@@ -579,7 +583,7 @@ def _evaluate_items(
             values[base + p] = acc / total
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def evaluate_batch(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
@@ -607,7 +611,7 @@ def evaluate_batch(
                         ch * chunk, min(n_items, (ch + 1) * chunk))
 
 
-@_jit()
+@jit()
 def forward_active(
     offsets: IntArray, strides: IntArray, n_codes: int, penalties: int,
     mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray,
@@ -634,7 +638,7 @@ def forward_active(
     return out[:n]
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def forward_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
@@ -664,7 +668,7 @@ def forward_weights(
                 buf_weights[i], zh, zt, zj, zc, below)
 
 
-@_jit()
+@jit()
 def forward_scatter(
     offsets: IntArray, strides: IntArray, code_marks: IntArray, points: IntArray,
     n_codes: int, penalties: int,
@@ -726,7 +730,7 @@ def forward_scatter(
                         mass[target] += prob
 
 
-@_jit()
+@jit()
 def roll_choice(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, points: IntArray,
@@ -800,7 +804,7 @@ def roll_choice(
     return n, best
 
 
-@_jit()
+@jit()
 def _play_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, points: IntArray,
@@ -861,7 +865,7 @@ def _play_games(
         scores[g] = score
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def simulate_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, points: IntArray,
@@ -881,7 +885,7 @@ def simulate_games(
                     scores, turns, ch * chunk, min(n_games, (ch + 1) * chunk))
 
 
-@_jit()
+@jit()
 def _count_class_range(last: int, cls: int, threshold: int) -> tuple[int, int]:
     """The mark counts of an open row with its rightmost mark at ``last`` (-1: empty) in
     lock class ``cls``: 0 (count + 1 < threshold: no close this turn), 1 (count + 1 ==
@@ -899,7 +903,7 @@ def _count_class_range(last: int, cls: int, threshold: int) -> tuple[int, int]:
     return lo, hi
 
 
-@_jit()
+@jit()
 def _evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
@@ -1024,7 +1028,7 @@ def _evaluate_groups(
                     break
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,

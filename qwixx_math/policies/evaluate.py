@@ -12,12 +12,12 @@ level is one parallel batch.  See :mod:`.engine` for the per-state arithmetic.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from ..solver.engine import ProgressCallback
 from ..solver.variant import Variant
 from . import engine
 from .geometry import geometry, readonly_table
@@ -28,7 +28,6 @@ __all__ = ["Evaluation", "evaluate_tables"]
 CHUNK = 8
 PARALLEL_MIN = 128
 GROUP_CHUNK = 4
-ProgressCallback = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, eq=False, slots=True)

@@ -42,10 +42,8 @@ class Geometry:
 
     variant: Variant
     layout: Layout
-    #: ``points[marks]`` as integers (R16).
+    #: ``points[marks]`` as integers (R16; the layout's are floats).
     points: IntArray
-    #: ``pos_of[row, n]``: position of number n (0..12) in the row, -1 if not shown.
-    pos_of: IntArray
     #: The tables in backward order (more closed rows first).
     masks_backward: tuple[int, ...]
     #: ``distinct sums of the points of closed rows`` (index 0 is 0 points).
@@ -55,10 +53,6 @@ class Geometry:
     #: Lowest and highest final score (R17).
     score_min: int
     score_max: int
-
-    @property
-    def rows(self) -> int:
-        return self.variant.rows
 
     def open_rows(self, mask: int) -> IntArray:
         return np.array(self.layout.open_rows(mask), dtype=np.int64)
@@ -73,7 +67,7 @@ class Geometry:
         """(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points)."""
         lay = self.layout
         return (lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code,
-                self.pos_of, lay.number_at, self.points)
+                lay.pos_of, lay.number_at, self.points)
 
 
 @lru_cache(maxsize=8)
@@ -82,7 +76,7 @@ def geometry(variant: Variant) -> Geometry:
     layout = Layout.of(variant)
     m = variant.rows
     length = variant.row_length
-    points = np.array([row_points(k) for k in range(length + 4)], dtype=np.int64)
+    points = layout.points.astype(np.int64)
     masks = sorted(layout.masks, key=lambda mk: (-mk.bit_count(), mk))
     # closed-points sums: up to closed_rows_to_end - 1 rows, each closed with
     # lock_threshold + 2 .. row_length + 1 marks
@@ -101,7 +95,6 @@ def geometry(variant: Variant) -> Geometry:
         variant=variant,
         layout=layout,
         points=points,
-        pos_of=layout.pos_of,
         masks_backward=tuple(masks),
         cp_value=cp_value,
         cp_add=cp_add,
@@ -112,8 +105,9 @@ def geometry(variant: Variant) -> Geometry:
 
 @lru_cache(maxsize=16)
 def _items(variant: Variant, mask: int) -> tuple[IntArray, IntArray]:
-    layout = Layout.of(variant)
-    open_rows = np.array(layout.open_rows(mask), dtype=np.int64)
+    geo = geometry(variant)
+    layout = geo.layout
+    open_rows = geo.open_rows(mask)
     perms = np.array(trivial_group(variant), dtype=np.int64).reshape(-1, variant.rows)
     items, level_start = solver_kernel.canonical_items(
         layout.strides[mask], open_rows, perms, layout.code_marks)

@@ -14,13 +14,12 @@ for variants with 2-3 short rows.
 
 from __future__ import annotations
 
-import itertools
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ..ruleset import Ruleset
-from ..solver.plans import Outcome, is_game_over
+from ..solver.plans import Outcome, all_rolls, is_game_over
 from ..solver.state import RowState, score
 from ..solver.variant import Variant
 from .base import PriorityPolicy
@@ -28,12 +27,6 @@ from .base import PriorityPolicy
 __all__ = ["NaivePolicyEvaluator", "naive_score_distribution"]
 
 State = tuple[tuple[RowState, ...], int]
-
-
-def _rolls(rows: Sequence[RowState]) -> Iterator[tuple[int, int, dict[int, int]]]:
-    open_rows = [i for i, r in enumerate(rows) if not r.closed]
-    for dice in itertools.product(range(1, 7), repeat=2 + len(open_rows)):
-        yield dice[0], dice[1], dict(zip(open_rows, dice[2:], strict=True))
 
 
 def _chosen(policy: PriorityPolicy, variant: Variant, a2_end: bool, rows: tuple[RowState, ...],
@@ -62,7 +55,7 @@ class NaivePolicyEvaluator:
             return cached
         total = Fraction(0)
         count = 0
-        for roll in _rolls(rows):
+        for roll in all_rolls(rows):
             o = _chosen(self.policy, self.variant, self.a2_end, rows, penalties, roll)
             total += (Fraction(score(o.rows, o.penalties)) if o.game_over
                       else self.value(o.rows, o.penalties))
@@ -88,7 +81,7 @@ def naive_score_distribution(variant: Variant, ruleset: Ruleset,
         if states is None:
             continue
         for (rows, penalties), mass in states.items():
-            rolls = list(_rolls(rows))
+            rolls = list(all_rolls(rows))
             share = mass / len(rolls)
             for roll in rolls:
                 o = _chosen(policy, variant, a2_end, rows, penalties, roll)
