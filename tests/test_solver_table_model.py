@@ -11,6 +11,7 @@ the penalty transition into level N - 1.
 from __future__ import annotations
 
 import functools
+import itertools
 
 import pytest
 
@@ -106,7 +107,7 @@ def test_more_passive_rolls_never_hurt() -> None:
     for rows, penalties in naive.states():
         for n in (1, 2, 3):
             values = [tables[n].value(rows, penalties, k) for k in range(n)]
-            assert all(a <= b + 1e-12 for a, b in zip(values, values[1:], strict=False))
+            assert all(a <= b + 1e-12 for a, b in itertools.pairwise(values))
             if n < 3:
                 more = tables[n + 1].value(rows, penalties, n)
                 assert values[-1] <= more + 1e-12
