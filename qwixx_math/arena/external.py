@@ -143,7 +143,7 @@ class ExternalPlayer:
             except BlockingIOError:
                 if not self._wait(self._in, selectors.EVENT_WRITE, deadline):
                     self._stop(f"it did not read its input for {self.timeout:g} s")
-                    raise PlayerFault(LATE, f"{self.name} did not read its input for "
+                    raise PlayerFault(LATE, f"the program did not read its input for "
                                             f"{self.timeout:g} s; it was stopped") from None
                 continue
             except OSError:
@@ -217,7 +217,7 @@ class ExternalPlayer:
         except subprocess.TimeoutExpired:
             how = "closed its output"
         self._stop(how)
-        return PlayerFault(EXIT, f"{self.name} {how}; its seat passes for the rest of the match")
+        return PlayerFault(EXIT, f"the program {how}; its seat passes for the rest of the match")
 
     def _stop(self, reason: str) -> None:
         if self.stopped is None:
