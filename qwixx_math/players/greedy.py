@@ -44,44 +44,60 @@ def skipped(masks: tuple[int, int, int, int], mark: Mark) -> int:
 def _best_action1(state: GameState, seat: int) -> Mark | None:
     """The active player's action 1 of the best plan, the others assumed to pass (their
     choices are not known yet).  Plans are visited in legal_plans order (action 1: none
-    first, then by mark), so the first of equal priority wins.  Action 2 is read off the
-    sheet, the dice and the colours closed after action 1 (R6-R9, R15), as
-    :func:`~qwixx_math.rules.legal_action2` would list it; the tests check the result
+    first, then by mark), so the first of equal priority wins.  The action-2 marks are
+    read off the sheet and the dice (R6-R8; a row locked by action 1 allows nothing, and
+    no action 2 follows a game ended in action 1, R15), as
+    :func:`~qwixx_math.rules.legal_action2` would list them; the tests check the result
     against every plan of :func:`~qwixx_math.rules.legal_plans`."""
     roll = state.roll
     assert roll is not None
     w1, w2 = roll.white
     masks = state.sheets[seat].masks
-    rs = state.ruleset
-    immediate = rs.die_removal is DieRemoval.IMMEDIATE
-    a2_after_end = rs.action2_after_action1_end
-    best: Mark | None = None
-    best_h = -float("inf")
-    for a1 in (None, *legal_action1(state, seat)):
-        closed = state.closed
-        if a1 is None:
-            h1, h, after = 0.0, PENALTY, masks
+    closed = len(state.closed)
+    a2_after_end = state.ruleset.action2_after_action1_end
+    # the positions white + each colour can mark, and each row's best action 2 as it is
+    reach: list[tuple[int, int] | None] = []
+    row_best: list[float] = []
+    for colour in COLOURS:
+        die = roll.coloured[colour.index]
+        if die is None:
+            reach.append(None)
+            row_best.append(-float("inf"))
         else:
-            row = a1.colour.index
-            pos = a1.colour._positions[a1.number]
-            h1 = h = MARK_WEIGHT - (pos - masks[row].bit_length())
-            marked = list(masks)
-            marked[row] |= 1 << pos
-            after = (marked[0], marked[1], marked[2], marked[3])
-            if a1.closes:
-                closed = closed | {a1.colour}
-        if len(closed) < COLOURS_TO_END or a2_after_end:
-            for colour in COLOURS:
-                die = roll.coloured[colour.index]
-                if die is None or (immediate and colour in closed):
-                    continue
-                mask = after[colour.index]
-                allowed, start = ALLOWED[mask], mask.bit_length()
-                for p in (colour._positions[w1 + die], colour._positions[w2 + die]):
-                    if allowed >> p & 1:
-                        h = max(h, h1 + MARK_WEIGHT - (p - start))
+            ps = (colour._positions[w1 + die], colour._positions[w2 + die])
+            reach.append(ps)
+            row_best.append(_best_a2(masks[colour.index], ps))
+    best: Mark | None = None
+    best_h = max(row_best)  # no action 1: the best action 2, or else the penalty
+    if best_h < PENALTY:
+        best_h = PENALTY
+    for a1 in legal_action1(state, seat):
+        row = a1.colour.index
+        pos = a1.colour._positions[a1.number]
+        mask = masks[row]
+        h = MARK_WEIGHT - (pos - mask.bit_length())
+        if not (a1.closes and closed + 1 >= COLOURS_TO_END and not a2_after_end):
+            ps = reach[row]
+            gain = _best_a2(mask | 1 << pos, ps) if ps is not None else -float("inf")
+            for other in range(len(row_best)):
+                if other != row and row_best[other] > gain:
+                    gain = row_best[other]
+            if gain > 0:
+                h += gain
         if h > best_h:
             best, best_h = a1, h
+    return best
+
+
+def _best_a2(mask: int, positions: tuple[int, int]) -> float:
+    """The best ``MARK_WEIGHT - skipped`` of the two positions white + a colour reaches in a
+    row with marks ``mask`` (-inf when neither is allowed, R7, R8)."""
+    allowed = ALLOWED[mask]
+    start = mask.bit_length()
+    best = -float("inf")
+    for p in positions:
+        if allowed >> p & 1 and MARK_WEIGHT - (p - start) > best:
+            best = MARK_WEIGHT - (p - start)
     return best
 
 
