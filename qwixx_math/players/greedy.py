@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..model import ALLOWED, COLOURS, ROW_LENGTH, Mark
 from ..rules import COLOURS_TO_END, GameState, legal_action1, legal_action2
-from ..ruleset import DieRemoval, Ruleset
+from ..ruleset import Ruleset
 
 __all__ = ["MARK_WEIGHT", "GreedyPlayer", "make", "skipped"]
 
@@ -64,9 +64,9 @@ def _best_action1(state: GameState, seat: int) -> Mark | None:
             reach.append(None)
             row_best.append(-float("inf"))
         else:
-            ps = (colour._positions[w1 + die], colour._positions[w2 + die])
-            reach.append(ps)
-            row_best.append(_best_a2(masks[colour.index], ps))
+            both = (colour._positions[w1 + die], colour._positions[w2 + die])
+            reach.append(both)
+            row_best.append(_best_a2(masks[colour.index], both))
     best: Mark | None = None
     best_h = max(row_best)  # no action 1: the best action 2, or else the penalty
     if best_h < PENALTY:
