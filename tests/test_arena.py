@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ from qwixx_math.arena import (
     paired_ci,
     play_match,
     player_names,
+    registry,
     report,
 )
 from qwixx_math.arena.faults import CRASH, MALFORMED
@@ -346,3 +348,26 @@ def test_registry() -> None:
     # the players of a match have their own seeds: two random players differ
     result = random_match(10, 9, 2)
     assert any(g.scores[0] != g.scores[1] for g in result.games)
+
+
+def test_optional_modules_register_players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                           ) -> None:
+    """A module of PLAYER_MODULES that exists adds its PLAYERS and its lookup(name) for
+    names with parameters; one that does not exist is skipped."""
+    (tmp_path / "fake_racers.py").write_text(
+        "from qwixx_math.players.greedy import GreedyPlayer\n"
+        "class Named(GreedyPlayer):\n"
+        "    def __init__(self, name):\n"
+        "        self.name = name\n"
+        "PLAYERS = {'fake': lambda ruleset, seed: Named('fake')}\n"
+        "def lookup(name):\n"
+        "    if name.startswith('fake-'):\n"
+        "        return lambda ruleset, seed: Named(name)\n"
+        "    return None\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "PLAYER_MODULES", ("no_such_module_here", "fake_racers"))
+    assert "fake" in player_names()
+    assert make_player("fake", Ruleset(2), 0).name == "fake"
+    assert make_player("fake-7", Ruleset(2), 0).name == "fake-7"
+    with pytest.raises(ParseError, match="unknown player 'fak'"):
+        make_player("fak", Ruleset(2), 0)

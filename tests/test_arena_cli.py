@@ -78,6 +78,17 @@ def test_bad_input_exits_2(argv: list[str], message: str,
     assert message in err and "Traceback" not in err
 
 
+def test_faults_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """A match with faults prints its report, lists the faults and exits with 1."""
+    import shlex
+    import sys
+
+    bot = "exec:" + shlex.join([sys.executable, "-c", "import sys; sys.stdin.readline()"])
+    code, out, err = run(["greedy", bot, "--games", "2"], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert "faults: 1" in out and "protocol:exit" in out
+
+
 NAMES = st.sampled_from(["greedy", "random", "nobody", "exec:", "exec:'", "table", ""])
 NUMBERS = st.integers(-3, 12).map(str) | st.sampled_from(
     ["x", "1e3", "", "99999999999", "-0", "nan", "inf", "0.5", "2**63"])
@@ -99,4 +110,4 @@ def test_fuzz_arguments(players: list[str], games: str | None, seed: str | None,
         code = main(argv)
     except SystemExit as exc:  # argparse: unparsable numbers, no players
         code = exc.code if isinstance(exc.code, int) else 2
-    assert code in (0, 2)
+    assert code in (0, 2)  # built-in players make no faults

@@ -72,7 +72,7 @@ PLAYER_MODULES = ("qwixx_math.players.racer", "qwixx_math.players.win",
 def _optional(name: str) -> ModuleType | None:
     try:
         found = importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
+    except (ModuleNotFoundError, ValueError):  # no parent package; a module without spec
         found = False
     return importlib.import_module(name) if found else None
 

@@ -5,6 +5,8 @@
 
 A PLAYER is a built-in name (``greedy``, ``random``, ``solo``, ...) or
 ``exec:COMMAND`` for an external program speaking the arena's line protocol.
+Exit code 0: the match was played without faults; 1: some player broke a rule
+or the protocol (each fault is listed); 2: bad input.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from ..validation.options import add_ruleset_arguments, ruleset_from_args
 
 __all__ = ["register", "run"]
 
+#: Exit code of a match in which some player broke a rule or the protocol.
+EXIT_FAULTS = 1
 #: Games of a match by default: a multiple of 2, 3, 4 and 5 players.
 DEFAULT_GAMES = 120
 #: The longest time limit for a reply (seconds).
@@ -41,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "game lengths, how games ended and every fault (a rule or protocol "
                     "broken, with its rule id, game, turn and seat).  A PLAYER is a "
                     "built-in name or exec:COMMAND, an external program speaking the line "
-                    "protocol of docs/arena.md.")
+                    "protocol of docs/arena.md.  Exit code 0: no faults; 1: faults; "
+                    "2: bad input.")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
                         help="greedy, random, solo, ... or exec:COMMAND (2 to 5 players)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
@@ -108,4 +113,4 @@ def run(args: argparse.Namespace) -> int:
         print(summary.to_text())
         print(f"{result.seconds:.2f} s ({len(result.games) / max(result.seconds, 1e-9):,.0f} "
               "games/s)", file=sys.stderr)
-    return 0
+    return EXIT_FAULTS if result.faults else 0
