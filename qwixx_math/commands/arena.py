@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play a seeded match of 2 to 5 players through the reference rules: "
                     "every deal of dice is played once with each player in each seat, and "
                     "the rules core referees every choice.  Reports wins (ties shared), "
-                    "the win rate with a 95%% confidence interval paired by deal, scores, "
+                    "the win rate with a 95% confidence interval paired by deal, scores, "
                     "game lengths, how games ended and every fault (a rule or protocol "
                     "broken, with its rule id, game, turn and seat).  A PLAYER is a "
                     "built-in name or exec:COMMAND, an external program speaking the line "
