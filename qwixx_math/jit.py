@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["jit", "numba_cache_dir"]
+__all__ = ["caches_on_disk", "jit", "numba_cache_dir"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,6 +71,11 @@ def _decide() -> str | bool:
             return _decided
         _decided = str(directory)
         return _decided
+
+
+def caches_on_disk() -> bool:
+    """Whether compiled kernels are kept on disk (False: compiled again on every run)."""
+    return _decide() is not False
 
 
 def _njit(func: Any, parallel: bool, inline: str) -> Any:
