@@ -28,7 +28,8 @@ def main() -> None:
     roll = parse_roll("w:3,5/r:2/y:6/g:1/b:4")
     policy = make_policy("seed-tips")
     print(f"sheet r:2,4/y:-/g:12,10/b:-/p:1, roll {roll}")
-    print("seed-tips (the tips in the published rule texts) rank the plans by priority (marks/8 - skipped numbers; penalty -3.5):")
+    print("seed-tips (the tips in the published rule texts) rank the plans by priority")
+    print("(marks/8 - skipped numbers; penalty -3.5):")
     for plan, h, _ in policy.ranked(state, roll)[:4]:
         print(f"  {plan!s:<7} {h:7.3f}  {plan.describe()}")
     print(f"  ... chosen: {policy.choose(state, roll)}")
