@@ -69,6 +69,15 @@ def test_phases_progress_and_time_left() -> None:
     assert stream.getvalue().endswith("\n") and stream.getvalue().count("\n") == 1
 
 
+def test_one_hundred_percent_only_when_done() -> None:
+    stream = Terminal()
+    bar = ProgressBar("solving the official game", stream, interval=0.0, tick=False)
+    bar(0, 1000)
+    bar(999, 1000)
+    bar.close()
+    assert " 99%" in lines(stream)[-1] and "100%" not in stream.getvalue()
+
+
 def test_a_shorter_line_wipes_the_longer_one_before_it() -> None:
     stream = Terminal()
     bar = ProgressBar("a rather long first phase of the work", stream, tick=False)

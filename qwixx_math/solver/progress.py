@@ -128,7 +128,8 @@ class ProgressBar:
             return f"{self._label}  {clock}"
         filled = round(self.width * self._fraction)
         bar = "#" * filled + "." * (self.width - filled)
-        line = f"{self._label} [{bar}] {100 * self._fraction:3.0f}%  {clock}"
+        percent = math.floor(100 * self._fraction + 1e-9)  # 100% only when done
+        line = f"{self._label} [{bar}] {percent:3d}%  {clock}"
         if self._end_estimate is not None and self._fraction < 1.0:
             line += ", " + format_time_left(max(0.0, self._end_estimate - now))
         return line
