@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "probabilities: mean, standard deviation, percentiles, the histogram.  "
                     "Computed once and cached beside the solver's table.")
     parser.add_argument("--policy", default="optimal",
-                        help="optimal (default), seed-tips, fewest-skips or threshold-T")
+                        help="optimal (default), seed-tips (the tips in the published rule "
+                             "texts), fewest-skips or threshold-T")
     parser.add_argument("--json", action="store_true",
                         help="print the summary and the histogram as one JSON object")
     parser.add_argument("--plot", metavar="FILE.png", default=None,

@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "and report the mean final score with a 95%% Student-t confidence "
                     "interval and the standard deviation.")
     parser.add_argument("--policy", default="optimal",
-                        help="optimal (default), seed-tips, fewest-skips or threshold-T")
+                        help="optimal (default), seed-tips (the tips in the published rule "
+                             "texts), fewest-skips or threshold-T")
     parser.add_argument("--games", type=int, default=100_000, help="games (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the dice (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
