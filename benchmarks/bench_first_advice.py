@@ -16,9 +16,7 @@ process with empty temporary caches (``QWIXX_MATH_CACHE`` and ``NUMBA_CACHE_DIR`
    - *advice*: the same advise command again, everything cached.
 3. **compile profile** (unless ``--skip-profile``): which compiled functions cost
    the compile time, from numba's own compile events (exclusive seconds: a
-   function's compile minus the compiles of the functions it calls), and the
-   solve kernel ``solve_batch`` compiled once with ``parallel=True`` (as it is)
-   and once with ``parallel=False``, each in a fresh process.
+   function's compile minus the compiles of the functions it calls).
 
 The machine may be shared: the load average is printed with the figures.
 """
@@ -133,25 +131,6 @@ PROFILE = """
     print(json.dumps({"total": total, "exclusive": exclusive, "inclusive": inclusive}))
 """
 
-# solve_batch compiled alone, parallel on or off (its callees compiled too), in memory.
-PARALLEL = """
-    import json, time
-    import numba
-    from qwixx_math.solver import engine, kernel
-    from qwixx_math.solver.warmup import WARM_UP_VARIANT
-
-    captured = []
-    real = kernel.solve_batch
-    kernel.solve_batch = lambda *args: captured.append(args)
-    engine.solve_tables(WARM_UP_VARIANT, False)  # compiles everything else, records args
-    kernel.solve_batch = real
-    again = numba.njit(parallel=PARALLEL_FLAG, nogil=True, cache=False)(real.py_func)
-    t0 = time.perf_counter()
-    again(*captured[0])
-    print(json.dumps({"seconds": time.perf_counter() - t0}))
-"""
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -179,10 +158,6 @@ def main() -> None:
         if not args.skip_profile:
             profile = child(PROFILE, fresh_env(Path(tmp) / "profile"))
             figures["compile_profile"] = profile
-            for flag in (True, False):
-                code = PARALLEL.replace("PARALLEL_FLAG", str(flag))
-                env = fresh_env(Path(tmp) / f"parallel-{flag}")
-                figures[f"solve_batch_parallel_{flag}"] = child(code, env)["seconds"]
     figures["load_average_after"] = load_average()
 
     if args.json:
@@ -211,10 +186,6 @@ def report(figures: dict[str, Any]) -> None:
         print(f"compile profile (warm-up, {p['total']:.1f} s in all), exclusive seconds:")
         for name, sec in sorted(p["exclusive"].items(), key=lambda kv: -kv[1]):
             print(f"  {sec:6.2f} s  {name}  (with callees {p['inclusive'][name]:.2f} s)")
-        print(f"solve_batch alone (with callees), parallel=True:  "
-              f"{figures['solve_batch_parallel_True']:6.2f} s")
-        print(f"solve_batch alone (with callees), parallel=False: "
-              f"{figures['solve_batch_parallel_False']:6.2f} s")
 
 
 if __name__ == "__main__":

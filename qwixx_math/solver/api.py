@@ -16,6 +16,7 @@ from .layout import Layout
 from .progress import progress_bar
 from .table import SolverTable
 from .variant import Variant
+from .warmup import solving_label, warm_up
 
 __all__ = ["solve"]
 
@@ -101,8 +102,11 @@ def _solve_now(
     ruleset: Ruleset, variant: Variant, players: int, start: float, progress: bool | None,
     path: Path | None
 ) -> SolverTable:
-    bar = progress_bar(progress, f"solving {variant.key}")
+    bar = progress_bar(progress, "preparing the solver")
     try:
+        if bar is not None:
+            warm_up(bar)
+            bar.phase(solving_label(variant, players))
         data, stats = solve_tables(variant, ruleset.action2_after_action1_end, bar,
                                    players=players)
     finally:

@@ -91,9 +91,12 @@ def warm_up(bar: ProgressBar | None = None) -> WarmUp:
     return WarmUp(compiled=watch.compilations > 0, seconds=time.perf_counter() - start)
 
 
-def solving_label(variant: Variant) -> str:
+def solving_label(variant: Variant, players: int = 1) -> str:
     """The bar's text while ``variant`` is solved, in a player's words (no internal key)."""
     if variant.is_official:
-        return "solving the official game"
-    return (f"solving a game of {variant.rows} rows of {variant.row_length} numbers "
-            f"and {variant.penalty_boxes} penalties")
+        game = "the official game"
+    else:
+        game = (f"a game of {variant.rows} rows of {variant.row_length} numbers "
+                f"and {variant.penalty_boxes} penalties")
+    table = "" if players == 1 else f" at a table of {players} players"
+    return f"solving {game}{table}"
