@@ -15,7 +15,6 @@ axes).
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +27,7 @@ import numpy.typing as npt
 from . import kernel
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
+from .threads import solver_threads
 from .variant import Variant
 
 __all__ = ["SolveStats", "solve_tables"]
@@ -37,17 +37,6 @@ SLICES_PER_THREAD = 4
 #: Batches smaller than this run on the calling thread (handing out slices costs more).
 PARALLEL_MIN = 256
 
-
-def solver_threads() -> int:
-    """Threads a solve uses: ``NUMBA_NUM_THREADS`` if set (as numba's own parallel code
-    would), else every core this process may run on."""
-    configured = os.environ.get("NUMBA_NUM_THREADS", "")
-    if configured.isascii() and configured.isdigit() and int(configured) > 0:
-        return int(configured)
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
 
 #: ``progress(done, total)``, in units of solved configurations.
 ProgressCallback = Callable[[int, int], None]
