@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import commands
+from .display import clip, printable
 from .errors import QwixxError
 
 __all__ = ["build_parser", "main"]
@@ -52,7 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except QwixxError as exc:
-        print(f"qwixx-math {args.command}: error: {exc}", file=sys.stderr)
+        # the one place that shortens echoed input (a 250 KB --sheet) and escapes it
+        print(f"qwixx-math {args.command}: error: {printable(clip(str(exc)))}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `qwixx-math ... | head`
         return 0
