@@ -223,6 +223,32 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
                    f"minus {PENALTY_POINTS} per penalty box (R17): {_breakdown(sheet)}")
 
 
+def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: bool
+              ) -> tuple[str, str] | None:
+    """The rule and words when a claimed score ``gap`` (claimed - reference) is the
+    player's illegal action-1 ``mark`` left out: the other program logged the mark but
+    refused it (and, for an active player with no other mark, took a penalty box)."""
+    if mark is None:
+        return None
+    masks = list(sheet.masks)
+    masks[mark.colour.index] &= ~(1 << mark.position)
+    without = Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties)
+    loss = without.score - sheet.score
+    lock = " and its lock box" if mark.closes else ""
+    if gap == loss:
+        return "R16", (f"the claimed score leaves out this player's action-1 mark "
+                       f"{mark.describe()}{lock}, which the record makes although it is illegal "
+                       f"(reported above): the record's program refused it but logged it; with "
+                       f"it the rules' total is {_breakdown(sheet)}")
+    if could_take_penalty and gap == loss - PENALTY_POINTS:
+        return "R16", (f"the claimed score leaves out this player's action-1 mark "
+                       f"{mark.describe()}{lock}, which the record makes although it is illegal "
+                       f"(reported above), and takes a penalty box for it: the record's program "
+                       f"refused the mark but logged it; with it the rules' total is "
+                       f"{_breakdown(sheet)}")
+    return None
+
+
 def _penalty_message(player: int, turn: TurnRecord, before: int, claimed: int,
                      reference: int) -> str:
     got, due = claimed - before, reference - before
@@ -342,14 +368,17 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
             if i != turn.active and turn.action1[i] is None:
                 passive_passes[i] += 1
         if turn.scores is not None:
+            refused = {player: turn.action1[player] for player, _ in illegal}
             for i in range(n):
                 gap = turn.scores[i] - state.sheets[i].score - offsets[i]
                 if gap:
                     passive = 1 if i != turn.active and turn.action1[i] is None else 0
                     due = state.sheets[i].penalties - before.sheets[i].penalties
-                    rule, why = _score_gap(gap, penalties_known=turn.penalties is not None,
-                                           passive_passes=passive, ref_penalties=due,
-                                           sheet=state.sheets[i])
+                    left_out = _left_out(refused.get(i), state.sheets[i], gap,
+                                         i == turn.active and turn.action2 is None)
+                    rule, why = left_out or _score_gap(
+                        gap, penalties_known=turn.penalties is not None,
+                        passive_passes=passive, ref_penalties=due, sheet=state.sheets[i])
                     change = turn.scores[i] - before.sheets[i].score - offsets[i]
                     out.append(Violation(
                         k, Step.SCORES, i, rule,
