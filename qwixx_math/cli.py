@@ -13,6 +13,7 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from . import commands
 from .display import clip, printable
@@ -24,9 +25,17 @@ __all__ = ["build_parser", "main"]
 EXIT_BAD_INPUT = 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors echo the arguments escaped and clipped
+    (the sub-commands' parsers are of the same class)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(printable(clip(message)))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered sub-command."""
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="qwixx-math",
         description="The exact mathematics of the dice game Qwixx.",
     )

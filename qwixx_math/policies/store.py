@@ -83,7 +83,7 @@ def load_result(path: Path, variant: Variant, a2_end: bool, policy: str, kind: s
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_RESULT_BYTES + 1)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # nothing cached (yet)
         return None
     except OSError as exc:
         warnings.warn(f"{path}: unreadable ({exc}); recomputing", CacheWarning, stacklevel=3)
