@@ -109,11 +109,13 @@ def invocations(draw: st.DrawFn, command: str) -> tuple[list[str], list[tuple[st
 
 
 @contextlib.contextmanager
-def _sandbox(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A fresh working and cache directory, expensive work replaced by :class:`Reached`."""
+def _sandbox(monkeypatch: pytest.MonkeyPatch, own_cache: bool) -> Iterator[Path]:
+    """A fresh working directory (and, if ``own_cache``, cache directory), the expensive
+    work replaced by :class:`Reached`."""
     with tempfile.TemporaryDirectory() as tmp, monkeypatch.context() as m:
         m.chdir(tmp)
-        m.setenv("QWIXX_MATH_CACHE", str(Path(tmp) / "cache"))
+        if own_cache:
+            m.setenv("QWIXX_MATH_CACHE", str(Path(tmp) / "cache"))
         m.setattr("qwixx_math.commands.solve.solve", _sentinel)
         m.setattr("qwixx_math.commands.policies.policy_value", _sentinel)
         m.setattr("qwixx_math.commands.distribution.score_distribution", _sentinel)
@@ -129,12 +131,10 @@ def run_fuzzed(monkeypatch: pytest.MonkeyPatch, argv: list[str],
                files: list[tuple[str, bytes]]) -> tuple[int | str | None, str]:
     """Run ``argv`` in a sandbox; the exit code (``"reached"`` for the sentinel) and stderr."""
     out, err = io.StringIO(), io.StringIO()
-    # the real solver table stays where it is: advise and review load it from there
-    with _sandbox(monkeypatch) as tmp:
+    # advise and review load the real solver table from the usual cache directory
+    with _sandbox(monkeypatch, own_cache=argv[0] not in ("advise", "review")) as tmp:
         for name, content in files:
             (tmp / name).write_bytes(content)
-        if argv[0] in ("advise", "review"):
-            os.environ.pop("QWIXX_MATH_CACHE", None)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 code: int | str | None = cli.main(argv)
