@@ -363,3 +363,27 @@ def test_a_refused_close_is_named_as_the_left_out_mark() -> None:
         message = report.violations[1].message
         assert "leaves out this player's action-1 mark red 12" in message
         assert "lock box counting as a mark" not in message
+
+
+def test_the_header_padding_of_a_table_must_be_zero(tmp_path: Path) -> None:
+    import struct
+
+    import numpy as np
+
+    from qwixx_math.errors import CacheError
+    from qwixx_math.solver.cache import check_padding, write_table
+
+    path = tmp_path / "t.qxt"
+    write_table(path, SMALL, False, np.zeros(3), 0.0)
+    raw = bytearray(path.read_bytes())
+    _, length, _ = struct.unpack("<8sII", raw[:16])
+    offset = json.loads(raw[16:16 + length])["payload_offset"]
+    if offset == 16 + length:
+        pytest.skip("this header needs no padding")
+    check_padding(path, length, offset)
+    raw[offset - 1] = 1
+    path.write_bytes(bytes(raw))
+    with pytest.raises(CacheError, match="padding"):
+        check_padding(path, length, offset)
+    with pytest.raises(CacheError, match="does not follow"):
+        check_padding(path, length, offset + 64)

@@ -221,6 +221,26 @@ def remove_stale_temporaries(directory: Path, now: float | None = None) -> list[
     return removed
 
 
+def check_padding(path: Path, header_length: int, payload_offset: int) -> None:
+    """Verify that the bytes between a table file's JSON header and its payload are zero
+    (the header's CRC does not cover them); raises CacheError naming the file.
+
+    ``header_length`` is the JSON header's length from the prefix, ``payload_offset``
+    the header's ``payload_offset``.
+    """
+    start = _PREFIX.size + header_length
+    if not start <= payload_offset < start + _ALIGN:
+        raise CacheError(f"{path}: corrupt header (payload offset {payload_offset} does not "
+                         f"follow the {header_length}-byte header)")
+    with open(path, "rb") as f:
+        f.seek(start)
+        padding = f.read(payload_offset - start)
+    if len(padding) != payload_offset - start:
+        raise CacheError(f"{path}: truncated (header padding cut short)")
+    if padding.count(0) != len(padding):
+        raise CacheError(f"{path}: corrupt header padding (not zero)")
+
+
 def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write ``path`` atomically: ``write`` fills a temporary file in the same directory,
     which is flushed, fsynced and renamed over ``path``, so a reader sees the old file or
