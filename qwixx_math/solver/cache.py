@@ -190,12 +190,96 @@ def write_table(
     atomic_write(path, write)
 
 
+#: Temporary files of :func:`atomic_write` are named ``qwixx-tmp.{pid}.{random}.{target}``.
+TEMP_PREFIX = "qwixx-tmp."
+#: A temporary file this old is stale even if a process with its writer's pid runs.
+STALE_SECONDS = 3600.0
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether a process with ``pid`` runs on this machine (True when unsure)."""
+    if sys.platform == "win32" or pid <= 0:  # os.kill(pid, 0) would terminate it on Windows
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: it runs, as another user
+        return True
+    return True
+
+
+def remove_stale_temporaries(directory: Path, now: float | None = None) -> list[Path]:
+    """Remove the temporary files an interrupted :func:`atomic_write` left in ``directory``
+    (a ``kill -9`` during a 337 MB table write leaves 337 MB behind); returns them.
+
+    A temporary file is stale when the process that wrote it (its name holds the
+    pid) no longer runs, or when it is older than :data:`STALE_SECONDS`.  The
+    temporaries of format-1 writers (``{target}.{random}.tmp``, no pid) are
+    stale after :data:`STALE_SECONDS`.  Never raises: a file that cannot be
+    examined or removed is left alone.
+    """
+    import time
+
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    for entry in entries:
+        name = entry.name
+        if name.startswith(TEMP_PREFIX):
+            pid_text = name[len(TEMP_PREFIX):].split(".", 1)[0]
+            pid = int(pid_text) if pid_text.isascii() and pid_text.isdigit() else -1
+        elif name.endswith(".tmp") and (name.startswith("solitaire-") or
+                                        name.startswith("policy-")):
+            pid = -1  # an older writer's name: the age decides
+        else:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+            dead = pid > 0 and pid != os.getpid() and not _pid_alive(pid)
+            if dead or age > STALE_SECONDS:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def check_padding(path: Path, header_length: int, payload_offset: int) -> None:
+    """Verify that the bytes between a table file's JSON header and its payload are zero
+    (the header's CRC does not cover them); raises CacheError naming the file.
+
+    ``header_length`` is the JSON header's length from the prefix, ``payload_offset``
+    the header's ``payload_offset``.
+    """
+    start = _PREFIX.size + header_length
+    if not start <= payload_offset < start + _ALIGN:
+        raise CacheError(f"{path}: corrupt header (payload offset {payload_offset} does not "
+                         f"follow the {header_length}-byte header)")
+    with open(path, "rb") as f:
+        f.seek(start)
+        padding = f.read(payload_offset - start)
+    if len(padding) != payload_offset - start:
+        raise CacheError(f"{path}: truncated (header padding cut short)")
+    if padding.count(0) != len(padding):
+        raise CacheError(f"{path}: corrupt header padding (not zero)")
+
+
 def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write ``path`` atomically: ``write`` fills a temporary file in the same directory,
     which is flushed, fsynced and renamed over ``path``, so a reader sees the old file or
-    the new one, never half of one.  A failure removes the temporary file."""
+    the new one, never half of one.  A failure removes the temporary file; the stale
+    temporaries of writers that were killed are removed first
+    (:func:`remove_stale_temporaries`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    remove_stale_temporaries(path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}.",
+                                    suffix="." + path.name, dir=path.parent)
     tmp = Path(tmp_name)
     try:
         umask = os.umask(0)
