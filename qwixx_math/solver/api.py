@@ -10,7 +10,15 @@ from pathlib import Path
 
 from ..errors import CacheError, ParseError
 from ..ruleset import Ruleset
-from .cache import CacheWarning, cache_dir, file_lock, read_table, table_filename, write_table
+from .cache import (
+    CacheWarning,
+    cache_dir,
+    file_lock,
+    read_table,
+    remove_stale_temporaries,
+    table_filename,
+    write_table,
+)
 from .engine import solve_tables
 from .layout import Layout
 from .progress import progress_bar
@@ -55,6 +63,8 @@ def solve(
     if cache is False:
         return _solve_now(ruleset, variant, players, start, progress, None)
     directory = cache_dir() if cache is True else Path(cache)
+    with contextlib.suppress(OSError):  # what an interrupted write left behind
+        remove_stale_temporaries(directory)
     path = directory / table_filename(variant, ruleset.action2_after_action1_end, players)
     table = _load(path, ruleset, variant, players, start, report=False)
     if table is not None:

@@ -365,6 +365,7 @@ def read_table(
         raise CacheError(f"{path}: truncated ({size} bytes, expected {expected_size})")
     if size > expected_size:
         raise CacheError(f"{path}: corrupt ({size - expected_size} unexpected trailing bytes)")
+    check_padding(path, length, offset)
     data = _map_payload(path, offset, count)
     blocks = header.get("payload_block_crc32")
     if header.get("payload_block_bytes") == _BLOCK and isinstance(blocks, list):
