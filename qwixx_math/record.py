@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalMoveError, ParseError
+from .errors import IllegalMoveError, ParseError, QwixxError
 from .model import Mark, Roll
 from .notation import mark_from_json, mark_to_json, roll_from_json, roll_to_json
 from .rules import GameState, Phase, legal_action1, legal_action2, new_game, random_roll
@@ -202,6 +202,9 @@ def replay(record: GameRecord) -> list[GameState]:
     Raises :class:`IllegalMoveError` at the first rule the record breaks (the
     validation toolkit reports them all instead).
     """
+    if not isinstance(record, GameRecord):
+        raise ParseError(f"replay needs a GameRecord, not {type(record).__name__} "
+                         "(GameRecord.from_json reads the JSON form)")
     state = new_game(ruleset=record.ruleset, first=record.first)
     states = [state]
     for k, turn in enumerate(record.turns):
@@ -235,22 +238,39 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
 
     Four players by default.  Every player picks uniformly among passing and
     their legal marks (or as ``chooser`` says); the same ``seed`` always gives
-    the same game.
+    the same game.  A game still going after ``max_turns`` turns raises
+    :class:`~qwixx_math.errors.QwixxError`; with the default none does (each turn the
+    active player marks a number or a penalty box, R11, so a game lasts at most 48
+    turns per player).
 
     >>> rec = random_game(players=3, seed=1)
     >>> rec == random_game(players=3, seed=1) and rec.result is not None
     True
     """
     rs = ruleset if ruleset is not None else Ruleset(players=4 if players is None else players)
+    if not isinstance(rs, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(rs).__name__}")
     if players is not None and players != rs.players:
-        raise ParseError(f"players={players} contradicts ruleset.players={rs.players}")
+        raise ParseError(f"players={players!r} contradicts ruleset.players={rs.players}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ParseError(f"seed must be a whole number or None, not {seed!r}")
+    if not callable(chooser):
+        raise ParseError(f"chooser must be a function, not {chooser!r}")
+    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+        raise ParseError(f"max_turns must be a whole number >= 1, not {max_turns!r}")
+    if names is not None and (isinstance(names, str) or not isinstance(names, Sequence)
+                              or not all(isinstance(x, str) for x in names)):
+        raise ParseError(f"names must be a sequence of player names, not {names!r}")
     n = rs.players
+    player_names = tuple(names) if names is not None else tuple(f"P{i + 1}" for i in range(n))
+    if len(player_names) != n:
+        raise ParseError(f"{len(player_names)} names given for {n} players")
     rng = random.Random(seed)
     state = new_game(ruleset=rs)
     turns: list[TurnRecord] = []
     while not state.is_over:
-        if len(turns) >= max_turns:  # pragma: no cover - every game ends (R13)
-            raise RuntimeError("the game did not end")
+        if len(turns) >= max_turns:
+            raise QwixxError(f"the game did not end within max_turns={max_turns} turns")
         roll = random_roll(rng, state.dice_in_play)
         rolled = state.with_roll(roll)
         choices: list[Mark | None] = [
@@ -271,7 +291,4 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
             end = after1
         turns.append(TurnRecord(state.active, roll, tuple(choices), a2))
         state = end
-    player_names = tuple(names) if names is not None else tuple(f"P{i + 1}" for i in range(n))
-    if len(player_names) != n:
-        raise ParseError(f"{len(player_names)} names given for {n} players")
     return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state))
