@@ -147,9 +147,10 @@ class Advisor:
     def _check_ruleset(self, ruleset: Ruleset) -> None:
         if ruleset.action2_after_action1_end != self.action2_after_action1_end:
             raise ParseError(
-                "R15: this advisor's table was solved with action 2 after the game ends "
+                "this advisor's table was solved with action 2 after the game ends "
                 f"{'allowed' if self.action2_after_action1_end else 'forbidden'}; "
-                "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))")
+                "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))",
+                rule="R15")
 
     # -- values -------------------------------------------------------------------------------
     def value(self, sheet: Sheet, closed: Iterable[Colour | str] = frozenset()) -> float:

@@ -103,11 +103,14 @@ class SheetKey:
 def open_code(last: int | None, count: int) -> int:
     """The code of an open row: 0 when empty, else ``1 + last(last+1)/2 + count - 1``.
 
-    ``last`` (0..9) and ``count`` (1..last+1) are not checked here (the solver calls this
-    in its inner loops); :class:`RowState` checks them.
+    ``last`` is 0..9 and ``count`` 1..last+1; anything else raises ParseError.
     """
     if last is None:
         return 0
+    if not (_is_int(last) and _is_int(count) and 0 <= last < LAST_POSITION
+            and 1 <= count <= last + 1):
+        raise ParseError(f"an open row has last in 0..{LAST_POSITION - 1} and count in "
+                         f"1..last+1, not last={last!r}, count={count!r}")
     return 1 + last * (last + 1) // 2 + count - 1
 
 

@@ -256,9 +256,13 @@ class Sheet:
         Sheet('r:2,3,5/y:-/g:-/b:-/p:1')
         """
         masks = [0, 0, 0, 0]
+        if marks is not None and not isinstance(marks, Mapping):
+            raise ParseError(f"marks must map each Colour to its numbers, not {marks!r}")
         for colour, numbers in (marks or {}).items():
             if not isinstance(colour, Colour):
                 raise ParseError(f"sheet rows are keyed by Colour, not {colour!r}")
+            if isinstance(numbers, (str, bytes)) or not isinstance(numbers, Iterable):
+                raise ParseError(f"the {colour.value} row must list its numbers, not {numbers!r}")
             mask = 0
             last: int | None = None
             for number in numbers:

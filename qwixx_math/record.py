@@ -61,6 +61,21 @@ class TurnRecord:
     scores: tuple[int, ...] | None = None
     penalties: tuple[int, ...] | None = None
 
+    def __post_init__(self) -> None:
+        if not _is_int(self.active):
+            raise ParseError(f"TurnRecord.active must be a player index, not {self.active!r}")
+        if not isinstance(self.roll, Roll):
+            raise ParseError(f"TurnRecord.roll must be a Roll, not {self.roll!r}")
+        if not (isinstance(self.action1, tuple)
+                and all(m is None or isinstance(m, Mark) for m in self.action1)):
+            raise ParseError("TurnRecord.action1 must be a tuple of Mark or None")
+        if self.action2 is not None and not isinstance(self.action2, Mark):
+            raise ParseError(f"TurnRecord.action2 must be a Mark or None, not {self.action2!r}")
+        for name in ("scores", "penalties"):
+            value = getattr(self, name)
+            if value is not None and not _int_tuple(value):
+                raise ParseError(f"TurnRecord.{name} must be a tuple of whole numbers or None")
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"active": self.active, "roll": roll_to_json(self.roll),
                                "action1": [mark_to_json(m) for m in self.action1],
@@ -108,6 +123,12 @@ class GameResult:
     winners: tuple[int, ...]
     ended_by: str | None
 
+    def __post_init__(self) -> None:
+        if not (_int_tuple(self.scores) and _int_tuple(self.winners)):
+            raise ParseError("GameResult.scores and .winners must be tuples of whole numbers")
+        if self.ended_by not in (None, "R13", "R14"):
+            raise ParseError(f"GameResult.ended_by must be R13, R14 or None, not {self.ended_by!r}")
+
     def to_json(self) -> dict[str, Any]:
         return {"scores": list(self.scores), "winners": list(self.winners),
                 "ended_by": self.ended_by}
@@ -127,6 +148,19 @@ class GameRecord:
     first: int = 0
     seed: int | None = None
     result: GameResult | None = None
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players)):
+            raise ParseError("GameRecord.players must be a tuple of names")
+        if not isinstance(self.ruleset, Ruleset):
+            raise ParseError(f"GameRecord.ruleset must be a Ruleset, not {self.ruleset!r}")
+        if not (isinstance(self.turns, tuple)
+                and all(isinstance(t, TurnRecord) for t in self.turns)):
+            raise ParseError("GameRecord.turns must be a tuple of TurnRecord")
+        if not _is_int(self.first) or (self.seed is not None and not _is_int(self.seed)):
+            raise ParseError("GameRecord.first and .seed must be whole numbers")
+        if self.result is not None and not isinstance(self.result, GameResult):
+            raise ParseError(f"GameRecord.result must be a GameResult, not {self.result!r}")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
@@ -179,6 +213,14 @@ class GameRecord:
         if data.get("result") is not None:
             result = _result_from_json(data["result"])
         return cls(tuple(players), ruleset, turns, first, seed, result)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_tuple(value: object) -> bool:
+    return isinstance(value, tuple) and all(_is_int(x) for x in value)
 
 
 def _result_from_json(data: object) -> GameResult:

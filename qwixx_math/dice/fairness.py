@@ -143,10 +143,12 @@ class FairnessReport:
 
 def read_rolls(path: str | Path) -> tuple[Roll, ...]:
     """Rolls from a JSON or CSV file (by extension; otherwise by its first character)."""
+    if not isinstance(path, (str, Path)):
+        raise ParseError(f"a rolls file is a path, not {type(path).__name__}")
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
         raise ParseError(f"cannot read rolls file {str(p)!r}: {exc}") from None
     fmt = {".json": "json", ".csv": "csv"}.get(p.suffix.lower())
     return parse_rolls(text, fmt)

@@ -29,6 +29,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ParseError
 from ..model import COLOURS, Colour, Roll
 from ..notation import colour_set
 from .distribution import Distribution
@@ -124,6 +125,8 @@ def outcome_distribution(in_play: Iterable[Colour | str] | str,
     >>> outcome_distribution((), lambda r: max(r.white)).probability(6)
     Fraction(11, 36)
     """
+    if not callable(func):
+        raise ParseError(f"func must be a function of a Roll, not {func!r}")
     counts: dict[T, int] = {}
     for roll, w in outcome_table(in_play).rolls():
         k = func(roll)
