@@ -403,6 +403,9 @@ def format_colours(colours: Iterable[Colour | str]) -> str:
     return ",".join(c.letter for c in COLOURS if c in chosen) or "-"
 
 
+_ALL_COLOURS = frozenset(COLOURS)
+
+
 def colour_set(colours: object, what: str = "colours") -> frozenset[Colour]:
     """The colours given to the library, in every form it accepts: an iterable of
     :class:`Colour` values or colour names (``{Colour.RED, "green"}``), one colour, or
@@ -411,6 +414,8 @@ def colour_set(colours: object, what: str = "colours") -> frozenset[Colour]:
     >>> sorted(c.value for c in colour_set(["red", Colour.BLUE]))
     ['blue', 'red']
     """
+    if colours.__class__ is frozenset and colours <= _ALL_COLOURS:
+        return colours  # the common case, in the hot paths
     if isinstance(colours, str):
         return parse_colours(colours)
     if isinstance(colours, Colour):

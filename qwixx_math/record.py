@@ -76,6 +76,20 @@ class TurnRecord:
             if value is not None and not _int_tuple(value):
                 raise ParseError(f"TurnRecord.{name} must be a tuple of whole numbers or None")
 
+    @classmethod
+    def _unchecked(cls, active: int, roll: Roll, action1: tuple[Mark | None, ...],
+                   action2: Mark | None) -> TurnRecord:
+        """Build without validation; only for the turns of a game the rules core played."""
+        turn = object.__new__(cls)
+        set_ = object.__setattr__
+        set_(turn, "active", active)
+        set_(turn, "roll", roll)
+        set_(turn, "action1", action1)
+        set_(turn, "action2", action2)
+        set_(turn, "scores", None)
+        set_(turn, "penalties", None)
+        return turn
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"active": self.active, "roll": roll_to_json(self.roll),
                                "action1": [mark_to_json(m) for m in self.action1],
@@ -331,6 +345,6 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
             end = after1.with_action2(a2)
         else:
             end = after1
-        turns.append(TurnRecord(state.active, roll, tuple(choices), a2))
+        turns.append(TurnRecord._unchecked(state.active, roll, tuple(choices), a2))
         state = end
     return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state))
