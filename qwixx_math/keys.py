@@ -92,6 +92,14 @@ class SheetKey:
     rows: tuple[RowState, RowState, RowState, RowState]
     penalties: int
 
+    def __post_init__(self) -> None:
+        if not (isinstance(self.rows, tuple) and len(self.rows) == len(COLOURS)
+                and all(isinstance(r, RowState) for r in self.rows)):
+            raise ParseError("SheetKey.rows must be a tuple of four RowState")
+        if not (_is_int(self.penalties) and 0 <= self.penalties <= PENALTY_BOXES):
+            raise ParseError(f"SheetKey.penalties must be 0..{PENALTY_BOXES}, "
+                             f"not {self.penalties!r}")
+
     @property
     def key(self) -> int:
         k = 0
@@ -133,6 +141,8 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
     (:class:`qwixx_math.solver.layout.Layout`'s, as Python ints): the rows in
     ``closed_mask`` (bit ``colour.index``) are outside the table, every other row adds
     its stride times its open code, and the penalties are innermost."""
+    if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(COLOURS):
+        raise ParseError(f"closed_mask is a whole number 0..15, not {closed_mask!r}")
     try:
         row_strides = strides[closed_mask]
         index = offsets[closed_mask] + sheet.penalties
