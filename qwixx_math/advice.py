@@ -27,7 +27,7 @@ order (action 1 first, then action 2, "no mark" before any mark).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -35,8 +35,16 @@ from typing import Any
 from .errors import IllegalMoveError, ParseError
 from .keys import table_index
 from .model import COLOURS, LAST_POSITION, PENALTY_BOXES, Colour, Mark, Roll, Sheet, TurnPlan
-from .notation import format_plan, mark_to_json
-from .rules import COLOURS_TO_END, GameState, Phase, _action1_outcomes, _choices, legal_action2
+from .notation import colour_set, format_plan, mark_to_json
+from .rules import (
+    COLOURS_TO_END,
+    GameState,
+    Phase,
+    _action1_outcomes,
+    _choices,
+    _roll_for,
+    legal_action2,
+)
 from .ruleset import Ruleset
 from .solver import SolverTable, Variant, solve
 
@@ -111,6 +119,8 @@ class Advisor:
     """Ranks plans with one solver table (built for one value of R15's option)."""
 
     def __init__(self, table: SolverTable) -> None:
+        if not isinstance(table, SolverTable):
+            raise ParseError(f"an Advisor needs a SolverTable, not {type(table).__name__}")
         if table.variant != Variant():
             raise ParseError("advice needs the table of the official game (Variant())")
         self.table = table
@@ -123,6 +133,10 @@ class Advisor:
     def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None
                     ) -> Advisor:
         """The advisor for ``ruleset`` (default: official), solving or loading its table."""
+        if ruleset is not None and not isinstance(ruleset, Ruleset):
+            raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
+        if progress is not None and not isinstance(progress, bool):
+            raise ParseError(f"progress must be True, False or None, not {progress!r}")
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
         return _advisor(a2, progress)
 
@@ -133,18 +147,26 @@ class Advisor:
     def _check_ruleset(self, ruleset: Ruleset) -> None:
         if ruleset.action2_after_action1_end != self.action2_after_action1_end:
             raise ParseError(
-                "R15: this advisor's table was solved with action 2 after the game ends "
+                "this advisor's table was solved with action 2 after the game ends "
                 f"{'allowed' if self.action2_after_action1_end else 'forbidden'}; "
-                "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))")
+                "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))",
+                rule="R15")
 
     # -- values -------------------------------------------------------------------------------
-    def value(self, sheet: Sheet, closed: frozenset[Colour] = frozenset()) -> float:
+    def value(self, sheet: Sheet, closed: Iterable[Colour | str] = frozenset()) -> float:
         """Optimal expected final score of ``sheet`` before a roll, playing on alone.
 
-        ``closed``: colours closed by anyone (a row this sheet locked counts as closed
-        anyway).  A finished game (two colours closed, or four penalties) is worth its
-        score.
+        ``closed``: colours closed by anyone, as Colour values or names (a row this
+        sheet locked counts as closed anyway).  A finished game (two colours closed,
+        or four penalties) is worth its score.
         """
+        if not isinstance(sheet, Sheet):
+            raise ParseError(f"expected a Sheet, not {type(sheet).__name__} "
+                             "(parse_sheet reads the text form)")
+        return self._value(sheet, colour_set(closed, "closed colours"))
+
+    def _value(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
+        """:meth:`value` without the input checks."""
         masks = sheet.masks
         mask = 0
         points = 0
@@ -162,6 +184,11 @@ class Advisor:
 
     def state_value(self, state: GameState, player: int) -> float:
         """:meth:`value` of ``player``'s sheet in ``state`` (its score once the game is over)."""
+        if not isinstance(state, GameState):
+            raise ParseError(f"expected a GameState, not {type(state).__name__}")
+        if not (isinstance(player, int) and not isinstance(player, bool)
+                and 0 <= player < state.players):
+            raise ParseError(f"player {player!r} does not exist")
         if state.is_over:
             return float(state.sheets[player].score)
         return self.value(state.sheets[player], state.closed)
@@ -178,7 +205,7 @@ class Advisor:
         rolled = _rolled(state, roll)
         self._check_ruleset(rolled.ruleset)
         a = rolled.active
-        value = self.value
+        value = self._value
         scored: list[tuple[float, TurnPlan]] = []
         for a1, after1 in _action1_outcomes(rolled, a, _choices(rolled, others)):
             # The sheet and the closed colours settle the value (value() knows when the
@@ -209,12 +236,15 @@ class Advisor:
         """
         rolled = _rolled(state, roll)
         self._check_ruleset(rolled.ruleset)
-        if not (isinstance(player, int) and 0 <= player < rolled.players):
+        if not (isinstance(player, int) and not isinstance(player, bool)
+                and 0 <= player < rolled.players):
             raise ParseError(f"player {player!r} does not exist")
         if player == rolled.active:
             raise ParseError(f"player {player} is the active player; use advise()")
+        if action2 is not None and not isinstance(action2, Mark):
+            raise ParseError(f"action2 must be a Mark or None, not {action2!r}")
         scored: list[tuple[float, TurnPlan]] = []
-        for a1, after in _action1_outcomes(rolled, player, _choices(rolled, others)):
+        for a1, after in _action1_outcomes(rolled, player, _choices(rolled, others, player)):
             if after.phase is Phase.ACTION2:
                 try:
                     after = after.with_action2(action2)
@@ -225,13 +255,8 @@ class Advisor:
 
 
 def _rolled(state: GameState, roll: Roll | None) -> GameState:
-    if not isinstance(state, GameState):
-        raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
-    if roll is None:
-        if state.phase is not Phase.ACTION1:
-            raise ParseError("give the roll, or a state in the action1 phase")
-        return state
-    return state.with_roll(roll)
+    """``state`` rolled (phase ACTION1); the errors are those of ``rules.legal_plans``."""
+    return _roll_for(state, roll)[0]
 
 
 def _rank(scored: list[tuple[float, TurnPlan]], passive: bool) -> tuple[RankedPlan, ...]:
@@ -249,5 +274,7 @@ def _advisor(action2_after_action1_end: bool, progress: bool | None) -> Advisor:
 def advise(state: GameState, roll: Roll | None = None,
            others: Sequence[Mark | None] | None = None) -> Advice:
     """:meth:`Advisor.advise` with the table for ``state``'s ruleset (solved on first use)."""
+    if not isinstance(state, GameState):
+        raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
     return Advisor.for_ruleset(state.ruleset).advise(state, roll, others)
 

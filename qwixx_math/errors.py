@@ -24,14 +24,19 @@ class ParseError(QwixxError, ValueError):
     """Malformed text or JSON: says what was expected and where.
 
     ``text`` is the input (or the JSON fragment) that failed, ``position`` the
-    character offset of the problem in ``text`` when one is known.
+    character offset of the problem in ``text`` when one is known.  ``rule`` is
+    the id of the rule of RULES.md the input contradicts (``"R2"`` for a number
+    no row holds), like :class:`IllegalMoveError`'s, or None when the problem is
+    the form only; the message then starts with it (``"R2: ..."``).
     """
 
-    def __init__(self, message: str, text: str = "", position: int | None = None) -> None:
+    def __init__(self, message: str, text: str = "", position: int | None = None, *,
+                 rule: str | None = None) -> None:
         where = f" (at character {position} of {text!r})" if position is not None and text else ""
-        super().__init__(message + where)
+        super().__init__((f"{rule}: " if rule is not None else "") + message + where)
         self.text = text
         self.position = position
+        self.rule = rule
 
 
 class InvalidStateError(QwixxError, ValueError):

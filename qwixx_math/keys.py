@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from .errors import ParseError
 from .model import COLOURS, COUNT, LAST_POSITION, PENALTY_BOXES, Colour, Sheet
+from .notation import colour_set
 
 __all__ = [
     "CLOSED_BASE",
@@ -59,6 +60,12 @@ class RowState:
     closed: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.closed, bool):
+            raise ParseError(f"RowState.closed must be True or False, not {self.closed!r}")
+        for name in ("last", "count"):
+            value = getattr(self, name)
+            if not (_is_int(value) or (name == "last" and value is None)):
+                raise ParseError(f"RowState.{name} must be a whole number, not {value!r}")
         if self.closed:
             if self.last is not None or not 0 <= self.count <= LAST_POSITION + 2:
                 raise ParseError("a closed row state has last=None and a count of 0 to 12")
@@ -85,6 +92,14 @@ class SheetKey:
     rows: tuple[RowState, RowState, RowState, RowState]
     penalties: int
 
+    def __post_init__(self) -> None:
+        if not (isinstance(self.rows, tuple) and len(self.rows) == len(COLOURS)
+                and all(isinstance(r, RowState) for r in self.rows)):
+            raise ParseError("SheetKey.rows must be a tuple of four RowState")
+        if not (_is_int(self.penalties) and 0 <= self.penalties <= PENALTY_BOXES):
+            raise ParseError(f"SheetKey.penalties must be 0..{PENALTY_BOXES}, "
+                             f"not {self.penalties!r}")
+
     @property
     def key(self) -> int:
         k = 0
@@ -94,14 +109,25 @@ class SheetKey:
 
 
 def open_code(last: int | None, count: int) -> int:
-    """The code of an open row: 0 when empty, else ``1 + last(last+1)/2 + count - 1``."""
+    """The code of an open row: 0 when empty, else ``1 + last(last+1)/2 + count - 1``.
+
+    ``last`` is 0..9 and ``count`` 1..last+1; anything else raises ParseError.
+    """
     if last is None:
         return 0
+    if not (_is_int(last) and _is_int(count) and 0 <= last < LAST_POSITION
+            and 1 <= count <= last + 1):
+        raise ParseError(f"an open row has last in 0..{LAST_POSITION - 1} and count in "
+                         f"1..last+1, not last={last!r}, count={count!r}")
     return 1 + last * (last + 1) // 2 + count - 1
 
 
 def row_code(mask: int, closed: bool = False) -> int:
     """The code of a row given as a mask of marked positions (see :class:`Sheet`)."""
+    if not (_is_int(mask) and 0 <= mask < 1 << (LAST_POSITION + 1)):
+        raise ParseError(f"a row mask is a whole number 0..2047, not {mask!r}")
+    if not isinstance(closed, bool):
+        raise ParseError(f"closed must be True or False, not {closed!r}")
     if closed or mask & _LAST_BIT:
         return CLOSED_BASE + COUNT[mask]
     if not mask:
@@ -115,11 +141,19 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
     (:class:`qwixx_math.solver.layout.Layout`'s, as Python ints): the rows in
     ``closed_mask`` (bit ``colour.index``) are outside the table, every other row adds
     its stride times its open code, and the penalties are innermost."""
-    row_strides = strides[closed_mask]
-    index = offsets[closed_mask] + sheet.penalties
-    for i, mask in enumerate(sheet.masks):
-        if not closed_mask >> i & 1:
-            index += row_strides[i] * row_code(mask)
+    if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(COLOURS):
+        raise ParseError(f"closed_mask is a whole number 0..15, not {closed_mask!r}")
+    try:
+        row_strides = strides[closed_mask]
+        index = offsets[closed_mask] + sheet.penalties
+        for i, mask in enumerate(sheet.masks):
+            if not closed_mask >> i & 1:
+                index += row_strides[i] * _ROW_CODE[mask]
+    except (AttributeError, TypeError, IndexError, KeyError):
+        raise ParseError("table_index needs a Sheet, a closed-row mask 0..15 and a "
+                         "layout's offsets and strides") from None
+    if not isinstance(index, int):
+        raise ParseError("table_index needs a layout's offsets and strides as whole numbers")
     return index
 
 
@@ -131,11 +165,21 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
     >>> decode_key(k).rows[0]
     RowState(last=2, count=2, closed=False)
     """
-    shut = frozenset(closed)
+    if not isinstance(sheet, Sheet):
+        raise ParseError(f"expected a Sheet, not {type(sheet).__name__}")
+    shut = colour_set(closed, "closed colours")
     k = 0
     for colour, mask in zip(COLOURS, sheet.masks, strict=True):
         k = k * ROW_CODES + row_code(mask, colour in shut)
     return k * (PENALTY_BOXES + 1) + sheet.penalties
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: _ROW_CODE[mask]: :func:`row_code` of an open-or-locked row (for table_index).
+_ROW_CODE: tuple[int, ...] = tuple(row_code(m) for m in range(1 << (LAST_POSITION + 1)))
 
 
 def decode_key(key: int) -> SheetKey:

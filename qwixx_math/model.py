@@ -77,7 +77,7 @@ class Colour(Enum):
         except (IndexError, TypeError):
             pos = -1
         if pos < 0 or isinstance(number, bool):
-            raise ParseError(f"R2: a row holds the numbers 2 to 12, not {number!r}")
+            raise ParseError(f"a row holds the numbers 2 to 12, not {number!r}", rule="R2")
         return pos
 
     def number(self, position: int) -> int:
@@ -95,6 +95,18 @@ class Colour(Enum):
             )
         return colour
 
+    @classmethod
+    def of(cls, value: Colour | str) -> Colour:
+        """``value`` itself when it is a Colour, else the colour it names (:meth:`parse`).
+
+        Every function of the library that takes a colour accepts both.
+        """
+        if isinstance(value, Colour):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        raise ParseError(f"expected a colour (a Colour or its name), not {value!r}")
+
 
 for _i, _c in enumerate(Colour):
     _c.index = _i
@@ -103,6 +115,11 @@ for _i, _c in enumerate(Colour):
     _c.last_number = 12 if _c.ascending else 2
     _c._positions = tuple(
         -1 if n < 2 else (n - 2 if _c.ascending else 12 - n) for n in range(13))
+
+def _colour(value: Colour | str) -> Colour:
+    """:meth:`Colour.of`, with the common case (a Colour) inline."""
+    return value if value.__class__ is Colour else Colour.of(value)
+
 
 #: The colours in sheet order.
 COLOURS: tuple[Colour, ...] = tuple(Colour)
@@ -116,7 +133,7 @@ def row_points(count: int) -> int:
     """Points of a row holding ``count`` marks, the lock included (R16)."""
     if not (isinstance(count, int) and not isinstance(count, bool)
             and 0 <= count <= ROW_LENGTH + 1):
-        raise ParseError(f"R16: a row holds 0 to 12 marks, not {count!r}")
+        raise ParseError(f"a row holds 0 to 12 marks, not {count!r}", rule="R16")
     return _TRIANGLE[count]
 
 
@@ -154,7 +171,7 @@ class Mark:
             raise ParseError(f"a mark needs a Colour, not {self.colour!r}")
         if not (isinstance(self.number, int) and not isinstance(self.number, bool)
                 and 2 <= self.number <= 12):
-            raise ParseError(f"R2: a row holds the numbers 2 to 12, not {self.number!r}")
+            raise ParseError(f"a row holds the numbers 2 to 12, not {self.number!r}", rule="R2")
 
     @property
     def position(self) -> int:
@@ -239,9 +256,13 @@ class Sheet:
         Sheet('r:2,3,5/y:-/g:-/b:-/p:1')
         """
         masks = [0, 0, 0, 0]
+        if marks is not None and not isinstance(marks, Mapping):
+            raise ParseError(f"marks must map each Colour to its numbers, not {marks!r}")
         for colour, numbers in (marks or {}).items():
             if not isinstance(colour, Colour):
                 raise ParseError(f"sheet rows are keyed by Colour, not {colour!r}")
+            if isinstance(numbers, (str, bytes)) or not isinstance(numbers, Iterable):
+                raise ParseError(f"the {colour.value} row must list its numbers, not {numbers!r}")
             mask = 0
             last: int | None = None
             for number in numbers:
@@ -266,32 +287,34 @@ class Sheet:
         return sheet
 
     # -- reading ------------------------------------------------------------------------------
-    def marks(self, colour: Colour) -> tuple[int, ...]:
+    def marks(self, colour: Colour | str) -> tuple[int, ...]:
         """The numbers marked in ``colour``'s row, left to right (the lock box not included)."""
+        colour = _colour(colour)
         mask = self.masks[colour.index]
         return tuple(colour.number(p) for p in range(ROW_LENGTH) if mask >> p & 1)
 
-    def count(self, colour: Colour) -> int:
+    def count(self, colour: Colour | str) -> int:
         """Marks in ``colour``'s row, the lock box included (R16)."""
-        return COUNT[self.masks[colour.index]]
+        return COUNT[self.masks[_colour(colour).index]]
 
-    def is_locked(self, colour: Colour) -> bool:
+    def is_locked(self, colour: Colour | str) -> bool:
         """Whether this player marked ``colour``'s last number and lock box (R8)."""
-        return bool(self.masks[colour.index] & _LAST_BIT)
+        return bool(self.masks[_colour(colour).index] & _LAST_BIT)
 
     @property
     def locked(self) -> frozenset[Colour]:
         """The colours this player closed."""
         return frozenset(c for c in COLOURS if self.masks[c.index] & _LAST_BIT)
 
-    def last_number(self, colour: Colour) -> int | None:
+    def last_number(self, colour: Colour | str) -> int | None:
         """The rightmost number marked in ``colour``'s row, or None."""
+        colour = _colour(colour)
         mask = self.masks[colour.index]
         return colour.number(mask.bit_length() - 1) if mask else None
 
-    def row_score(self, colour: Colour) -> int:
+    def row_score(self, colour: Colour | str) -> int:
         """Points of ``colour``'s row (R16)."""
-        return _TRIANGLE[COUNT[self.masks[colour.index]]]
+        return _TRIANGLE[COUNT[self.masks[_colour(colour).index]]]
 
     @property
     def score(self) -> int:
@@ -305,13 +328,16 @@ class Sheet:
         """Marks on the whole sheet, lock boxes included."""
         return sum(COUNT[m] for m in self.masks)
 
-    def allows(self, colour: Colour, number: int) -> bool:
+    def allows(self, colour: Colour | str, number: int) -> bool:
         """Whether R7 and R8 allow ``number`` in ``colour``'s row (whether the colour is
-        closed is the game's business, not the sheet's)."""
+        closed is the game's business, not the sheet's: ask
+        :func:`qwixx_math.rules.can_mark` for that)."""
+        colour = _colour(colour)
         return bool(ALLOWED[self.masks[colour.index]] >> colour.position(number) & 1)
 
-    def why_not(self, colour: Colour, number: int) -> tuple[str, str] | None:
+    def why_not(self, colour: Colour | str, number: int) -> tuple[str, str] | None:
         """``None`` if :meth:`allows`, else ``(rule id, reason)`` in plain words."""
+        colour = _colour(colour)
         pos = colour.position(number)
         mask = self.masks[colour.index]
         if ALLOWED[mask] >> pos & 1:
@@ -329,11 +355,12 @@ class Sheet:
                       f"this sheet has {mask.bit_count()}")
 
     # -- changing (returns new sheets) --------------------------------------------------------
-    def with_mark(self, colour: Colour, number: int) -> Sheet:
+    def with_mark(self, colour: Colour | str, number: int) -> Sheet:
         """This sheet with ``number`` marked in ``colour`` (and the lock, for the last number).
 
         Raises :class:`IllegalMoveError` citing R7/R8 when the sheet does not allow it.
         """
+        colour = _colour(colour)
         reason = self.why_not(colour, number)
         if reason is not None:
             from .errors import IllegalMoveError
@@ -395,7 +422,7 @@ class Roll:
             if die is None and name != "white":
                 continue
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise ParseError(f"R1: a die shows 1 to 6; the {name} die shows {die!r}")
+                raise ParseError(f"a die shows 1 to 6; the {name} die shows {die!r}", rule="R1")
 
     @classmethod
     def _unchecked(cls, white: tuple[int, int],
@@ -423,13 +450,13 @@ class Roll:
         """The colours whose die was rolled."""
         return frozenset(c for c, d in zip(COLOURS, self.coloured, strict=True) if d is not None)
 
-    def die(self, colour: Colour) -> int | None:
+    def die(self, colour: Colour | str) -> int | None:
         """The face of ``colour``'s die, or None when it is out of play."""
-        return self.coloured[colour.index]
+        return self.coloured[_colour(colour).index]
 
-    def action2_numbers(self, colour: Colour) -> tuple[int, ...]:
+    def action2_numbers(self, colour: Colour | str) -> tuple[int, ...]:
         """The distinct numbers white + ``colour`` can make (R6), ascending; () if out of play."""
-        d = self.coloured[colour.index]
+        d = self.coloured[_colour(colour).index]
         if d is None:
             return ()
         a, b = self.white[0] + d, self.white[1] + d

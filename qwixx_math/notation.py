@@ -8,7 +8,8 @@ value      canonical text                        notes
 ========== ===================================== ==========================================
 sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing rows are empty,
                                                  ``p`` defaults to 0; a closed row ends in
-                                                 ``12,lock`` (``2,lock`` in green/blue)
+                                                 ``12,lock`` (``2,lock`` in green/blue);
+                                                 ``lock`` may be left out (R8 implies it)
 roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
 mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read
 plan       ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-``     ``penalty`` also reads as ``-/-``
@@ -31,6 +32,7 @@ from .errors import InvalidStateError, ParseError
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 
 __all__ = [
+    "colour_set",
     "format_action1",
     "format_colours",
     "format_mark",
@@ -65,6 +67,11 @@ def _require_str(text: object, what: str) -> str:
     return text
 
 
+def _require(value: object, kind: type, what: str) -> None:
+    if not isinstance(value, kind):
+        raise ParseError(f"{what} must be a {kind.__name__}, not {type(value).__name__}")
+
+
 def _segments(text: str) -> list[tuple[str, str, int]]:
     """Split ``key:body/key:body`` into (lower-case key, body, offset of the body)."""
     out: list[tuple[str, str, int]] = []
@@ -89,6 +96,7 @@ def _int(token: str, text: str, offset: int, what: str) -> int:
 
 def format_sheet(sheet: Sheet) -> str:
     """The canonical text of a sheet: ``r:2,3/y:-/g:-/b:-/p:0``."""
+    _require(sheet, Sheet, "a sheet")
     parts = []
     for colour in COLOURS:
         numbers = [str(n) for n in sheet.marks(colour)]
@@ -141,21 +149,24 @@ def parse_sheet(text: str) -> Sheet:
                     numbers.append(number)
                 pos += len(item) + 1
         rows[colour] = numbers
-    for colour, numbers in rows.items():
-        has_last = bool(numbers) and numbers[-1] == colour.last_number
-        if colour in locks and not has_last:
+    _check_locks(rows, locks)
+    return Sheet.from_marks(rows, penalties if penalties is not None else 0)
+
+
+def _check_locks(rows: dict[Colour, list[int]], locks: set[Colour]) -> None:
+    """R8: a lock box needs its row's last number; the last number implies the lock (so
+    ``r:2,3,4,5,6,12`` reads as ``r:2,3,4,5,6,12,lock``)."""
+    for colour in locks:
+        numbers = rows.get(colour, [])
+        if not numbers or numbers[-1] != colour.last_number:
             raise InvalidStateError(
                 "R8", f"the {colour.value} lock box is marked but {colour.value} "
                       f"{colour.last_number} is not; only marking the last number marks the lock")
-        if has_last and colour not in locks:
-            raise InvalidStateError(
-                "R8", f"{colour.value} {colour.last_number} also marks the lock box; "
-                      f"write '{colour.letter}:...,{colour.last_number},lock'")
-    return Sheet.from_marks(rows, penalties if penalties is not None else 0)
 
 
 def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     """``{"red": [2, 3], "yellow": [], "green": [], "blue": [], "locks": [], "penalties": 0}``."""
+    _require(sheet, Sheet, "a sheet")
     out: dict[str, Any] = {c.value: list(sheet.marks(c)) for c in COLOURS}
     out["locks"] = [c.value for c in COLOURS if sheet.is_locked(c)]
     out["penalties"] = sheet.penalties
@@ -163,7 +174,11 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
 
 
 def sheet_from_json(data: object) -> Sheet:
-    """Inverse of :func:`sheet_to_json`; missing rows are empty, missing penalties 0."""
+    """Inverse of :func:`sheet_to_json`; missing rows are empty, missing penalties 0.
+
+    Unlike the text form, the JSON form states the locks: ``locks`` must list exactly
+    the rows that end in their last number (R8).
+    """
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
     known = {c.value for c in COLOURS} | {"locks", "penalties"}
@@ -199,6 +214,7 @@ def sheet_from_json(data: object) -> Sheet:
 
 def format_roll(roll: Roll) -> str:
     """The canonical text of a roll: ``w:3,5/r:1/y:2/g:6/b:4``."""
+    _require(roll, Roll, "a roll")
     parts = [f"w:{roll.white[0]},{roll.white[1]}"]
     parts += [f"{c.letter}:{d}" for c, d in zip(COLOURS, roll.coloured, strict=True)
               if d is not None]
@@ -245,12 +261,14 @@ def parse_roll(text: str) -> Roll:
 def _die(token: str, text: str, offset: int, name: str) -> int:
     value = _int(token, text, offset, f"a {name} die (1 to 6)")
     if not 1 <= value <= 6:
-        raise ParseError(f"R1: a die shows 1 to 6; the {name} die shows {value}", text, offset)
+        raise ParseError(f"a die shows 1 to 6; the {name} die shows {value}", text, offset,
+                         rule="R1")
     return value
 
 
 def roll_to_json(roll: Roll) -> dict[str, Any]:
     """``{"white": [3, 5], "red": 1, ...}`` with only the colours in play."""
+    _require(roll, Roll, "a roll")
     out: dict[str, Any] = {"white": list(roll.white)}
     for colour, die in zip(COLOURS, roll.coloured, strict=True):
         if die is not None:
@@ -282,6 +300,8 @@ def roll_from_json(data: object) -> Roll:
 
 def format_mark(mark: Mark | None) -> str:
     """``r8``, or ``-`` for no mark."""
+    if mark is not None:
+        _require(mark, Mark, "a mark")
     return "-" if mark is None else f"{mark.colour.letter}{mark.number}"
 
 
@@ -295,8 +315,8 @@ def parse_mark(text: str) -> Mark:
     digits = match.group(2)
     number = int(digits) if len(digits) <= 3 else 0
     if not 2 <= number <= 12:
-        raise ParseError(f"R2: a row holds the numbers 2 to 12, not {digits}", text,
-                         match.start(2))
+        raise ParseError(f"a row holds the numbers 2 to 12, not {digits}", text,
+                         match.start(2), rule="R2")
     return Mark(colour, number)
 
 
@@ -306,6 +326,7 @@ def _parse_optional_mark(text: str) -> Mark | None:
 
 def format_plan(plan: TurnPlan) -> str:
     """``r8/g9``; ``-`` stands for an action not taken; ``-/-`` is the penalty."""
+    _require(plan, TurnPlan, "a plan")
     return f"{format_mark(plan.action1)}/{format_mark(plan.action2)}"
 
 
@@ -323,6 +344,8 @@ def parse_plan(text: str) -> TurnPlan:
 
 def format_action1(choices: Sequence[Mark | None]) -> str:
     """Every player's action-1 choice, comma separated: ``y5,r5,-``."""
+    if isinstance(choices, str) or not isinstance(choices, Sequence):
+        raise ParseError("action-1 choices must be a sequence of Mark or None")
     return ",".join(format_mark(m) for m in choices)
 
 
@@ -336,6 +359,8 @@ def parse_action1(text: str) -> tuple[Mark | None, ...]:
 
 def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
     """``{"colour": "red", "number": 8}`` or None."""
+    if mark is not None:
+        _require(mark, Mark, "a mark")
     return None if mark is None else {"colour": mark.colour.value, "number": mark.number}
 
 
@@ -355,6 +380,7 @@ def mark_from_json(data: object) -> Mark | None:
 
 def plan_to_json(plan: TurnPlan) -> dict[str, Any]:
     """``{"action1": mark|null, "action2": mark|null, "penalty": bool}``."""
+    _require(plan, TurnPlan, "a plan")
     return {"action1": mark_to_json(plan.action1), "action2": mark_to_json(plan.action2),
             "penalty": plan.penalty}
 
@@ -371,10 +397,37 @@ def plan_from_json(data: object) -> TurnPlan:
 
 # -- colours --------------------------------------------------------------------------------------
 
-def format_colours(colours: Iterable[Colour]) -> str:
+def format_colours(colours: Iterable[Colour | str]) -> str:
     """``g,b`` in sheet order, ``-`` for none."""
-    chosen = set(colours)
+    chosen = colour_set(colours)
     return ",".join(c.letter for c in COLOURS if c in chosen) or "-"
+
+
+_ALL_COLOURS = frozenset(COLOURS)
+
+
+def colour_set(colours: object, what: str = "colours") -> frozenset[Colour]:
+    """The colours given to the library, in every form it accepts: an iterable of
+    :class:`Colour` values or colour names (``{Colour.RED, "green"}``), one colour, or
+    text for :func:`parse_colours` (``"g,b"``).  Anything else raises ParseError.
+
+    >>> sorted(c.value for c in colour_set(["red", Colour.BLUE]))
+    ['blue', 'red']
+    """
+    if colours.__class__ is frozenset and colours <= _ALL_COLOURS:
+        return colours  # the common case, in the hot paths
+    if isinstance(colours, str):
+        return parse_colours(colours)
+    if isinstance(colours, Colour):
+        return frozenset((colours,))
+    if isinstance(colours, (bytes, bytearray)) or not isinstance(colours, Iterable):
+        raise ParseError(f"{what} must be Colour values or colour names, not {colours!r}")
+    out = set()
+    for c in colours:
+        if not isinstance(c, (Colour, str)):
+            raise ParseError(f"{what} must be Colour values or colour names, not {c!r}")
+        out.add(Colour.of(c))
+    return frozenset(out)
 
 
 def parse_colours(text: str) -> frozenset[Colour]:

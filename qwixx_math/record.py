@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalMoveError, ParseError
+from .errors import IllegalMoveError, ParseError, QwixxError
 from .model import Mark, Roll
 from .notation import mark_from_json, mark_to_json, roll_from_json, roll_to_json
 from .rules import GameState, Phase, legal_action1, legal_action2, new_game, random_roll
@@ -60,6 +60,35 @@ class TurnRecord:
     action2: Mark | None
     scores: tuple[int, ...] | None = None
     penalties: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.active):
+            raise ParseError(f"TurnRecord.active must be a player index, not {self.active!r}")
+        if not isinstance(self.roll, Roll):
+            raise ParseError(f"TurnRecord.roll must be a Roll, not {self.roll!r}")
+        if not (isinstance(self.action1, tuple)
+                and all(m is None or isinstance(m, Mark) for m in self.action1)):
+            raise ParseError("TurnRecord.action1 must be a tuple of Mark or None")
+        if self.action2 is not None and not isinstance(self.action2, Mark):
+            raise ParseError(f"TurnRecord.action2 must be a Mark or None, not {self.action2!r}")
+        for name in ("scores", "penalties"):
+            value = getattr(self, name)
+            if value is not None and not _int_tuple(value):
+                raise ParseError(f"TurnRecord.{name} must be a tuple of whole numbers or None")
+
+    @classmethod
+    def _unchecked(cls, active: int, roll: Roll, action1: tuple[Mark | None, ...],
+                   action2: Mark | None) -> TurnRecord:
+        """Build without validation; only for the turns of a game the rules core played."""
+        turn = object.__new__(cls)
+        set_ = object.__setattr__
+        set_(turn, "active", active)
+        set_(turn, "roll", roll)
+        set_(turn, "action1", action1)
+        set_(turn, "action2", action2)
+        set_(turn, "scores", None)
+        set_(turn, "penalties", None)
+        return turn
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"active": self.active, "roll": roll_to_json(self.roll),
@@ -108,6 +137,12 @@ class GameResult:
     winners: tuple[int, ...]
     ended_by: str | None
 
+    def __post_init__(self) -> None:
+        if not (_int_tuple(self.scores) and _int_tuple(self.winners)):
+            raise ParseError("GameResult.scores and .winners must be tuples of whole numbers")
+        if self.ended_by not in (None, "R13", "R14"):
+            raise ParseError(f"GameResult.ended_by must be R13, R14 or None, not {self.ended_by!r}")
+
     def to_json(self) -> dict[str, Any]:
         return {"scores": list(self.scores), "winners": list(self.winners),
                 "ended_by": self.ended_by}
@@ -127,6 +162,19 @@ class GameRecord:
     first: int = 0
     seed: int | None = None
     result: GameResult | None = None
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players)):
+            raise ParseError("GameRecord.players must be a tuple of names")
+        if not isinstance(self.ruleset, Ruleset):
+            raise ParseError(f"GameRecord.ruleset must be a Ruleset, not {self.ruleset!r}")
+        if not (isinstance(self.turns, tuple)
+                and all(isinstance(t, TurnRecord) for t in self.turns)):
+            raise ParseError("GameRecord.turns must be a tuple of TurnRecord")
+        if not _is_int(self.first) or (self.seed is not None and not _is_int(self.seed)):
+            raise ParseError("GameRecord.first and .seed must be whole numbers")
+        if self.result is not None and not isinstance(self.result, GameResult):
+            raise ParseError(f"GameRecord.result must be a GameResult, not {self.result!r}")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
@@ -181,6 +229,14 @@ class GameRecord:
         return cls(tuple(players), ruleset, turns, first, seed, result)
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_tuple(value: object) -> bool:
+    return isinstance(value, tuple) and all(_is_int(x) for x in value)
+
+
 def _result_from_json(data: object) -> GameResult:
     if not isinstance(data, dict):
         raise ParseError("record.result must be a JSON object")
@@ -202,6 +258,9 @@ def replay(record: GameRecord) -> list[GameState]:
     Raises :class:`IllegalMoveError` at the first rule the record breaks (the
     validation toolkit reports them all instead).
     """
+    if not isinstance(record, GameRecord):
+        raise ParseError(f"replay needs a GameRecord, not {type(record).__name__} "
+                         "(GameRecord.from_json reads the JSON form)")
     state = new_game(ruleset=record.ruleset, first=record.first)
     states = [state]
     for k, turn in enumerate(record.turns):
@@ -235,22 +294,39 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
 
     Four players by default.  Every player picks uniformly among passing and
     their legal marks (or as ``chooser`` says); the same ``seed`` always gives
-    the same game.
+    the same game.  A game still going after ``max_turns`` turns raises
+    :class:`~qwixx_math.errors.QwixxError`; with the default none does (each turn the
+    active player marks a number or a penalty box, R11, so a game lasts at most 48
+    turns per player).
 
     >>> rec = random_game(players=3, seed=1)
     >>> rec == random_game(players=3, seed=1) and rec.result is not None
     True
     """
     rs = ruleset if ruleset is not None else Ruleset(players=4 if players is None else players)
+    if not isinstance(rs, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(rs).__name__}")
     if players is not None and players != rs.players:
-        raise ParseError(f"players={players} contradicts ruleset.players={rs.players}")
+        raise ParseError(f"players={players!r} contradicts ruleset.players={rs.players}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ParseError(f"seed must be a whole number or None, not {seed!r}")
+    if not callable(chooser):
+        raise ParseError(f"chooser must be a function, not {chooser!r}")
+    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+        raise ParseError(f"max_turns must be a whole number >= 1, not {max_turns!r}")
+    if names is not None and (isinstance(names, str) or not isinstance(names, Sequence)
+                              or not all(isinstance(x, str) for x in names)):
+        raise ParseError(f"names must be a sequence of player names, not {names!r}")
     n = rs.players
+    player_names = tuple(names) if names is not None else tuple(f"P{i + 1}" for i in range(n))
+    if len(player_names) != n:
+        raise ParseError(f"{len(player_names)} names given for {n} players")
     rng = random.Random(seed)
     state = new_game(ruleset=rs)
     turns: list[TurnRecord] = []
     while not state.is_over:
-        if len(turns) >= max_turns:  # pragma: no cover - every game ends (R13)
-            raise RuntimeError("the game did not end")
+        if len(turns) >= max_turns:
+            raise QwixxError(f"the game did not end within max_turns={max_turns} turns")
         roll = random_roll(rng, state.dice_in_play)
         rolled = state.with_roll(roll)
         choices: list[Mark | None] = [
@@ -269,9 +345,6 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
             end = after1.with_action2(a2)
         else:
             end = after1
-        turns.append(TurnRecord(state.active, roll, tuple(choices), a2))
+        turns.append(TurnRecord._unchecked(state.active, roll, tuple(choices), a2))
         state = end
-    player_names = tuple(names) if names is not None else tuple(f"P{i + 1}" for i in range(n))
-    if len(player_names) != n:
-        raise ParseError(f"{len(player_names)} names given for {n} players")
     return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state))

@@ -47,6 +47,7 @@ from .model import (
     TurnPlan,
 )
 from .notation import (
+    colour_set,
     format_action1,
     format_mark,
     format_roll,
@@ -64,12 +65,14 @@ __all__ = [
     "COLOURS_TO_END",
     "GameState",
     "Phase",
+    "can_mark",
     "legal_action1",
     "legal_action2",
     "legal_plans",
     "new_game",
     "random_roll",
     "turn_outcomes",
+    "why_not_mark",
 ]
 
 #: Closed colours that end the game (R14).
@@ -155,20 +158,55 @@ class GameState:
         if phase is Phase.ACTION2 and self.ended_by is not None and \
                 not rs.action2_after_action1_end:
             raise InvalidStateError("R15", "the game ended in action 1; there is no action 2")
-        if phase is Phase.ROLL:
-            if len(self.closed) >= COLOURS_TO_END:
-                raise InvalidStateError("R14", "two colours are closed: the game is over")
-            if any(s.penalties >= PENALTY_BOXES for s in self.sheets):
+        four = any(s.penalties >= PENALTY_BOXES for s in self.sheets)
+        if phase is not Phase.OVER:
+            if four:  # the fourth penalty is taken at the end of a turn and ends it (R11, R13)
                 raise InvalidStateError("R13", "a player has four penalties: the game is over")
-        if self.roll is not None:
-            if not isinstance(self.roll, Roll):
-                raise ParseError(f"GameState.roll must be a Roll, not {self.roll!r}")
-            if phase is Phase.ACTION1:
-                _check_roll_dice(self.roll, self.closed)
+            if len(self.closed) >= COLOURS_TO_END and self.ended_by is None and (
+                    phase is not Phase.ACTION2 or rs.end_check is not EndCheck.END_OF_TURN):
+                raise InvalidStateError("R14", "two colours are closed: the game is over")
+        if self.ended_by == "R13" and not four:
+            raise InvalidStateError(
+                "R13", "the game ended by a fourth penalty, but no player has four")
+        if self.ended_by == "R14" and len(self.closed) < COLOURS_TO_END:
+            raise InvalidStateError(
+                "R14", f"the game ended by a second closed colour, but {len(self.closed)} "
+                       f"colour(s) are closed")
+        if rs.players == 1 and not self.closed <= self.sheets[0].locked:
+            names = ", ".join(c.value for c in COLOURS if c in self.closed - self.sheets[0].locked)
+            raise InvalidStateError(
+                "R9", f"{names} is closed, but in a one-player game only the player closes "
+                      "colours, and the sheet has not locked it")
+        if self.roll is not None and not isinstance(self.roll, Roll):
+            raise ParseError(f"GameState.roll must be a Roll, not {self.roll!r}")
         if self.action1 is not None and not (
                 isinstance(self.action1, tuple) and len(self.action1) == rs.players
                 and all(m is None or isinstance(m, Mark) for m in self.action1)):
             raise ParseError("GameState.action1 must hold one Mark or None per player")
+        if phase is Phase.ACTION1:
+            assert self.roll is not None
+            _check_roll_dice(self.roll, self.closed)
+        elif phase is Phase.ACTION2:
+            assert self.roll is not None and self.action1 is not None
+            self._check_action1(self.roll, self.action1)
+
+    def _check_action1(self, roll: Roll, action1: tuple[Mark | None, ...]) -> None:
+        """An action-2 state: every action-1 mark is the white sum (R5) and on its player's
+        sheet, and the roll shows the dice of the colours not closed before this turn (R4, R9:
+        a colour closed in action 1 was rolled)."""
+        for i, mark in enumerate(action1):
+            if mark is None:
+                continue
+            if mark.number != roll.white_sum:
+                raise InvalidStateError(
+                    "R5", f"player {i}'s action-1 mark {mark.describe()} is not the white sum "
+                          f"{roll.white_sum}")
+            if not self.sheets[i].masks[mark.colour.index] >> mark.position & 1:
+                raise InvalidStateError(
+                    "R5", f"player {i}'s action-1 mark {mark.describe()} is not on their sheet "
+                          f"{format_sheet(self.sheets[i])}")
+        closed_now = {m.colour for m in action1 if m is not None and m.closes}
+        _check_roll_dice(roll, self.closed - closed_now)
 
     @classmethod
     def _make(cls, ruleset: Ruleset, sheets: tuple[Sheet, ...], active: int,
@@ -368,18 +406,20 @@ class GameState:
         ``others`` has one entry per player (the active player's is ignored); by
         default every other player passes.
         """
+        if not isinstance(plan, TurnPlan):
+            raise ParseError(f"a plan must be a TurnPlan, not {type(plan).__name__}")
         choices = _choices(self, others)
         choices[self.active] = plan.action1
         return self.play_turn(roll, choices, plan.action2)
 
     # -- helpers ------------------------------------------------------------------------------
-    def _expect(self, phase: Phase, doing: str) -> None:
+    def _expect(self, phase: Phase, doing: str, hint: str = "") -> None:
         if self.phase is not phase:
             if self.phase is Phase.OVER:
                 raise self._illegal(self.ended_by or "R13",
                                     f"the game is over; nobody may {doing}")
             raise self._illegal("R4", f"cannot {doing} in the {self.phase.value} phase "
-                                      f"(expected {phase.value})")
+                                      f"(expected {phase.value}){hint}")
 
     def _illegal(self, rule: str, message: str, player: int | None = None) -> IllegalMoveError:
         if player is not None:
@@ -496,6 +536,8 @@ def new_game(players: int | None = None, ruleset: Ruleset | None = None,
     """
     if ruleset is None:
         ruleset = Ruleset(players=2 if players is None else players)
+    elif not isinstance(ruleset, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
     elif players is not None and players != ruleset.players:
         raise ParseError(f"players={players} contradicts ruleset.players={ruleset.players}")
     return GameState(ruleset, (Sheet.EMPTY,) * ruleset.players, active=first)
@@ -504,14 +546,21 @@ def new_game(players: int | None = None, ruleset: Ruleset | None = None,
 # -- legal moves ----------------------------------------------------------------------------------
 
 def _roll_for(state: GameState, roll: Roll | None) -> tuple[GameState, Roll]:
-    """The state in phase ACTION1 for ``roll`` (or the state's own roll)."""
-    if roll is None and state.roll is not None and state.phase is Phase.ACTION1:
-        return state, state.roll
-    if roll is None:
-        if state.phase is not Phase.ACTION1 or state.roll is None:
-            raise ParseError("give the roll, or a state in the action1 phase")
-        return state, state.roll
-    return state.with_roll(roll), roll
+    """The state in phase ACTION1 for ``roll`` (or the state's own roll).
+
+    Without a roll, a state in another phase raises the error
+    :func:`legal_action2` raises for a state not in the ACTION2 phase."""
+    _require_state(state)
+    if roll is not None:
+        return state.with_roll(roll), roll
+    state._expect(Phase.ACTION1, "list action-1 moves", "; give the roll")
+    assert state.roll is not None
+    return state, state.roll
+
+
+def _require_state(state: object) -> None:
+    if not isinstance(state, GameState):
+        raise ParseError(f"expected a GameState, not {type(state).__name__}")
 
 
 def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tuple[Mark, ...]:
@@ -521,8 +570,9 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
     and ``end_check=sequential`` another player's earlier choice can still forbid
     one (:meth:`GameState.with_action1` checks that).
     """
-    if roll is None and state.phase is Phase.ACTION1 and state.roll is not None:
+    if roll is None and state.__class__ is GameState and state.phase is Phase.ACTION1:
         roll = state.roll  # the common case, without a call
+        assert roll is not None
     else:
         state, roll = _roll_for(state, roll)
     if not (_is_int(player) and 0 <= player < len(state.sheets)):
@@ -534,9 +584,14 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
 
 
 def legal_action2(state: GameState) -> tuple[Mark, ...]:
-    """The active player's legal action-2 marks in a state in the ``ACTION2`` phase, sorted."""
-    if state.phase is not Phase.ACTION2:
-        return ()
+    """The active player's legal action-2 marks in a state in the ``ACTION2`` phase, sorted.
+
+    A state in another phase raises :class:`IllegalMoveError` (R4, or the rule that ended
+    the game), as :func:`legal_action1` does without a roll.
+    """
+    if state.__class__ is not GameState or state.phase is not Phase.ACTION2:
+        _require_state(state)
+        state._expect(Phase.ACTION2, "list action-2 marks")
     roll = state.roll
     assert roll is not None
     w1, w2 = roll.white
@@ -559,15 +614,79 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     return tuple(out)
 
 
-def _choices(state: GameState, others: Sequence[Mark | None] | None) -> list[Mark | None]:
+def why_not_mark(state: GameState, player: int, colour: Colour | str,
+                 number: int) -> tuple[str, str] | None:
+    """None when ``player`` may mark ``number`` in ``colour``'s row now, else
+    ``(rule id, reason)``.
+
+    Unlike :meth:`Sheet.why_not`, this asks the game, closed colours included (R9):
+
+    * before the roll (phase ``roll``): whether the sheet (R7, R8) and the closed
+      colours allow the mark, i.e. whether some roll of the coming turn can offer it;
+    * in the ``action1`` phase: also whether ``number`` is the white sum (R5);
+    * in the ``action2`` phase: only the active player marks (R6), a number white +
+      ``colour`` makes, with that colour's die still in play (R9);
+    * once the game is over, nobody marks (the rule that ended it).
+    """
+    _require_state(state)
+    if not (_is_int(player) and 0 <= player < len(state.sheets)):
+        raise ParseError(f"player {player!r} does not exist")
+    colour = Colour.of(colour)
+    colour.position(number)  # R2: a number the row holds
+    phase = state.phase
+    if phase is Phase.OVER:
+        return (state.ended_by or "R13", "the game is over; nobody marks any more")
+    if phase is Phase.ACTION2:
+        if player != state.active:
+            return ("R6", f"only the active player (player {state.active}) marks in action 2")
+        return state._why_not_action2(MARKS[colour.index][number])
+    if phase is Phase.ACTION1:
+        assert state.roll is not None
+        if number != state.roll.white_sum:
+            return ("R5", f"action 1 marks the white sum {state.roll.white_sum}, not {number}")
+    if colour in state.closed:
+        return ("R9", f"{colour.value} is closed; nobody may mark it any more")
+    return state.sheets[player].why_not(colour, number)
+
+
+def can_mark(state: GameState, player: int, colour: Colour | str, number: int) -> bool:
+    """Whether ``player`` may mark ``number`` in ``colour``'s row now (see :func:`why_not_mark`).
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> game = GameState(Ruleset(2), (parse_sheet("r:2,3,4,5,6,12,lock"), parse_sheet("r:4")),
+    ...                  closed=frozenset({Colour.RED}))
+    >>> game.sheets[1].allows(Colour.RED, 9), can_mark(game, 1, "red", 9)
+    (True, False)
+    >>> why_not_mark(game, 1, "red", 9)
+    ('R9', 'red is closed; nobody may mark it any more')
+    """
+    return why_not_mark(state, player, colour, number) is None
+
+
+def _choices(state: GameState, others: Sequence[Mark | None] | None,
+             player: int | None = None) -> list[Mark | None]:
     """Every player's action-1 choice as ``others`` gives them (one entry per player;
-    by default everybody passes), as a new list."""
+    by default everybody passes), as a new list.
+
+    The entry of ``player`` (default: the active player) is the one the caller
+    chooses.  In the ACTION1 phase the other entries must be legal together
+    (with ``player`` passing); an illegal one raises :class:`IllegalMoveError`
+    naming the rule and the player."""
     n = len(state.sheets)
     if others is None:
         return [None] * n
+    if isinstance(others, (str, bytes)) or not isinstance(others, Sequence) \
+            or len(others) != n:
+        raise ParseError(f"others needs one entry (a Mark or None) for each of {n} players, "
+                         f"not {others!r}")
     choices = list(others)
-    if len(choices) != n:
-        raise ParseError(f"others needs one entry for each of {n} players")
+    for i, mark in enumerate(choices):
+        if mark is not None and not isinstance(mark, Mark):
+            raise ParseError(f"others[{i}] must be a Mark or None, not {mark!r}")
+    if state.phase is Phase.ACTION1 and any(m is not None for m in choices):
+        check = list(choices)
+        check[state.active if player is None else player] = None
+        state.with_action1(check)
     return choices
 
 
@@ -599,7 +718,8 @@ def legal_plans(state: GameState, roll: Roll | None = None,
     plans: list[TurnPlan] = []
     for a1, after in _action1_outcomes(state, state.active, _choices(state, others)):
         plans.append(TurnPlan(a1, None))
-        plans.extend(TurnPlan(a1, a2) for a2 in legal_action2(after))
+        if after.phase is Phase.ACTION2:
+            plans.extend(TurnPlan(a1, a2) for a2 in legal_action2(after))
     plans.sort()
     return tuple(plans)
 
@@ -609,9 +729,9 @@ def turn_outcomes(state: GameState, roll: Roll | None = None,
     """The distinct states the active player's legal plans lead to, with the plans to each."""
     state, roll = _roll_for(state, roll)
     out: dict[GameState, list[TurnPlan]] = {}
-    for plan in legal_plans(state, None, others):
-        choices: list[Mark | None] = (list(others) if others is not None
-                                      else [None] * state.players)
+    base = _choices(state, others)
+    for plan in legal_plans(state, None, base):
+        choices = list(base)
         choices[state.active] = plan.action1
         after = state.with_action1(choices)
         if after.phase is not Phase.OVER:
@@ -622,6 +742,10 @@ def turn_outcomes(state: GameState, roll: Roll | None = None,
 
 def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None) -> Roll:
     """A uniformly random roll of the whites and the coloured dice ``in_play`` (default all)."""
+    if not isinstance(rng, random.Random):
+        raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
+    if in_play is not None:
+        in_play = colour_set(in_play, "in_play")
     r = rng.random
     w = (int(r() * 6) + 1, int(r() * 6) + 1)
     if in_play is None:

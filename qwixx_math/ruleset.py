@@ -59,11 +59,11 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
-            raise ParseError(f"R3: players must be an integer, not {self.players!r}")
+            raise ParseError(f"players must be an integer, not {self.players!r}", rule="R3")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ParseError(
-                f"R3: players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {self.players}"
-            )
+                f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {self.players}",
+                rule="R3")
         for name in ("action2_after_game_end", "simultaneous_close"):
             if not isinstance(getattr(self, name), bool):
                 raise ParseError(f"Ruleset.{name} must be true or false")

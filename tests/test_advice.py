@@ -14,7 +14,7 @@ from qwixx_math import IllegalMoveError, ParseError
 from qwixx_math.advice import Advice, Advisor, advise
 from qwixx_math.cli import main
 from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
-from qwixx_math.notation import format_roll, format_sheet
+from qwixx_math.notation import format_roll, format_sheet, parse_sheet
 from qwixx_math.rules import GameState, Phase, legal_action1, legal_plans, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import RowState, SolverTable
@@ -235,14 +235,14 @@ def test_errors(official: Advisor) -> None:
     advice = official.advise(new_game(1), roll)
     with pytest.raises(IllegalMoveError, match="not a legal choice"):
         advice.find(TurnPlan(Mark(Colour.RED, 9), None))
-    with pytest.raises(ParseError, match="give the roll"):
+    with pytest.raises(IllegalMoveError, match=r"R4: .*give the roll"):
         official.advise(new_game(1))
     with pytest.raises(ParseError, match="active player"):
         official.advise_passive(new_game(2).with_roll(roll), 0)
     with pytest.raises(ParseError, match="does not exist"):
         official.advise_passive(new_game(2).with_roll(roll), 7)
     with pytest.raises(IllegalMoveError, match="R9"):  # a die for a closed colour
-        official.advise(GameState(Ruleset(players=1), (Sheet.EMPTY,),
+        official.advise(GameState(Ruleset(players=1), (parse_sheet("r:2,3,4,5,6,12,lock"),),
                                   closed=frozenset({Colour.RED})), roll)
     other = Advisor.for_ruleset(Ruleset(action2_after_game_end=True), progress=False)
     with pytest.raises(ParseError, match="R15"):

@@ -293,7 +293,6 @@ def test_a_die_for_a_closed_colour_is_refused() -> None:
     ("r:5,3", "R7"),                      # marks out of order
     ("r:2,3,12,lock", "R8"),               # a lock without 5 marks before it
     ("r:2,3,4,5,6,lock", "R8"),            # a lock box without the last number
-    ("r:2,3,4,5,6,12", "R8"),              # the last number without its lock box
     ("r:2,3,4,5,6,12,lock/g:12,11,10,9,8,2,lock", "R14"),  # two colours closed: game over
     ("p:4", "R13"),                       # four penalties: game over
 ])
@@ -306,8 +305,12 @@ def test_wrong_types_are_parse_errors() -> None:
     for bad in (42, None, ["r:2"]):
         with pytest.raises(ParseError):
             turn_events(bad)  # type: ignore[arg-type]
-    with pytest.raises(ParseError):
-        turn_events(Sheet.empty(), "g")  # type: ignore[arg-type]
+    # closed colours: Colour values or names (issue 10), anything else refused
+    assert turn_events(Sheet.empty(), "g").closed == {Colour.GREEN}
+    assert turn_events(Sheet.empty(), ["green"]).closed == {Colour.GREEN}
+    for bad_closed in ("purple", None, 5, [5], b"g"):
+        with pytest.raises(ParseError):
+            turn_events(Sheet.empty(), bad_closed)  # type: ignore[arg-type]
     with pytest.raises(ParseError):
         turn_events(Sheet.empty(), (), "official")  # type: ignore[arg-type]
     with pytest.raises(ParseError):

@@ -198,7 +198,8 @@ def test_a_greedy_rule_can_get_stuck() -> None:
 
 @pytest.mark.parametrize("kwargs", [
     {"window": 0}, {"window": 11}, {"players": 6}, {"players": 0}, {"seat": 2, "players": 2},
-    {"safe": 1}, {"colour": "red"}, {"start": "2,3"}, {"start": (1,)}, {"window": True},
+    {"safe": 1}, {"colour": "purple"}, {"colour": 0}, {"start": "2,3"}, {"start": (1,)},
+    {"window": True},
 ])
 def test_bad_parameters(kwargs: dict[str, object]) -> None:
     with pytest.raises(ParseError):

@@ -100,10 +100,12 @@ def test_event_distributions_for_every_dice_set(in_play: frozenset[Colour]) -> N
 
 
 def test_bad_dice_sets() -> None:
-    with pytest.raises(ParseError):
-        outcome_table("rg")  # type: ignore[arg-type]
-    with pytest.raises(ParseError):
-        outcome_table([1])  # type: ignore[list-item]
+    # colours as Colour values or names, as everywhere in the library (issue 10)
+    assert outcome_table("rg") is outcome_table([Colour.RED, "green"]) \
+        is outcome_table({Colour.RED, Colour.GREEN})
+    for bad in ([1], "rq", None, 5, [None]):
+        with pytest.raises(ParseError):
+            outcome_table(bad)  # type: ignore[arg-type]
 
 
 @settings(max_examples=100, deadline=None)
@@ -113,6 +115,14 @@ def test_fuzz_dice_sets(items: list[object]) -> None:
     try:
         t = outcome_table(items)  # type: ignore[arg-type]
     except ParseError:
-        assert not all(isinstance(x, Colour) for x in items)
+        assert not all(isinstance(x, Colour) or _names_colour(x) for x in items)
         return
-    assert set(t.colours) == set(items)
+    assert set(t.colours) == {Colour.of(x) for x in items}  # type: ignore[arg-type]
+
+
+def _names_colour(x: object) -> bool:
+    try:
+        Colour.of(x)  # type: ignore[arg-type]
+    except ParseError:
+        return False
+    return True

@@ -100,7 +100,8 @@ def test_r15_default_game_ends_before_action2() -> None:
     roll = parse_roll("w:6,6/r:1/y:1/b:1")  # white + blue would make blue 7
     after1 = game.with_roll(roll).with_action1(marks("-,r12"))
     assert after1.phase is Phase.OVER and after1.ended_by == "R14"
-    assert legal_action2(after1) == ()
+    with pytest.raises(IllegalMoveError, match="R14: the game is over"):
+        legal_action2(after1)  # as legal_action1 does (issue 10)
     with pytest.raises(IllegalMoveError, match="R15: the game ended in action 1; no action 2 "
                                                r"\(b7\) follows"):
         game.play_turn(roll, marks("-,r12"), Mark(BLUE, 7))

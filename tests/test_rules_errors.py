@@ -178,7 +178,6 @@ def test_malformed_text_says_where_and_what(parse: object, text: str, what: str,
 
 @pytest.mark.parametrize(("text", "rule"), [
     ("r:2,12,lock", "R8"),
-    ("r:2,3,4,5,6,12", "R8"),
     ("r:2,3,4,5,6,lock", "R8"),
     ("r:5,3", "R7"),
     ("p:5", "R2"),

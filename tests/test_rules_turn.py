@@ -181,7 +181,8 @@ def test_r06_only_the_active_player_takes_action2() -> None:
     after = game.play_turn(parse_roll("w:1,6/r:1/y:2/g:3/b:4"), [None] * 3, Mark(RED, 2))
     assert after.sheets[2].marks(RED) == (2,)
     assert after.sheets[0] == after.sheets[1] == Sheet.EMPTY
-    assert legal_action2(game) == ()  # not in the action2 phase: nothing to choose
+    with pytest.raises(IllegalMoveError, match="R4: cannot list action-2 marks in the roll"):
+        legal_action2(game)  # not in the action2 phase: refused, as legal_action1 does
 
 
 def test_r06_action2_is_optional() -> None:

@@ -37,6 +37,10 @@ T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
 
 
+#: The most sides :meth:`Distribution.die` makes a die with (a bound, not a rule).
+_MAX_SIDES = 10_000
+
+
 class DistributionError(QwixxError, ValueError):
     """A distribution that cannot be built or a question it cannot answer
     (no outcomes, a weight that is not a positive integer, a quantile outside 0..1,
@@ -79,21 +83,21 @@ class Distribution(Generic[T]):
     # -- constructors -----------------------------------------------------------------------------
     @classmethod
     def die(cls, sides: int = 6) -> Distribution[int]:
-        """A fair die showing 1..``sides``."""
-        if not isinstance(sides, int) or isinstance(sides, bool) or sides < 1:
-            raise DistributionError(f"a die has at least one side, not {sides!r}")
+        """A fair die showing 1..``sides`` (1 to 10,000 sides)."""
+        if not isinstance(sides, int) or isinstance(sides, bool) or not 1 <= sides <= _MAX_SIDES:
+            raise DistributionError(f"a die has 1 to {_MAX_SIDES:,} sides, not {sides!r}")
         return Distribution(dict.fromkeys(range(1, sides + 1), 1))
 
     @classmethod
     def uniform(cls, outcomes: Iterable[U]) -> Distribution[U]:
         """Each distinct outcome equally likely."""
-        return Distribution(dict.fromkeys(outcomes, 1))
+        return cls.from_outcomes(set(_outcomes(outcomes)))
 
     @classmethod
     def from_outcomes(cls, outcomes: Iterable[U]) -> Distribution[U]:
         """The distribution of equally likely draws (repeats add weight)."""
         counts: dict[U, int] = {}
-        for o in outcomes:
+        for o in _outcomes(outcomes):
             counts[o] = counts.get(o, 0) + 1
         return Distribution(counts)
 
@@ -135,7 +139,10 @@ class Distribution(Generic[T]):
 
     def cdf(self, x: Any) -> Fraction:
         """P(X <= ``x``)."""
-        return Fraction(sum(w for o, w in self.items if not x < o), self.total)
+        try:
+            return Fraction(sum(w for o, w in self.items if not x < o), self.total)
+        except TypeError:
+            raise DistributionError(f"{x!r} cannot be compared with the outcomes") from None
 
     def __iter__(self) -> Iterator[T]:
         return iter(self.outcomes)
@@ -247,6 +254,19 @@ class Distribution(Generic[T]):
     def __repr__(self) -> str:
         inner = ", ".join(f"{o!r}: {w}" for o, w in self.items)
         return f"Distribution({{{inner}}})"
+
+
+def _outcomes(outcomes: Iterable[U]) -> list[U]:
+    """``outcomes`` as a list of hashable values, or DistributionError."""
+    if not isinstance(outcomes, Iterable):
+        raise DistributionError(f"expected an iterable of outcomes, not {outcomes!r}")
+    out = list(outcomes)
+    for o in out:
+        try:
+            hash(o)
+        except TypeError:
+            raise DistributionError(f"an outcome must be hashable, not {o!r}") from None
+    return out
 
 
 def _json_key(outcome: object) -> str:

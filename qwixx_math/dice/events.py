@@ -57,7 +57,7 @@ from ..model import (
     Sheet,
     TurnPlan,
 )
-from ..notation import format_sheet, parse_sheet
+from ..notation import colour_set, format_sheet, parse_sheet
 from ..rules import COLOURS_TO_END, GameState, Phase, legal_action1, legal_plans
 from ..ruleset import Ruleset
 from .distribution import Distribution
@@ -98,13 +98,14 @@ class PlayerEvents:
     can_end_by_closing: Fraction
     marks: Distribution[int]
 
-    def markable(self, colour: Colour, number: int) -> Fraction:
+    def markable(self, colour: Colour | str, number: int) -> Fraction:
         """P(``number`` in ``colour``'s row is markable this turn)."""
+        colour = Colour.of(colour)
         return self.table[colour.index][colour.position(number)]
 
-    def closing(self, colour: Colour) -> Fraction:
+    def closing(self, colour: Colour | str) -> Fraction:
         """P(this player can close ``colour`` this turn)."""
-        return self.can_close[colour.index]
+        return self.can_close[Colour.of(colour).index]
 
     def to_json(self) -> dict[str, Any]:
         """Fractions as strings (``"7/36"``), rows keyed by colour name and number."""
@@ -201,25 +202,21 @@ class RollEvents:
         """Every legal plan of the active player ends the game."""
         return len(self.ending_plans) == len(self.plans)
 
-    def can_close(self, colour: Colour) -> bool:
+    def can_close(self, colour: Colour | str) -> bool:
         """Some legal plan of the active player closes ``colour``."""
+        colour = Colour.of(colour)
         return any(m.colour is colour and m.closes for m in self.active_marks)
 
 
 # -- validation ------------------------------------------------------------------------------------
 
-def _prepare(sheet: Sheet | str, closed: Iterable[Colour],
+def _prepare(sheet: Sheet | str, closed: Iterable[Colour | str] | str,
              ruleset: Ruleset | None) -> tuple[Sheet, frozenset[Colour], Ruleset]:
     if isinstance(sheet, str):
         sheet = parse_sheet(sheet)
     if not isinstance(sheet, Sheet):
         raise ParseError(f"expected a Sheet (or its text), not {type(sheet).__name__}")
-    if isinstance(closed, str):
-        raise ParseError("give the closed colours as Colour values (parse_colours reads text)")
-    extra = frozenset(closed)
-    for c in extra:
-        if not isinstance(c, Colour):
-            raise ParseError(f"closed colours are Colour values, not {c!r}")
+    extra = colour_set(closed, "closed colours")
     rs = Ruleset() if ruleset is None else ruleset
     if not isinstance(rs, Ruleset):
         raise ParseError(f"expected a Ruleset, not {type(rs).__name__}")
@@ -324,12 +321,13 @@ def _colour_stats(ci: int, mask: int) -> _ColourStats:
     )
 
 
-def turn_events(sheet: Sheet | str, closed: Iterable[Colour] = (),
+def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
                 ruleset: Ruleset | None = None) -> TurnEvents:
     """The exact chances of the coming turn for a player with ``sheet``.
 
     ``closed`` adds colours other players closed (the sheet's locks are closed
-    anyway); ``ruleset`` (default: the official rules) decides R15.  Raises
+    anyway), as Colour values, names or text (see :func:`~qwixx_math.notation.colour_set`);
+    ``ruleset`` (default: the official rules) decides R15.  Raises
     :class:`~qwixx_math.errors.InvalidStateError` for a game that is over (two colours
     closed, R14; four penalties, R13); the sheet itself is validated when built.
     """
@@ -412,7 +410,7 @@ def _base_state(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> GameState
     return GameState(table, sheets, active=0, closed=shut)
 
 
-def roll_events(sheet: Sheet | str, roll: Roll, closed: Iterable[Colour] = (),
+def roll_events(sheet: Sheet | str, roll: Roll, closed: Iterable[Colour | str] | str = (),
                 ruleset: Ruleset | None = None) -> RollEvents:
     """What ``roll`` offers a player with ``sheet``, asked of the rules core.
 
@@ -454,7 +452,7 @@ def _all_rolls(shut: frozenset[Colour]) -> Iterator[Roll]:
             yield Roll((w1, w2), (r, y, g, b))
 
 
-def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour] = (),
+def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
                        ruleset: Ruleset | None = None) -> TurnEvents:
     """:func:`turn_events` by brute force: :func:`roll_events` for every ordered outcome.
 

@@ -148,6 +148,8 @@ class FairnessReport:
 
 def read_rolls(path: str | Path) -> tuple[Roll, ...]:
     """Rolls from a JSON or CSV file (by extension; otherwise by its first character)."""
+    if not isinstance(path, (str, Path)):
+        raise ParseError(f"a rolls file is a path, not {type(path).__name__}")
     p = Path(path)
     text = read_text_bounded(p, MAX_ROLLS_BYTES, "rolls")
     fmt = {".json": "json", ".csv": "csv"}.get(p.suffix.lower())

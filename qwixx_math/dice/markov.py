@@ -216,14 +216,13 @@ def _start_state(colour: Colour, start: tuple[int, ...]) -> int:
     return open_code(last, len(start))
 
 
-def turns_to_close(colour: Colour = Colour.RED, window: int = 10, players: int = 1,
+def turns_to_close(colour: Colour | str = Colour.RED, window: int = 10, players: int = 1,
                    seat: int = 0, start: Iterable[int] = (), safe: bool = False) -> CloseTime:
     """The law of the number of turns until ``colour``'s row is closed under the window rule.
 
     ``start`` lists the numbers already marked in the row, left to right.
     """
-    if not isinstance(colour, Colour):
-        raise ParseError(f"expected a Colour, not {colour!r}")
+    colour = Colour.of(colour)
     for name, value, lo, hi in (("window", window, 1, LAST_POSITION),
                                 ("players", players, 1, 5)):
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:

@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from ..errors import ParseError
 from ..model import COLOURS, Colour, Roll
+from ..notation import colour_set
 from .distribution import Distribution
 
 __all__ = [
@@ -87,18 +88,14 @@ class OutcomeTable:
                    w)
 
 
-def _key(in_play: Iterable[Colour]) -> int:
-    if isinstance(in_play, (str, bytes)):
-        raise ParseError("give the dice in play as Colour values, e.g. {Colour.RED}")
+def _key(in_play: Iterable[Colour | str] | str) -> int:
     bits = 0
-    for c in in_play:
-        if not isinstance(c, Colour):
-            raise ParseError(f"the dice in play are Colour values, not {c!r}")
+    for c in colour_set(in_play, "the dice in play"):
         bits |= 1 << c.index
     return bits
 
 
-def outcome_table(in_play: Iterable[Colour] = COLOURS) -> OutcomeTable:
+def outcome_table(in_play: Iterable[Colour | str] | str = COLOURS) -> OutcomeTable:
     """The (cached) outcome table of the whites and the coloured dice ``in_play``."""
     return _table(_key(in_play))
 
@@ -121,12 +118,15 @@ def all_outcome_tables() -> dict[frozenset[Colour], OutcomeTable]:
     return {s: outcome_table(s) for s in DICE_SETS}
 
 
-def outcome_distribution(in_play: Iterable[Colour], func: Callable[[Roll], T]) -> Distribution[T]:
+def outcome_distribution(in_play: Iterable[Colour | str] | str,
+                         func: Callable[[Roll], T]) -> Distribution[T]:
     """The exact distribution of ``func(roll)`` over a roll of the whites and ``in_play``.
 
     >>> outcome_distribution((), lambda r: max(r.white)).probability(6)
     Fraction(11, 36)
     """
+    if not callable(func):
+        raise ParseError(f"func must be a function of a Roll, not {func!r}")
     counts: dict[T, int] = {}
     for roll, w in outcome_table(in_play).rolls():
         k = func(roll)

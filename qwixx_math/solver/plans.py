@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..errors import ParseError
 from .state import RowState
 from .variant import Variant
 
@@ -113,10 +114,10 @@ def _check_roll(rows: Sequence[RowState], roll: Roll) -> None:
     white1, white2, colours = roll
     for die in (white1, white2, *colours.values()):
         if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise ValueError(f"R1: a die shows 1 to 6, not {die!r}")
+            raise ParseError(f"a die shows 1 to 6, not {die!r}", rule="R1")
     open_rows = {i for i, r in enumerate(rows) if not r.closed}
     if set(colours) != open_rows:
-        raise ValueError(
+        raise ParseError(
             f"R4/R9: the roll needs one coloured die for each open row {sorted(open_rows)}, "
             f"not for rows {sorted(colours)}"
         )
@@ -142,18 +143,18 @@ def turn_outcomes(
 
     ``action2_after_action1_end`` is :attr:`Ruleset.action2_after_action1_end` (R15).
     The list holds each distinct plan once (two white dice giving the same action-2
-    number are one plan), in no particular order.  Raises ValueError for a state
+    number are one plan), in no particular order.  Raises ParseError (a ValueError) for a state
     or roll the variant cannot have.
     """
     rows = tuple(rows)
     if len(rows) != variant.rows:
-        raise ValueError(f"the variant has {variant.rows} rows, not {len(rows)}")
+        raise ParseError(f"the variant has {variant.rows} rows, not {len(rows)}")
     for r in rows:
         r.check(variant)
     if not 0 <= penalties <= variant.penalty_boxes:
-        raise ValueError(f"penalties must be 0..{variant.penalty_boxes}, not {penalties}")
+        raise ParseError(f"penalties must be 0..{variant.penalty_boxes}, not {penalties}")
     if is_game_over(variant, rows, penalties):
-        raise ValueError("the game is over: there is no turn to plan")
+        raise ParseError("the game is over: there is no turn to plan")
     _check_roll(rows, roll)
     return unchecked_turn_outcomes(variant, action2_after_action1_end, rows, penalties, roll)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import InvalidStateError, ParseError
 from ..keys import open_code as encode_row
 from .variant import PENALTY_POINTS, Variant, row_points
 
@@ -42,21 +43,23 @@ class RowState:
 
     def __post_init__(self) -> None:
         if not isinstance(self.marks, int) or isinstance(self.marks, bool) or self.marks < 0:
-            raise ValueError(f"RowState.marks must be a non-negative integer, not {self.marks!r}")
+            raise ParseError(f"RowState.marks must be a non-negative integer, not {self.marks!r}")
+        if not isinstance(self.closed, bool):
+            raise ParseError(f"RowState.closed must be True or False, not {self.closed!r}")
         if self.closed:
             if self.last is not None:
-                raise ValueError("a closed RowState has no last position (use last=None)")
+                raise ParseError("a closed RowState has no last position (use last=None)")
             return
         if self.last is None:
             if self.marks != 0:
-                raise ValueError(f"an open row with {self.marks} marks needs its last position")
+                raise ParseError(f"an open row with {self.marks} marks needs its last position")
             return
         if not isinstance(self.last, int) or isinstance(self.last, bool) or self.last < 0:
-            raise ValueError(f"RowState.last must be a non-negative integer, not {self.last!r}")
+            raise ParseError(f"RowState.last must be a non-negative integer, not {self.last!r}")
         if not 1 <= self.marks <= self.last + 1:
-            raise ValueError(
-                f"R7: a row whose rightmost mark is at position {self.last} holds 1 to "
-                f"{self.last + 1} marks, not {self.marks}"
+            raise InvalidStateError(
+                "R7", f"a row whose rightmost mark is at position {self.last} holds 1 to "
+                      f"{self.last + 1} marks, not {self.marks}"
             )
 
     @classmethod
@@ -80,25 +83,28 @@ class RowState:
         return row_points(self.marks)
 
     def check(self, variant: Variant) -> None:
-        """Raise ValueError unless this row state can occur in ``variant``."""
+        """Raise ParseError (a ValueError) unless this row state can occur in ``variant``."""
+        if not isinstance(variant, Variant):
+            raise ParseError(f"expected a Variant, not {type(variant).__name__}")
         if self.closed:
             if self.marks > variant.max_marks:
-                raise ValueError(
+                raise ParseError(
                     f"a closed row of length {variant.row_length} holds at most "
                     f"{variant.max_marks} marks, not {self.marks}"
                 )
             return
         if self.last is not None and self.last > variant.row_length - 2:
-            raise ValueError(
-                f"R8: an open row of length {variant.row_length} has its rightmost mark at "
-                f"position 0..{variant.row_length - 2}, not {self.last} (the last number closes it)"
+            raise InvalidStateError(
+                "R8", f"an open row of length {variant.row_length} has its rightmost mark at "
+                      f"position 0..{variant.row_length - 2}, not {self.last} (the last number "
+                      "closes it)"
             )
 
 
 def decode_row(code: int) -> tuple[int | None, int]:
     """``(last, marks)`` of an open row's code; ``(None, 0)`` for the empty row."""
-    if code < 0:
-        raise ValueError(f"row codes are non-negative, not {code}")
+    if not isinstance(code, int) or isinstance(code, bool) or code < 0:
+        raise ParseError(f"row codes are non-negative whole numbers, not {code!r}")
     if code == 0:
         return None, 0
     last = 0

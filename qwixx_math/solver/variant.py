@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..errors import ParseError
 from ..model import PENALTY_POINTS
 
 __all__ = ["PENALTY_POINTS", "Direction", "Variant", "row_points"]
@@ -82,31 +83,31 @@ class Variant:
         if not isinstance(self.directions, tuple) or not all(
             isinstance(d, Direction) for d in self.directions
         ):
-            raise ValueError(
+            raise ParseError(
                 f"Variant.directions must be a tuple of Direction, not {self.directions!r}"
             )
         if not 1 <= len(self.directions) <= MAX_ROWS:
-            raise ValueError(
+            raise ParseError(
                 f"Variant.directions must name 1 to {MAX_ROWS} rows, not {len(self.directions)}"
             )
         for name in ("row_length", "lock_threshold", "penalty_boxes", "closed_rows_to_end"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"Variant.{name} must be an integer, not {value!r}")
+                raise ParseError(f"Variant.{name} must be an integer, not {value!r}")
         if not 1 <= self.row_length <= MAX_ROW_LENGTH:
-            raise ValueError(
+            raise ParseError(
                 f"Variant.row_length must be between 1 and {MAX_ROW_LENGTH}, "
                 f"not {self.row_length}"
             )
         if not 0 <= self.lock_threshold <= self.row_length - 1:
-            raise ValueError(
+            raise ParseError(
                 f"Variant.lock_threshold must be between 0 and row_length-1 = "
                 f"{self.row_length - 1}, not {self.lock_threshold}"
             )
         if self.penalty_boxes < 1:
-            raise ValueError(f"Variant.penalty_boxes must be at least 1, not {self.penalty_boxes}")
+            raise ParseError(f"Variant.penalty_boxes must be at least 1, not {self.penalty_boxes}")
         if not 1 <= self.closed_rows_to_end <= len(self.directions):
-            raise ValueError(
+            raise ParseError(
                 f"Variant.closed_rows_to_end must be between 1 and the number of rows "
                 f"({len(self.directions)}), not {self.closed_rows_to_end}"
             )
@@ -128,9 +129,11 @@ class Variant:
         """A variant with rows spelled as letters: ``Variant.from_letters("ad", 5, 2, 2, 1)``."""
         table = {"a": Direction.ASCENDING, "d": Direction.DESCENDING}
         try:
+            if not isinstance(letters, str):
+                raise KeyError(letters)
             directions = tuple(table[c] for c in letters)
         except KeyError as exc:
-            raise ValueError(
+            raise ParseError(
                 f"row directions are spelled with 'a' and 'd', not {letters!r}"
             ) from exc
         return cls(directions, row_length, lock_threshold, penalty_boxes, closed_rows_to_end)
@@ -160,8 +163,9 @@ class Variant:
     def number_at(self, row: int, position: int) -> int:
         """The number printed at ``position`` of ``row``."""
         self._check_row(row)
-        if not 0 <= position < self.row_length:
-            raise ValueError(f"position {position} is outside a row of length {self.row_length}")
+        if not isinstance(position, int) or isinstance(position, bool) or \
+                not 0 <= position < self.row_length:
+            raise ParseError(f"position {position} is outside a row of length {self.row_length}")
         if self.directions[row] is Direction.ASCENDING:
             return 2 + position
         return 12 - position
@@ -169,12 +173,14 @@ class Variant:
     def position_of(self, row: int, number: int) -> int | None:
         """The position of ``number`` in ``row``, or None when the row does not show it."""
         self._check_row(row)
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise ParseError(f"a row's numbers are whole numbers, not {number!r}")
         position = number - 2 if self.directions[row] is Direction.ASCENDING else 12 - number
         return position if 0 <= position < self.row_length else None
 
     def _check_row(self, row: int) -> None:
-        if not 0 <= row < self.rows:
-            raise ValueError(f"row {row} does not exist in a variant with {self.rows} rows")
+        if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < self.rows:
+            raise ParseError(f"row {row} does not exist in a variant with {self.rows} rows")
 
     # ------------------------------------------------------------- description
 
