@@ -10,10 +10,13 @@ the penalty transition into level N - 1.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qwixx_math.errors import ParseError
 from qwixx_math.ruleset import Ruleset
@@ -153,3 +156,26 @@ def test_table_files_are_cached_per_player_count(tmp_path: object) -> None:
     with pytest.warns(UserWarning, match="foreign"):
         rebuilt = solve(None, variant, cache=directory, players=2, progress=False)
     assert not rebuilt.loaded and rebuilt.seat_values == two.seat_values
+
+
+_ANYTHING = st.one_of(st.none(), st.integers(-10, 10), st.text(max_size=5), st.floats(),
+                      st.lists(st.integers(-2, 8), max_size=4), st.tuples(st.integers(-1, 7)),
+                      st.dictionaries(st.integers(-1, 3), st.integers(-1, 7), max_size=3))
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.one_of(_ANYTHING, st.lists(_ANYTHING, max_size=3)), penalties=_ANYTHING,
+       before_me=_ANYTHING, roll=st.one_of(_ANYTHING, st.tuples(_ANYTHING, _ANYTHING, _ANYTHING)))
+def test_table_lookups_refuse_bad_input_with_parse_errors(rows: object, penalties: object,
+                                                          before_me: object,
+                                                          roll: object) -> None:
+    table = _fuzz_table()
+    for call in (lambda: table.value(rows, penalties, before_me),  # type: ignore[arg-type]
+                 lambda: table.plan_values(rows, penalties, roll)):  # type: ignore[arg-type]
+        with contextlib.suppress(ParseError):
+            call()
+
+
+@functools.lru_cache(maxsize=1)
+def _fuzz_table() -> SolverTable:
+    return _table(Variant.from_letters(*FAST), Ruleset(players=1), 2, True)

@@ -112,8 +112,8 @@ class PriorityPolicy:
             if self.table.variant != Variant():
                 raise ParseError("GameState play needs the table of the official game")
             if self.table.action2_after_action1_end != state.ruleset.action2_after_action1_end:
-                raise ParseError("R15: the table was solved for the other value of "
-                                 "action2_after_game_end than this game's ruleset")
+                raise ParseError("the table was solved for the other value of "
+                                 "action2_after_game_end than this game's ruleset", rule="R15")
         plans = legal_plans(state, roll)
         sheet = state.sheets[0]
         closed_before = sum(sheet.row_score(c) for c in COLOURS if c in state.closed)

@@ -56,9 +56,17 @@ def solve(
     ``progress``: draw a progress bar on stderr (None: only when stderr is a terminal).
     """
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 5:
-        raise ParseError(f"R3: a table has 1 to 5 players, not {players!r}")
+        raise ParseError(f"a table has 1 to 5 players, not {players!r}", rule="R3")
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
     variant = variant if variant is not None else Variant()
+    if not isinstance(ruleset, Ruleset):
+        raise ParseError(f"solve() needs a Ruleset, not {type(ruleset).__name__}")
+    if not isinstance(variant, Variant):
+        raise ParseError(f"solve() needs a Variant, not {type(variant).__name__}")
+    if not (isinstance(cache, (bool, str, os.PathLike))):
+        raise ParseError(f"cache must be True, False or a directory, not {cache!r}")
+    if progress is not None and not isinstance(progress, bool):
+        raise ParseError(f"progress must be True, False or None, not {progress!r}")
     start = time.perf_counter()
     if cache is False:
         return _solve_now(ruleset, variant, players, start, progress, None)

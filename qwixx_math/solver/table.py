@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ParseError
 from ..ruleset import Ruleset
 from .engine import SolveStats
 from .layout import Layout
@@ -68,7 +69,7 @@ class SolverTable:
         self.players = players
         self.layout = Layout.of(variant, players)
         if data.shape != (self.layout.size,):
-            raise ValueError(f"a table of {variant.key} holds {self.layout.size} values, "
+            raise ParseError(f"a table of {variant.key} holds {self.layout.size} values, "
                              f"not {data.shape}")
         self._data = data
         #: The optimal expected final score from the empty sheet (float64); in the
@@ -114,24 +115,24 @@ class SolverTable:
                ) -> tuple[RowState, ...]:
         if (not isinstance(before_me, int) or isinstance(before_me, bool)
                 or not 0 <= before_me < self.players):
-            raise ValueError(f"before_me (other players' rolls before this player's) must be "
+            raise ParseError(f"before_me (other players' rolls before this player's) must be "
                              f"0..{self.players - 1} at a table of {self.players}, "
                              f"not {before_me!r}")
         if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
-            raise ValueError(f"rows must be a sequence of RowState values, not {rows!r}")
+            raise ParseError(f"rows must be a sequence of RowState values, not {rows!r}")
         rows = tuple(rows)
         if len(rows) != self.variant.rows:
-            raise ValueError(f"the variant has {self.variant.rows} rows, not {len(rows)}")
+            raise ParseError(f"the variant has {self.variant.rows} rows, not {len(rows)}")
         for r in rows:
             if not isinstance(r, RowState):
-                raise ValueError(f"rows must be RowState values, not {r!r}")
+                raise ParseError(f"rows must be RowState values, not {r!r}")
             r.check(self.variant)
         if (
             not isinstance(penalties, int)
             or isinstance(penalties, bool)
             or not 0 <= penalties <= self.variant.penalty_boxes
         ):
-            raise ValueError(
+            raise ParseError(
                 f"penalties must be 0..{self.variant.penalty_boxes}, not {penalties!r}"
             )
         return rows
