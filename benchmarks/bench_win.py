@@ -14,15 +14,18 @@ die is ignored), so each player sits in every seat on the same luck.  The win
 rate counts ties as shared wins; its 95% interval is over games (the rotations
 of one game are one paired observation).  Opponents: ``racer`` (the tuned
 racer, heads-up, goal >= 60%), ``racer-simple`` and ``racer-markov`` (other
-racers), ``solitaire`` (one-ply on the solitaire advisor's values, a stand-in
-for ``solo`` until the arena registry provides it, goal >= 75%), and
-3-player ``win`` vs ``racer`` vs ``racer-simple`` (goal >= 45%).  Run it with
+racers), ``solo`` and ``greedy`` when ``qwixx_math.players.solo`` / ``.greedy``
+export ``PLAYERS`` (goals >= 75% and >= 85%; otherwise ``solitaire``, one-ply on
+the solitaire advisor's values, stands in for ``solo``), and 3-player ``win`` vs
+``racer`` vs ``greedy`` (goal >= 45%; ``racer-simple`` when there is no ``greedy``).  Run it with
 ``nice``; the figures are in docs/winning.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import math
 import random
 import statistics
@@ -45,6 +48,9 @@ def _solitaire(rs: Ruleset, seed: int) -> Player:
 
 
 REGISTRY: dict[str, Factory] = {**RACERS, **WINNERS, "solitaire": _solitaire}
+for _module in ("solo", "greedy"):  # the arena's baselines, when this tree has them
+    with contextlib.suppress(ImportError, AttributeError):
+        REGISTRY.update(importlib.import_module(f"qwixx_math.players.{_module}").PLAYERS)
 
 
 def play(players: Sequence[Player], ruleset: Ruleset, seed: int,
@@ -121,7 +127,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", nargs="*", default=None,
-                    help="opponents: racer racer-simple racer-markov solitaire 3p")
+                    help="opponents: racer racer-simple racer-markov solo greedy 3p")
     ap.add_argument("--latency-only", action="store_true")
     ap.add_argument("--deep", action="store_true", help="also time win-deep (slow)")
     args = ap.parse_args()
@@ -135,9 +141,13 @@ def main() -> None:
               f"max {max(t) * 1e3:.1f} ms over {len(t)} decisions")
     if args.latency_only:
         return
+    solo = "solo" if "solo" in REGISTRY else "solitaire"
+    third = "greedy" if "greedy" in REGISTRY else "racer-simple"
     tables = {"racer": ["win", "racer"], "racer-simple": ["win", "racer-simple"],
-              "racer-markov": ["win", "racer-markov"], "solitaire": ["win", "solitaire"],
-              "3p": ["win", "racer", "racer-simple"]}
+              "racer-markov": ["win", "racer-markov"], "solo": ["win", solo],
+              "3p": ["win", "racer", third]}
+    if "greedy" in REGISTRY:
+        tables["greedy"] = ["win", "greedy"]
     for key, names in tables.items():
         if args.only is not None and key not in args.only:
             continue
