@@ -1,0 +1,163 @@
+"""Benchmark of the ``win`` players: decision latency and seat-rotated matches.
+
+    python benchmarks/bench_win.py                       # latency + the goal matches
+    python benchmarks/bench_win.py --games 2000 --only racer
+    python benchmarks/bench_win.py --latency-only --deep
+
+Latency: positions from seeded 2- and 3-player games between ``win`` and
+``racer``; every decision the player makes there is timed (median and 99th
+percentile; goal <= 5 ms median for ``win``, <= 1 s for ``win-deep``).
+
+Matches: every game is played once per cyclic seat rotation on the same dice
+(common random numbers: all six dice are drawn every turn, a closed colour's
+die is ignored), so each player sits in every seat on the same luck.  The win
+rate counts ties as shared wins; its 95% interval is over games (the rotations
+of one game are one paired observation).  Opponents: ``racer`` (the tuned
+racer, heads-up, goal >= 60%), ``racer-simple`` and ``racer-markov`` (other
+racers), ``solo`` and ``greedy`` when ``qwixx_math.players.solo`` / ``.greedy``
+export ``PLAYERS`` (goals >= 75% and >= 85%; otherwise ``solitaire``, one-ply on
+the solitaire advisor's values, stands in for ``solo``), and 3-player ``win`` vs
+``racer`` vs ``greedy`` (goal >= 45%; ``racer-simple`` when there is no ``greedy``).  Run it with
+``nice``; the figures are in docs/winning.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from qwixx_math.model import COLOURS, Roll
+from qwixx_math.players import Player
+from qwixx_math.players.racer import PLAYERS as RACERS
+from qwixx_math.players.win import PLAYERS as WINNERS
+from qwixx_math.players.win import SolitairePlayer
+from qwixx_math.rules import GameState, Phase, new_game
+from qwixx_math.ruleset import Ruleset
+
+Factory = Callable[[Ruleset, int], Player]
+
+
+def _solitaire(rs: Ruleset, seed: int) -> Player:
+    return SolitairePlayer(rs)
+
+
+REGISTRY: dict[str, Factory] = {**RACERS, **WINNERS, "solitaire": _solitaire}
+for _module in ("solo", "greedy"):  # the arena's baselines, when this tree has them
+    with contextlib.suppress(ImportError, AttributeError):
+        REGISTRY.update(importlib.import_module(f"qwixx_math.players.{_module}").PLAYERS)
+
+
+def play(players: Sequence[Player], ruleset: Ruleset, seed: int,
+         timer: list[float] | None = None, timed: int = -1) -> GameState:
+    """One game on the dice of ``seed``; times seat ``timed``'s decisions into ``timer``."""
+    rng = random.Random(seed)
+    state = new_game(ruleset=ruleset)
+    for s, p in enumerate(players):
+        p.new_game(s, state)
+    clock = time.perf_counter
+    while state.phase is not Phase.OVER:
+        d = [rng.randint(1, 6) for _ in range(6)]
+        state = state.with_roll(Roll._unchecked((d[0], d[1]), (
+            None if COLOURS[0] in state.closed else d[2],
+            None if COLOURS[1] in state.closed else d[3],
+            None if COLOURS[2] in state.closed else d[4],
+            None if COLOURS[3] in state.closed else d[5])))
+        choices = []
+        for s, p in enumerate(players):
+            t = clock()
+            choices.append(p.action1(s, state))
+            if s == timed and timer is not None:
+                timer.append(clock() - t)
+        state = state.with_action1(choices)
+        if state.phase is Phase.ACTION2:
+            t = clock()
+            state = state.with_action2(players[state.active].action2(state.active, state))
+            if state.active == timed and timer is not None:
+                timer.append(clock() - t)
+    for s, p in enumerate(players):
+        p.game_over(s, state)
+    return state
+
+
+def match(names: Sequence[str], games: int, seed: int) -> list[tuple[str, float, float, float]]:
+    """(name, win rate, 95% half-width, mean score) per player, seats rotated."""
+    k = len(names)
+    rs = Ruleset(players=k)
+    objs = [REGISTRY[n](rs, seed + i) for i, n in enumerate(names)]
+    share: list[list[float]] = [[] for _ in range(k)]
+    scores: list[list[int]] = [[] for _ in range(k)]
+    for g in range(games):
+        got = [0.0] * k
+        for r in range(k):
+            order = [(i + r) % k for i in range(k)]
+            final = play([objs[i] for i in order], rs, seed * 1_000_003 + g)
+            winners = final.winners
+            for s, i in enumerate(order):
+                if s in winners:
+                    got[i] += 1 / len(winners)
+                scores[i].append(final.sheets[s].score)
+        for i in range(k):
+            share[i].append(got[i] / k)
+    out = []
+    for i in range(k):
+        m = statistics.fmean(share[i])
+        half = 1.96 * statistics.stdev(share[i]) / math.sqrt(games) if games > 1 else math.nan
+        out.append((names[i], m, half, statistics.fmean(scores[i])))
+    return out
+
+
+def latency(name: str, games: int, players: int, seed: int) -> list[float]:
+    rs = Ruleset(players=players)
+    timer: list[float] = []
+    for g in range(games):
+        team = [REGISTRY[name](rs, seed)] + [REGISTRY["racer"](rs, seed)
+                                             for _ in range(players - 1)]
+        play(team, rs, seed + g, timer, timed=0)
+    return timer
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="opponents: racer racer-simple racer-markov solo greedy 3p")
+    ap.add_argument("--latency-only", action="store_true")
+    ap.add_argument("--deep", action="store_true", help="also time win-deep (slow)")
+    args = ap.parse_args()
+    for players in (2, 3):
+        t = latency("win", 20, players, args.seed)
+        print(f"win latency, {players} players: median {statistics.median(t) * 1e3:.2f} ms, "
+              f"p99 {sorted(t)[int(0.99 * len(t))] * 1e3:.2f} ms over {len(t)} decisions")
+    if args.deep:
+        t = latency("win-deep", 2, 2, args.seed)
+        print(f"win-deep latency, 2 players: median {statistics.median(t) * 1e3:.1f} ms, "
+              f"max {max(t) * 1e3:.1f} ms over {len(t)} decisions")
+    if args.latency_only:
+        return
+    solo = "solo" if "solo" in REGISTRY else "solitaire"
+    third = "greedy" if "greedy" in REGISTRY else "racer-simple"
+    tables = {"racer": ["win", "racer"], "racer-simple": ["win", "racer-simple"],
+              "racer-markov": ["win", "racer-markov"], "solo": ["win", solo],
+              "3p": ["win", "racer", third]}
+    if "greedy" in REGISTRY:
+        tables["greedy"] = ["win", "greedy"]
+    for key, names in tables.items():
+        if args.only is not None and key not in args.only:
+            continue
+        start = time.perf_counter()
+        games = args.games if len(names) == 2 else max(2, args.games // 2)
+        res = match(names, games, args.seed)
+        text = "  ".join(f"{n} {m:.3f} ± {h:.3f} (mean {s:.1f})" for n, m, h, s in res)
+        print(f"{' vs '.join(names)}, {games} games x {len(names)} seatings, "
+              f"{time.perf_counter() - start:.0f} s: {text}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

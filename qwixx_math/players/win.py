@@ -1,0 +1,319 @@
+"""``win``: the player that plays to win, by a learned win probability and one-ply choice.
+
+Every decision (a passive player's white sum, the active player's plan, the
+active player's action 2 once everybody's action 1 is known) lists the legal
+choices from the rules core, builds the position each leads to (the moment
+before the next roll), and takes the one with the highest estimated probability
+of winning (ties shared, R18).
+
+* A finished position (two colours closed, R14, or a fourth penalty, R13) is
+  worth its exact share of the win.
+* Any other position is scored by :class:`WinModel`, a small neural network over
+  the race summary of :mod:`qwixx_math.players.race` (scores, solitaire values,
+  penalties, closable rows, turns-to-five of the fastest rows, closed colours,
+  whose roll), fitted by simulation (:mod:`qwixx_math.players.winfit`).  Its
+  output is an *estimate*: docs/winning.md reports its calibration.
+
+``win-deep`` spends up to about a second per decision: it keeps the fast
+player's best few choices and plays each out many times for a few turns, every
+seat played by the fast ``win`` player, on common dice across the choices
+(common random numbers), scores the positions reached like the fast player
+does, and takes the best average.
+
+The active player chooses action 1 assuming the others pass (their choices are
+not known yet, R5: simultaneous), and chooses action 2 again once they are
+known.  A passive player assumes the active player's action 2 does not change
+its own position (it cannot, except by closing a colour).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..advice import Advisor
+from ..errors import IllegalMoveError, ParseError
+from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
+from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
+from ..ruleset import Ruleset
+from .base import Player
+from .race import N_FEATURES, RaceSummary, terminal_share
+
+__all__ = ["PLAYERS", "OnePlyPlayer", "WinModel", "WinPlayer", "load_model"]
+
+FloatArray = npt.NDArray[np.float64]
+_MODEL_FILE = "win-model.json"
+
+
+@dataclass(frozen=True)
+class WinModel:
+    """A one-hidden-layer network: P(win) = sigmoid(w2 . tanh(W1 x + b1) + b2)."""
+
+    w1: FloatArray
+    b1: FloatArray
+    w2: FloatArray
+    b2: float
+    mean: FloatArray
+    scale: FloatArray
+
+    def predict(self, x: FloatArray) -> FloatArray:
+        """Win probabilities of the rows of ``x`` (shape (n, N_FEATURES))."""
+        z = (x - self.mean) / self.scale
+        h = np.tanh(z @ self.w1 + self.b1)
+        out: FloatArray = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"w1": self.w1.tolist(), "b1": self.b1.tolist(), "w2": self.w2.tolist(),
+                "b2": self.b2, "mean": self.mean.tolist(), "scale": self.scale.tolist()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> WinModel:
+        try:
+            model = cls(np.array(data["w1"], dtype=float), np.array(data["b1"], dtype=float),
+                        np.array(data["w2"], dtype=float), float(data["b2"]),
+                        np.array(data["mean"], dtype=float), np.array(data["scale"], dtype=float))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ParseError(f"a win model needs w1, b1, w2, b2, mean, scale: {exc}") from exc
+        if model.w1.shape[0] != N_FEATURES or model.mean.shape != (N_FEATURES,):
+            raise ParseError(f"a win model takes {N_FEATURES} features")
+        return model
+
+
+@lru_cache(maxsize=1)
+def load_model() -> WinModel:
+    """The fitted model shipped with the package (qwixx_math/data/win-model.json)."""
+    text = resources.files("qwixx_math").joinpath("data").joinpath(_MODEL_FILE).read_text(
+        encoding="utf-8")
+    return WinModel.from_json(json.loads(text))
+
+
+#: A position before a roll: every sheet and the closed colours.
+Position = tuple[tuple[Sheet, ...], frozenset[Colour]]
+
+
+def _finished(sheets: Sequence[Sheet], closed: frozenset[Colour]) -> bool:
+    return len(closed) >= 2 or any(s.penalties >= PENALTY_BOXES for s in sheets)
+
+
+class OnePlyPlayer:
+    """Chooses, at every decision, the legal choice whose position scores best.
+
+    ``score(seat, positions, next_roller)`` returns one number per position (the
+    moment before the roll of ``next_roller``); subclasses define it.
+    """
+
+    name = "one-ply"
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.decisions = 0
+
+    def score(self, seat: int, positions: Sequence[Position],
+              next_roller: int) -> Sequence[float]:
+        raise NotImplementedError
+
+    def new_game(self, seat: int, state: GameState) -> None:
+        return None
+
+    def game_over(self, seat: int, state: GameState) -> None:
+        return None
+
+    def _best(self, seat: int, choices: Sequence[Any], positions: Sequence[Position],
+              next_roller: int) -> Any:
+        self.decisions += 1
+        values = self.score(seat, positions, next_roller)
+        best = 0
+        for i in range(1, len(values)):
+            if values[i] > values[best]:
+                best = i
+        return choices[best]
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        sheets = state.sheets
+        n = len(sheets)
+        nxt = (state.active + 1) % n
+        if seat != state.active:
+            choices: list[Mark | None] = [None, *legal_action1(state, seat)]
+            positions = [_apply(sheets, state.closed, seat, (m,), False) for m in choices]
+            chosen: Mark | None = self._best(seat, choices, positions, nxt)
+            return chosen
+        plans = legal_plans(state)
+        positions = []
+        for plan in plans:
+            positions.append(_apply(sheets, state.closed, seat, plan.marks, plan.penalty))
+        best = self._best(seat, plans, positions, nxt)
+        mark: Mark | None = best.action1
+        return mark
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        assert state.action1 is not None
+        sheets = state.sheets
+        nxt = (state.active + 1) % len(sheets)
+        choices: list[Mark | None] = [None, *legal_action2(state)]
+        if len(choices) == 1:
+            return None
+        penalty = state.action1[seat] is None  # R11, also after an end in action 1 (R15)
+        positions = [_apply(sheets, state.closed, seat, (m,), m is None and penalty)
+                     for m in choices]
+        chosen: Mark | None = self._best(seat, choices, positions, nxt)
+        return chosen
+
+
+def _apply(sheets: tuple[Sheet, ...], closed: frozenset[Colour], seat: int,
+           marks: Sequence[Mark | None], penalty: bool) -> Position:
+    """``sheets`` with ``seat``'s ``marks`` (and a penalty) written, and the closed colours."""
+    sheet = sheets[seat]
+    for m in marks:
+        if m is not None:
+            sheet = sheet._marked(m.colour.index, m.position)
+            if m.closes:
+                closed = closed | {m.colour}
+    if penalty:
+        sheet = sheet.with_penalty()
+    out = list(sheets)
+    out[seat] = sheet
+    return (tuple(out), closed)
+
+
+class WinPlayer(OnePlyPlayer):
+    """The fast ``win`` player: one-ply choice by :class:`WinModel` (see the module docstring)."""
+
+    def __init__(self, ruleset: Ruleset, model: WinModel | None = None,
+                 name: str = "win") -> None:
+        super().__init__(ruleset)
+        self.name = name
+        self.model = model if model is not None else load_model()
+        self.summary = RaceSummary(Advisor.for_ruleset(ruleset, progress=False),
+                                   ruleset.players)
+
+    def score(self, seat: int, positions: Sequence[Position],
+              next_roller: int) -> Sequence[float]:
+        out = [0.0] * len(positions)
+        rows = []
+        where = []
+        for i, (sheets, closed) in enumerate(positions):
+            if _finished(sheets, closed):
+                out[i] = terminal_share(sheets, seat)
+            else:
+                rows.append(self.summary.features(sheets, closed, seat, next_roller))
+                where.append(i)
+        if rows:
+            p = self.model.predict(np.array(rows))
+            for i, v in zip(where, p, strict=True):
+                out[i] = float(v)
+        return out
+
+
+class SolitairePlayer(OnePlyPlayer):
+    """One-ply choice by the solitaire value of one's own sheet (the advisor's objective)."""
+
+    def __init__(self, ruleset: Ruleset, name: str = "solitaire") -> None:
+        super().__init__(ruleset)
+        self.name = name
+        self.advisor = Advisor.for_ruleset(ruleset, progress=False)
+
+    def score(self, seat: int, positions: Sequence[Position],
+              next_roller: int) -> Sequence[float]:
+        value = self.advisor.value
+        return [value(sheets[seat], closed) for sheets, closed in positions]
+
+
+# -- the deep mode: rollouts with common random numbers -------------------------------------------
+
+class DeepWinPlayer(WinPlayer):
+    """``win-deep``: the fast player's top choices, each played out ``rollouts`` times."""
+
+    def __init__(self, ruleset: Ruleset, seed: int = 0, rollouts: int = 32, top: int = 3,
+                 horizon: int = 4, name: str = "win-deep") -> None:
+        super().__init__(ruleset, name=name)
+        self.rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.top = top
+        self.horizon = horizon
+        self._fast = [WinPlayer(ruleset, self.model) for _ in range(ruleset.players)]
+
+    def _best(self, seat: int, choices: Sequence[Any], positions: Sequence[Position],
+              next_roller: int) -> Any:
+        self.decisions += 1
+        values = self.score(seat, positions, next_roller)
+        order = sorted(range(len(values)), key=lambda i: -values[i])[: self.top]
+        live = [i for i in order if not _finished(*positions[i])]
+        if len(order) < 2 or not live or values[order[0]] >= 1.0 or \
+                values[order[0]] - values[order[1]] > 0.25:
+            return choices[order[0]]
+        seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
+        means = {}
+        for i in order:
+            if _finished(*positions[i]):
+                means[i] = values[i]
+                continue
+            total = 0.0
+            for s in seeds:
+                total += self._rollout(seat, positions[i], next_roller, s)
+            means[i] = total / len(seeds)
+        return choices[max(order, key=lambda i: means[i])]
+
+    def _rollout(self, seat: int, position: Position, next_roller: int, seed: int) -> float:
+        """Play ``horizon`` turns from ``position`` with the fast player in every seat, on the
+        dice of ``seed``, then score the position reached (exactly if the game is over)."""
+        sheets, closed = position
+        state = GameState._make(self.ruleset, sheets, next_roller, closed, Phase.ROLL, None,
+                                None, None, 0)
+        rng = random.Random(seed)
+        players = self._fast
+        for _ in range(self.horizon):
+            if state.phase is Phase.OVER:
+                return terminal_share(state.sheets, seat)
+            d = [int(rng.random() * 6) + 1 for _ in range(6)]
+            roll = Roll._unchecked((d[0], d[1]), (
+                None if COLOURS[0] in state.closed else d[2],
+                None if COLOURS[1] in state.closed else d[3],
+                None if COLOURS[2] in state.closed else d[4],
+                None if COLOURS[3] in state.closed else d[5]))
+            state = state.with_roll(roll)
+            state = _with_action1(state, [p.action1(i, state) for i, p in enumerate(players)])
+            if state.phase is Phase.ACTION2:
+                state = state.with_action2(players[state.active].action2(state.active, state))
+        if state.phase is Phase.OVER:
+            return terminal_share(state.sheets, seat)
+        return float(self.score(seat, [(state.sheets, state.closed)], state.active)[0])
+
+
+def _with_action1(state: GameState, choices: list[Mark | None]) -> GameState:
+    """Everybody's action 1; a choice that another's forbids (dialect switches R10, R14
+    sequential) is dropped, as a referee would make that seat pass."""
+    while True:
+        try:
+            return state.with_action1(choices)
+        except IllegalMoveError as exc:
+            if exc.player is None or choices[exc.player] is None:
+                raise
+            choices[exc.player] = None
+
+
+def _win(ruleset: Ruleset, seed: int) -> Player:
+    return WinPlayer(ruleset)
+
+
+def _deep(ruleset: Ruleset, seed: int) -> Player:
+    return DeepWinPlayer(ruleset, seed)
+
+
+def _solitaire(ruleset: Ruleset, seed: int) -> Player:
+    return SolitairePlayer(ruleset)
+
+
+#: Name -> factory(ruleset, seed) for the arena's registry.
+PLAYERS: dict[str, Callable[[Ruleset, int], Player]] = {
+    "win": _win,
+    "win-deep": _deep,
+}

@@ -1,0 +1,210 @@
+"""Fitting the ``win`` player's evaluator by simulation (how win-model.json was made).
+
+1. Play games through the rules core between players drawn from a pool, on
+   seeded dice, for 2 to 5 players.  Before every roll, record the race summary
+   of :mod:`qwixx_math.players.race` from every seat's perspective; label each
+   record with that seat's final share of the win (1, 0, or 1/k for a k-way tie).
+2. Fit :class:`~qwixx_math.players.win.WinModel` (one hidden tanh layer, a
+   sigmoid output) by minimising the cross-entropy with Adam, seeded.
+3. Iterate (approximate policy iteration): the next round's pool includes the
+   ``win`` player of the last model, and the targets become TD(lambda) returns
+   (:func:`td_targets`), which are less noisy than bare outcomes.
+
+Everything is deterministic for a seed.  Run ``python -m qwixx_math.players.winfit
+OUT.json`` to redo it (about ten minutes on one core).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..advice import Advisor
+from ..model import COLOURS, Roll
+from ..rules import Phase, new_game
+from ..ruleset import Ruleset
+from .base import Player
+from .race import N_FEATURES, RaceSummary, race_vector, terminal_share
+from .win import WinModel
+
+__all__ = ["fit", "generate", "log_loss", "td_targets", "train"]
+
+FloatArray = npt.NDArray[np.float64]
+Factory = Callable[[Ruleset, int], Player]
+
+
+def generate(pool: Sequence[Factory], games: int, players: int, seed: int,
+             summary: RaceSummary | None = None
+             ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    """Feature rows, win shares and successors from ``games`` games of ``players`` from ``pool``.
+
+    ``successor[i]`` is the row of the same seat one turn later in the same game, or -1
+    for the last position of a game (for the TD(lambda) targets of :func:`td_targets`).
+    """
+    rng = random.Random(seed)
+    ruleset = Ruleset(players=players)
+    summary = summary or RaceSummary(Advisor.for_ruleset(ruleset, progress=False), players)
+    rows: list[FloatArray] = []
+    labels: list[float] = []
+    successor: list[int] = []
+    cache: dict[tuple[int, int], Player] = {}
+    for _ in range(games):
+        seats: list[tuple[int, Player]] = []
+        for _s in range(players):
+            k = rng.randrange(len(pool))
+            slot = (k, len([x for x in seats if x[0] == k]))
+            if slot not in cache:
+                cache[slot] = pool[k](ruleset, rng.getrandbits(32))
+            seats.append((k, cache[slot]))
+        team = [p for _, p in seats]
+        state = new_game(ruleset=ruleset, first=rng.randrange(players))
+        for s, p in enumerate(team):
+            p.new_game(s, state)
+        records = []
+        while state.phase is not Phase.OVER:
+            records.append(([summary.sheet_summary(sh, state.closed) for sh in state.sheets],
+                            len(state.closed), state.active))
+            d = [rng.randint(1, 6) for _ in range(6)]
+            roll = Roll._unchecked((d[0], d[1]), tuple(  # type: ignore[arg-type]
+                None if c in state.closed else d[2 + c.index] for c in COLOURS))
+            state = state.with_roll(roll)
+            state = state.with_action1([p.action1(s, state) for s, p in enumerate(team)])
+            if state.phase is Phase.ACTION2:
+                state = state.with_action2(team[state.active].action2(state.active, state))
+        for s, p in enumerate(team):
+            p.game_over(s, state)
+        shares = [terminal_share(state.sheets, s) for s in range(players)]
+        for t, (summaries, n_closed, active) in enumerate(records):
+            for s in range(players):
+                successor.append(len(rows) + players if t + 1 < len(records) else -1)
+                rows.append(race_vector(summaries, n_closed, s, active))
+                labels.append(shares[s])
+    return (np.array(rows).reshape(-1, N_FEATURES), np.array(labels),
+            np.array(successor, dtype=np.int64))
+
+
+def td_targets(model: WinModel, x: FloatArray, y: FloatArray, successor: npt.NDArray[np.int64],
+               lam: float = 0.7) -> FloatArray:
+    """TD(lambda) returns: ``G_t = (1 - lam) * model(x_{t+1}) + lam * G_{t+1}``, ``G = y`` at
+    the last position of a game (less noisy than the bare outcome, biased by the model)."""
+    pred = model.predict(x)
+    out = y.astype(float).copy()
+    for i in range(len(y) - 1, -1, -1):
+        j = successor[i]
+        if j >= 0:
+            out[i] = (1 - lam) * pred[j] + lam * out[j]
+    return out
+
+
+def fit(x: FloatArray, y: FloatArray, hidden: int = 24, epochs: int = 30, seed: int = 0,
+        lr: float = 3e-3, batch: int = 512, l2: float = 1e-5) -> WinModel:
+    """Fit a :class:`WinModel` to rows ``x`` and win shares ``y`` (cross-entropy, Adam)."""
+    rng = np.random.default_rng(seed)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    n, f = z.shape
+    params = [rng.normal(0, 1 / np.sqrt(f), (f, hidden)), np.zeros(hidden),
+              rng.normal(0, 1 / np.sqrt(hidden), hidden), np.zeros(1)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    t = 0
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for start in range(0, n, batch):
+            idx = order[start:start + batch]
+            xb, yb = z[idx], y[idx]
+            w1, b1, w2, b2 = params
+            h = np.tanh(xb @ w1 + b1)
+            p = 1 / (1 + np.exp(-(h @ w2 + b2[0])))
+            g = (p - yb) / len(idx)
+            gw2 = h.T @ g + l2 * w2
+            gb2 = np.array([g.sum()])
+            gh = np.outer(g, w2) * (1 - h * h)
+            gw1 = xb.T @ gh + l2 * w1
+            gb1 = gh.sum(axis=0)
+            t += 1
+            for i, grad in enumerate((gw1, gb1, gw2, gb2)):
+                m[i] = 0.9 * m[i] + 0.1 * grad
+                v[i] = 0.999 * v[i] + 0.001 * grad * grad
+                mh = m[i] / (1 - 0.9 ** t)
+                vh = v[i] / (1 - 0.999 ** t)
+                params[i] = params[i] - lr * mh / (np.sqrt(vh) + 1e-8)
+    w1, b1, w2, b2 = params
+    return WinModel(w1, b1, w2, float(b2[0]), mean, scale)
+
+
+def log_loss(model: WinModel, x: FloatArray, y: FloatArray) -> float:
+    """Mean cross-entropy of ``model`` on ``(x, y)``."""
+    p = np.clip(model.predict(x), 1e-9, 1 - 1e-9)
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+
+
+def _stack(parts: Sequence[tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]]
+           ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    xs, ys, ss = [], [], []
+    off = 0
+    for x, y, s in parts:
+        xs.append(x)
+        ys.append(y)
+        ss.append(np.where(s >= 0, s + off, -1))
+        off += len(y)
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ss)
+
+
+def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] | None = None,
+          games: dict[int, int] | None = None, rounds: int = 2, lam: float = 0.7,
+          hidden: int = 32) -> WinModel:
+    """The recipe of the shipped model; writes it to ``out`` if given.
+
+    Round 0: racer-against-racer games (cheap, many), labelled by the outcome:
+    the model learns P(win) when everybody races.  Rounds 1..``rounds``: games of a pool
+    of the last model's ``win`` player (twice), the racers and the one-ply solitaire
+    player, added to all earlier data; targets are TD(``lam``) returns under the last
+    model (:func:`td_targets`), refitted twice.
+    """
+    from .racer import PLAYERS as RACERS
+    from .win import SolitairePlayer, WinPlayer
+
+    racer_games = racer_games if racer_games is not None else {2: 6000, 3: 1500, 4: 400,
+                                                               5: 300}
+    games = games if games is not None else {2: 1500, 3: 400, 4: 120, 5: 80}
+
+    def solitaire(rs: Ruleset, s: int) -> Player:
+        return SolitairePlayer(rs)
+
+    racers = [RACERS["racer"], RACERS["racer"], RACERS["racer"], RACERS["racer-markov"],
+              RACERS["racer-simple"]]
+    parts = [generate(racers, g, n, seed + n) for n, g in racer_games.items()]
+    x, y, s = _stack(parts)
+    model = fit(x, y, hidden=hidden, epochs=10, seed=seed)
+    _report(0, model, x, y)
+    for r in range(1, rounds + 1):
+        def winner(rs: Ruleset, sd: int, fitted: WinModel = model) -> Player:
+            return WinPlayer(rs, fitted)
+        pool: list[Factory] = [winner, winner, *racers[2:], RACERS["racer"], solitaire]
+        parts += [generate(pool, g, n, seed + 100 * r + n) for n, g in games.items()]
+        x, y, s = _stack(parts)
+        for it in range(2):
+            model = fit(x, td_targets(model, x, y, s, lam), hidden=hidden, epochs=10,
+                        seed=seed + 10 * r + it)
+        _report(r, model, x, y)
+    if out is not None:
+        with open(out, "w") as fh:
+            json.dump(model.to_json(), fh)
+    return model
+
+
+def _report(r: int, model: WinModel, x: FloatArray, y: FloatArray) -> None:
+    print(f"round {r}: {len(y)} rows, log loss against outcomes {log_loss(model, x, y):.4f}",
+          file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    train(out=sys.argv[1] if len(sys.argv) > 1 else None)
