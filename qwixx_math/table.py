@@ -44,7 +44,8 @@ from .rules import GameState
 from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .solver import SolverTable, solve
 
-__all__ = ["TableAdvisor", "advise", "check_before_me", "check_players", "table_model"]
+__all__ = ["TableAdvisor", "advise", "before_me_after", "check_before_me", "check_players",
+           "table_model"]
 
 
 def table_model(players: int) -> str:
@@ -72,6 +73,16 @@ def check_before_me(before_me: object, players: int) -> int:
                          f"{players - 1} times before this player's next own roll; "
                          f"before_me {before_me!r} is not one of those")
     return before_me
+
+
+def before_me_after(active: int, player: int, players: int) -> int:
+    """The other players' rolls still to come, after ``active``'s roll, before ``player``'s
+    own next roll (R12: play passes to the next index, mod ``players``).
+
+    >>> [before_me_after(0, p, 4) for p in (1, 2, 3)], before_me_after(0, 0, 4)
+    ([0, 1, 2], 3)
+    """
+    return (player - active - 1) % players
 
 
 class TableAdvisor(Advisor):
@@ -129,7 +140,7 @@ class TableAdvisor(Advisor):
         return self._lookup(sheet, closed, self.players - 1)
 
     def _before_me_after(self, rolled: GameState, player: int) -> int:
-        return (player - rolled.active - 1) % self.players
+        return before_me_after(rolled.active, player, self.players)
 
 
 def _solve(ruleset: Ruleset, players: int, progress: bool | None) -> SolverTable:
