@@ -232,3 +232,19 @@ def test_advise_state_fuzz_only_clean_errors(two: TableAdvisor, tmp_path: Path,
         assert exc.code == 2
         return
     assert code in (0, 2)
+
+
+@FUZZ
+@given(sheet=st.text(max_size=25), roll=st.text(max_size=25), n=st.integers(-1, 6),
+       k=st.integers(-1, 5), passive=st.booleans())
+def test_advise_players_fuzz_only_clean_errors(two: TableAdvisor, sheet: str, roll: str,
+                                               n: int, k: int, passive: bool) -> None:
+    args = ["advise", "--quiet", "--players", str(n), "--sheet", sheet, "--roll", roll,
+            "--before-me", str(k), "--json"]
+    try:
+        code = main([*args, "--passive"] if passive else args)
+    except SystemExit as exc:
+        assert exc.code == 2
+        return
+    assert code in (0, 2)
+    assert code == 2 or n in (1, 2)
