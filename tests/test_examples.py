@@ -39,9 +39,11 @@ def test_there_are_examples() -> None:
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_example_runs(script: Path) -> None:
-    """The script exits with code 0 and prints something."""
+    """The script exits with code 0 and prints something (with no input: a script that
+    reads standard input, such as the arena bot, sees its end at once)."""
     done = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=script_env(),
-                          capture_output=True, text=True, timeout=TIME_LIMIT, check=False)
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=TIME_LIMIT, check=False)
     assert done.returncode == 0, f"{script.name} exited {done.returncode}:\n{done.stderr}"
     assert done.stdout.strip(), f"{script.name} printed nothing"
 

@@ -8,7 +8,7 @@ import time
 import warnings
 from pathlib import Path
 
-from ..errors import CacheError
+from ..errors import CacheError, ParseError
 from ..ruleset import Ruleset
 from .cache import CacheWarning, cache_dir, file_lock, read_table, table_filename, write_table
 from .engine import solve_tables
@@ -26,8 +26,13 @@ def solve(
     *,
     cache: bool | str | os.PathLike[str] = True,
     progress: bool | None = None,
+    players: int = 1,
 ) -> SolverTable:
-    """The optimal solitaire table of ``variant`` under ``ruleset``.
+    """The optimal solitaire table of ``variant`` under ``ruleset``, or with
+    ``players`` = N > 1 the exact table of the **table model** (docs/table.md):
+    this player's own rolls alternate with N - 1 rolls of the others, on which this
+    player may mark the white sum, and the others never close a row or take a
+    penalty.  ``players=1`` is solitaire, the same table as ever.
 
     ``ruleset`` defaults to ``Ruleset(players=1)``; only
     :attr:`Ruleset.action2_after_action1_end` changes solitaire (R15), and its
@@ -41,14 +46,16 @@ def solve(
 
     ``progress``: draw a progress bar on stderr (None: only when stderr is a terminal).
     """
+    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 5:
+        raise ParseError(f"R3: a table has 1 to 5 players, not {players!r}")
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
     variant = variant if variant is not None else Variant()
     start = time.perf_counter()
     if cache is False:
-        return _solve_now(ruleset, variant, start, progress, None)
+        return _solve_now(ruleset, variant, players, start, progress, None)
     directory = cache_dir() if cache is True else Path(cache)
-    path = directory / table_filename(variant, ruleset.action2_after_action1_end)
-    table = _load(path, ruleset, variant, start, report=False)
+    path = directory / table_filename(variant, ruleset.action2_after_action1_end, players)
+    table = _load(path, ruleset, variant, players, start, report=False)
     if table is not None:
         return table
     with contextlib.ExitStack() as stack:
@@ -57,21 +64,21 @@ def solve(
         except OSError as exc:
             warnings.warn(f"cannot use the cache directory {directory} ({exc}); "
                           "solving without it", CacheWarning, stacklevel=2)
-            return _solve_now(ruleset, variant, start, progress, None)
+            return _solve_now(ruleset, variant, players, start, progress, None)
         # another process may have written it while we waited for the lock
-        table = _load(path, ruleset, variant, start, report=True)
+        table = _load(path, ruleset, variant, players, start, report=True)
         if table is not None:
             return table
-        return _solve_now(ruleset, variant, start, progress, path)
+        return _solve_now(ruleset, variant, players, start, progress, path)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _load(
-    path: Path, ruleset: Ruleset, variant: Variant, start: float, report: bool
+    path: Path, ruleset: Ruleset, variant: Variant, players: int, start: float, report: bool
 ) -> SolverTable | None:
     a2 = ruleset.action2_after_action1_end
     try:
-        loaded = read_table(path, variant, a2, Layout.of(variant).size)
+        loaded = read_table(path, variant, a2, Layout.of(variant, players).size, players)
     except FileNotFoundError:
         return None
     except OSError as exc:  # not a directory, no permission, ...: the lock step reports it
@@ -86,15 +93,18 @@ def _load(
                 path.unlink()
         return None
     return SolverTable(variant, ruleset, loaded.data, loaded.start_value,
-                       seconds=time.perf_counter() - start, path=path, loaded=True)
+                       seconds=time.perf_counter() - start, path=path, loaded=True,
+                       players=players)
 
 
 def _solve_now(
-    ruleset: Ruleset, variant: Variant, start: float, progress: bool | None, path: Path | None
+    ruleset: Ruleset, variant: Variant, players: int, start: float, progress: bool | None,
+    path: Path | None
 ) -> SolverTable:
     bar = progress_bar(progress, f"solving {variant.key}")
     try:
-        data, stats = solve_tables(variant, ruleset.action2_after_action1_end, bar)
+        data, stats = solve_tables(variant, ruleset.action2_after_action1_end, bar,
+                                   players=players)
     finally:
         if bar is not None:
             bar.close()
@@ -102,10 +112,11 @@ def _solve_now(
     if path is not None:
         try:
             write_table(path, variant, ruleset.action2_after_action1_end, data, start_value,
-                        {"solve_seconds": stats.seconds_total})
+                        {"solve_seconds": stats.seconds_total}, players)
         except OSError as exc:
             warnings.warn(f"could not write the table to {path} ({exc})", CacheWarning,
                           stacklevel=3)
             path = None
     return SolverTable(variant, ruleset, data, start_value,
-                       seconds=time.perf_counter() - start, path=path, stats=stats)
+                       seconds=time.perf_counter() - start, path=path, stats=stats,
+                       players=players)

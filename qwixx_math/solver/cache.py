@@ -5,9 +5,10 @@ Directory: ``$QWIXX_MATH_CACHE`` if set, else the user cache directory
 ``~/Library/Caches/qwixx_math`` on macOS, ``%LOCALAPPDATA%\\qwixx_math\\Cache``
 on Windows).
 
-File name: ``solitaire-v{FORMAT_VERSION}-{variant.key}-a2end{0|1}.qxt``; only the
-solitaire-relevant part of the ruleset (:attr:`Ruleset.action2_after_action1_end`)
-is in it, so rulesets that play the same solitaire game share a file.
+File name: ``solitaire-v{FORMAT_VERSION}-{variant.key}-a2end{0|1}.qxt``, and for the
+table model of N > 1 players ``table{N}-v...`` (same rest); only the part of the
+ruleset that changes the values (:attr:`Ruleset.action2_after_action1_end`) is in
+it, so rulesets that play the same game share a file.
 
 Format (little endian)::
 
@@ -92,17 +93,24 @@ def cache_dir() -> Path:
     return base / "qwixx_math"
 
 
-def table_filename(variant: Variant, action2_after_action1_end: bool) -> str:
-    """The cache file name of a table: format version, variant and ruleset key."""
-    return f"solitaire-v{FORMAT_VERSION}-{variant.key}-a2end{int(action2_after_action1_end)}.qxt"
+def table_filename(variant: Variant, action2_after_action1_end: bool, players: int = 1
+                   ) -> str:
+    """The cache file name of a table: model, format version, variant and ruleset key."""
+    model = "solitaire" if players == 1 else f"table{players}"
+    return (f"{model}-v{FORMAT_VERSION}-{variant.key}"
+            f"-a2end{int(action2_after_action1_end)}.qxt")
 
 
-def _header_identity(variant: Variant, action2_after_action1_end: bool) -> dict[str, Any]:
-    return {
+def _header_identity(variant: Variant, action2_after_action1_end: bool, players: int = 1
+                     ) -> dict[str, Any]:
+    identity: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "variant": variant.to_json(),
         "action2_after_action1_end": action2_after_action1_end,
     }
+    if players != 1:  # solitaire files keep the header they always had
+        identity["players"] = players
+    return identity
 
 
 def _as_bytes(array: npt.NDArray[Any]) -> memoryview:
@@ -127,10 +135,11 @@ def write_table(
     data: npt.NDArray[np.float64],
     start_value: float,
     extra: dict[str, Any] | None = None,
+    players: int = 1,
 ) -> None:
     """Write a table atomically (temporary file, fsync, rename)."""
     payload = np.ascontiguousarray(data, dtype="<f8")
-    header: dict[str, Any] = _header_identity(variant, action2_after_action1_end)
+    header: dict[str, Any] = _header_identity(variant, action2_after_action1_end, players)
     header.update(extra or {})
     header.update(
         {
@@ -204,7 +213,8 @@ class LoadedTable:
 
 
 def read_table(
-    path: Path, variant: Variant, action2_after_action1_end: bool, count: int
+    path: Path, variant: Variant, action2_after_action1_end: bool, count: int,
+    players: int = 1,
 ) -> LoadedTable:
     """Load and verify a table file; raises CacheError naming the file and the problem.
 
@@ -232,9 +242,9 @@ def read_table(
         raise CacheError(f"{path}: corrupt header ({exc})") from exc
     if not isinstance(header, dict):
         raise CacheError(f"{path}: corrupt header (not an object)")
-    wanted = _header_identity(variant, action2_after_action1_end)
+    wanted = _header_identity(variant, action2_after_action1_end, players)
     found = {key: header.get(key) for key in wanted}
-    if found != wanted:
+    if found != wanted or header.get("players", 1) != players:
         raise CacheError(f"{path}: foreign table (holds {found}, wanted {wanted})")
     try:
         offset = int(header["payload_offset"])

@@ -53,15 +53,19 @@ def solve_tables(
     action2_after_action1_end: bool,
     progress: ProgressCallback | None = None,
     symmetry: bool = True,
+    players: int = 1,
 ) -> tuple[npt.NDArray[np.float64], SolveStats]:
     """Solve every table of ``variant``; returns the flat value array and timings.
+
+    ``players``: the table model of that many players (1 = solitaire; see
+    :mod:`.kernel`): every configuration gets one value per level and penalty count.
 
     ``symmetry=False`` solves every state on its own (the check that the
     symmetry reduction changes nothing; about |group| times slower).
     """
     start = time.perf_counter()
     stats = SolveStats()
-    layout = Layout.of(variant)
+    layout = Layout.of(variant, players)
     data = np.full(layout.size, np.nan)
     n_codes = variant.open_codes
 
@@ -93,8 +97,8 @@ def solve_tables(
                 data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
                 layout.next_code, layout.number_at, layout.points,
                 n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-                action2_after_action1_end, rep, open_rows, perms, batch, products, CHUNK, 3,
-                len(batch) >= PARALLEL_MIN,
+                players, layout.level_size, action2_after_action1_end, rep, open_rows, perms,
+                batch, products, CHUNK, 3, len(batch) >= PARALLEL_MIN,
             )
             done += len(batch)
             if progress is not None:
@@ -108,6 +112,7 @@ def solve_tables(
             kernel.derive_table(
                 data, layout.offsets, layout.strides, rep, mask,
                 np.array(g, dtype=np.int64), open_rows, n_codes, variant.penalty_boxes,
+                players, layout.level_size,
             )
         stats.seconds_derive += time.perf_counter() - t1
     stats.seconds_total = time.perf_counter() - start

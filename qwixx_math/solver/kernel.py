@@ -21,6 +21,18 @@ value for every penalty count at once, in three steps (docs/solver.md):
 3. **Scatter** the values to every image of the configuration under the
    table's symmetry group, so that look-ups never canonicalise.
 
+**The table model** (``players`` = N > 1, docs/table.md): between two of this
+player's own rolls the other N - 1 players roll, and on each of those rolls this
+player may mark the white sum in one row or pass, at no cost; the others never
+close a row or take a penalty.  Every configuration has N values per penalty count
+(level L: L other players' rolls before this player's own), each level a copy of
+the solitaire layout (level L at ``L * level_size``), so that the own turn's
+look-ups, all in level N - 1, are as local as in solitaire.  Level 0 is the
+Bellman step above, reading level N - 1 of what it leads to; level L >= 1 is
+``E over the white sum of max(pass: level L - 1 here, a mark: level L - 1 there)``,
+computed right after level 0 of the same penalty count (cheap beside it: the
+one-mark values of every level come from the same gather).  N = 1 is solitaire.
+
 Table values exclude closed rows (``W_C`` of :mod:`qwixx_math.solver.layout`);
 a row that closes during the turn adds its points and continues in the table
 of the larger closed set, or ends the game (that set's offset is -1).
@@ -65,6 +77,7 @@ def _after_value(
     strides: IntArray,
     points: FloatArray,
     penalties: int,
+    roff: int,
     new_mask: int,
     open_rows: IntArray,
     acodes: IntArray,
@@ -74,6 +87,8 @@ def _after_value(
 
     ``acodes``/``amarks`` hold every row's code and marks after the turn; the rows
     of ``new_mask`` that are open in the current table were closed this turn.
+    ``roff`` selects the level read (``L * level_size``: the values when ``L``
+    other players roll before this player's next own roll).
     """
     if offsets[new_mask] < 0:  # enough rows closed: the game is over
         total = 0.0
@@ -90,6 +105,7 @@ def _after_value(
             total += points[amarks[r]]
         else:
             idx += strides[new_mask, r] * acodes[r]
+    idx += roff
     for p in range(penalties):
         out[p] = total + data[idx + p]
 
@@ -114,6 +130,8 @@ def _gather(
     length: int,
     threshold: int,
     penalties: int,
+    players: int,
+    level_size: int,
     a2_after_end: bool,
     mask: int,
     open_rows: IntArray,
@@ -131,8 +149,9 @@ def _gather(
     """Step 1: fill ``one`` and ``m2`` for the configuration ``codes`` (at flat index ``base``).
 
     Both are flat with the penalty count outermost and numbers indexed by n - 2:
-    ``one[(p * k + j) * N_SUMS + n]`` is the value after marking number n in open
-    row j only (-inf if illegal); ``m2[((p * N_SUMS + S) * k + j) * N_SUMS + n]`` is
+    ``one[((L * P + p) * k + j) * N_SUMS + n]`` is the value at level L after
+    marking number n in open row j only (-inf if illegal), for every level
+    L < ``players``; ``m2[((p * N_SUMS + S) * k + j) * N_SUMS + n]`` is
     the best value after action 1 at white sum S (in any row, or none) and then
     action 2 at number n in row j.  ``lk_*`` are scratch space for the look-up list.
     """
@@ -140,40 +159,48 @@ def _gather(
     P = penalties
     last_q = length - 1
     one_stride = k * N_SUMS  # one penalty count's slice of ``one``
-    m2_stride = N_SUMS * k * N_SUMS  # and of ``m2``
+    level_stride = P * one_stride  # and one level's
+    m2_stride = N_SUMS * k * N_SUMS  # one penalty count's slice of ``m2``
+    ra = (players - 1) * level_size  # an own turn leads to players - 1 rolls by the others
     for t in range(k):
         r = open_rows[t]
         acodes[r] = codes[r]
         amarks[r] = code_marks[codes[r]]
-    for x in range(P * one_stride):
+    for x in range(players * level_stride):
         one[x] = -np.inf
 
-    # --- one mark (action 1 only, or action 2 only)
-    for jj in range(k):
-        j = open_rows[jj]
-        cj = codes[j]
-        nj = code_marks[cj]
-        sj = strides[mask, j]
-        for q in range(code_last[cj] + 1, last_q):
-            idx = base + sj * (next_code[cj, q] - cj)
-            target = jj * N_SUMS + number_at[j, q] - 2
-            for p in range(P):
-                one[target + p * one_stride] = data[idx + p]
-        if nj >= threshold:  # R8: the last number closes the row
-            amarks[j] = nj + 2
-            _after_value(tmp, data, offsets, strides, points, P,
-                         mask | (1 << j), open_rows, acodes, amarks)
-            amarks[j] = nj
-            target = jj * N_SUMS + number_at[j, last_q] - 2
-            for p in range(P):
-                one[target + p * one_stride] = tmp[p]
+    # --- one mark (action 1 only, action 2 only, or a passive player's white sum),
+    # read at every level L: the own turn uses level players - 1, the other
+    # players' roll before level L + 1 uses level L
+    for level in range(players):
+        roff = level * level_size
+        lbase = level * level_stride
+        for jj in range(k):
+            j = open_rows[jj]
+            cj = codes[j]
+            nj = code_marks[cj]
+            sj = strides[mask, j]
+            for q in range(code_last[cj] + 1, last_q):
+                idx = base + sj * (next_code[cj, q] - cj) + roff
+                target = lbase + jj * N_SUMS + number_at[j, q] - 2
+                for p in range(P):
+                    one[target + p * one_stride] = data[idx + p]
+            if nj >= threshold:  # R8: the last number closes the row
+                amarks[j] = nj + 2
+                _after_value(tmp, data, offsets, strides, points, P, roff,
+                             mask | (1 << j), open_rows, acodes, amarks)
+                amarks[j] = nj
+                target = lbase + jj * N_SUMS + number_at[j, last_q] - 2
+                for p in range(P):
+                    one[target + p * one_stride] = tmp[p]
 
     # action 2 alone is available whatever the white sum
+    active = (players - 1) * level_stride
     for p in range(P):
         for s in range(N_SUMS):
             offset = (p * N_SUMS + s) * one_stride
             for x in range(one_stride):
-                m2[offset + x] = one[p * one_stride + x]
+                m2[offset + x] = one[active + p * one_stride + x]
 
     # --- two marks that close nothing.  First the list of look-ups (index, and the
     # two m2 cells the value competes for), then all loads, then the maxima: the
@@ -208,7 +235,7 @@ def _gather(
     for x in range(n_lk):
         idx = lk_index[x]
         for p in range(P):
-            lk_values[x * P + p] = data[idx + p]
+            lk_values[x * P + p] = data[idx + ra + p]
     for x in range(n_lk):
         t1 = lk_target[2 * x]
         t2 = lk_target[2 * x + 1]
@@ -225,7 +252,7 @@ def _gather(
         if ni + 1 < threshold:
             continue
         amarks[i] = ni + 3
-        _after_value(tmp, data, offsets, strides, points, P,
+        _after_value(tmp, data, offsets, strides, points, P, ra,
                      mask | (1 << i), open_rows, acodes, amarks)
         amarks[i] = ni
         for a in range(code_last[ci] + 1, last_q):
@@ -247,7 +274,7 @@ def _gather(
             for a in range(code_last[ci] + 1, last_q):
                 acodes[i] = next_code[ci, a]
                 amarks[i] = ni + 1
-                _after_value(tmp, data, offsets, strides, points, P,
+                _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask | (1 << j), open_rows, acodes, amarks)
                 _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
                           m2_stride, tmp)
@@ -276,13 +303,13 @@ def _gather(
             for q in range(code_last[cj] + 1, last_q):
                 acodes[j] = next_code[cj, q]
                 amarks[j] = nj + 1
-                _after_value(tmp, data, offsets, strides, points, P,
+                _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask1, open_rows, acodes, amarks)
                 _max_into(m2, row_block + number_at[j, q] - 2, m2_stride, tmp)
             if nj >= threshold:
                 acodes[j] = cj
                 amarks[j] = nj + 2
-                _after_value(tmp, data, offsets, strides, points, P,
+                _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask1 | (1 << j), open_rows, acodes, amarks)
                 _max_into(m2, row_block + number_at[j, last_q] - 2, m2_stride, tmp)
             acodes[j] = cj
@@ -293,6 +320,7 @@ def _gather(
 @jit()
 def _turn_values(
     penalties: int,
+    players: int,
     k: int,
     score: float,
     one: FloatArray,
@@ -302,7 +330,13 @@ def _turn_values(
     zd: IntArray,
     products: IntArray,
 ) -> None:
-    """Step 2: ``vals[p]`` for every penalty count, from ``one`` and ``m2``.
+    """Step 2: ``vals[L * penalties + p]`` for every level L and penalty count p.
+
+    Level 0 is this player's own roll (the Bellman step of ``one``'s level
+    ``players - 1`` and ``m2``); level L >= 1 is another player's roll, on which
+    this player may mark the white sum in one row (``one``'s level L - 1) or pass
+    (this configuration's level L - 1) at no cost.  Per penalty count, most first:
+    the penalty of the own roll leads to level ``players - 1`` of p + 1.
 
     ``products[idx]`` is the product of (digit - 1) over the base-8 digits of idx
     (a 0 digit counts 1): with die j's count of faces at or below the current
@@ -310,19 +344,22 @@ def _turn_values(
     """
     P = penalties
     one_stride = k * N_SUMS
+    level_stride = P * one_stride
+    active = (players - 1) * level_stride
+    last = (players - 1) * P
     faces = 1
     for _ in range(k):
         faces *= 6
     for p in range(P - 1, -1, -1):
         # R11: a turn without a mark costs a penalty box (R13: the last one ends the game)
-        pen = vals[p + 1] if p + 1 < P else score - PENALTY * P
+        pen = vals[last + p + 1] if p + 1 < P else score - PENALTY * P
         total = 0.0
         for w1 in range(1, 7):
             for w2 in range(w1, 7):
                 s = w1 + w2 - 2
                 b = pen
                 for ii in range(k):
-                    b = max(b, one[p * one_stride + ii * N_SUMS + s])
+                    b = max(b, one[active + p * one_stride + ii * N_SUMS + s])
                 # Z_j(c) = max(b, Y_j(c)): keep the faces that beat b (branch-free
                 # compaction, with their die's digit step), count the others
                 nz = 0
@@ -364,6 +401,18 @@ def _turn_values(
                     prod = new
                 total += acc if w1 == w2 else 2.0 * acc
         vals[p] = total / (36.0 * faces)
+        # the other players' rolls: mark the white sum S (s + 2, in (s+1 or 11-s) of
+        # the 36 white pairs) in the best row, or pass
+        for level in range(1, players):
+            stay = vals[(level - 1) * P + p]
+            row = (level - 1) * level_stride + p * one_stride
+            acc = 0.0
+            for s in range(N_SUMS):
+                best = stay
+                for ii in range(k):
+                    best = max(best, one[row + ii * N_SUMS + s])
+                acc += (s + 1 if s < 6 else 11 - s) * best
+            vals[level * P + p] = acc / 36.0
 
 
 @jit()
@@ -380,6 +429,8 @@ def _solve_items(
     length: int,
     threshold: int,
     penalties: int,
+    players: int,
+    level_size: int,
     a2_after_end: bool,
     mask: int,
     open_rows: IntArray,
@@ -397,7 +448,8 @@ def _solve_items(
     """
     k = open_rows.shape[0]
     m = strides.shape[1]
-    one = np.empty(penalties * k * N_SUMS)
+    block = penalties * players
+    one = np.empty(block * k * N_SUMS)
     m2 = np.empty(penalties * N_SUMS * k * N_SUMS)
     lk_cap = k * k * length * length
     lk_index = np.empty(lk_cap, dtype=np.int64)
@@ -407,7 +459,7 @@ def _solve_items(
     acodes = np.zeros(m, dtype=np.int64)
     amarks = np.zeros(m, dtype=np.int64)
     tmp = np.empty(penalties)
-    vals = np.empty(penalties)
+    vals = np.empty(block)
     zv = np.empty(6 * k + 1)
     zd = np.empty(6 * k + 1, dtype=np.int64)
     for it in range(start, stop):
@@ -422,10 +474,11 @@ def _solve_items(
             base += strides[mask, r] * codes[r]
             score += points[code_marks[codes[r]]]
         _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                points, length, threshold, penalties, a2_after_end, mask, open_rows,
-                codes, base, one, m2, acodes, amarks, tmp, lk_index, lk_target, lk_values)
+                points, length, threshold, penalties, players, level_size, a2_after_end,
+                mask, open_rows, codes, base, one, m2, acodes, amarks, tmp, lk_index, lk_target,
+                lk_values)
         if phases & 2:
-            _turn_values(penalties, k, score, one, m2, vals, zv, zd, products)
+            _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products)
         else:
             vals[:] = 0.0
         for g in range(perms.shape[0]):
@@ -433,8 +486,9 @@ def _solve_items(
             for t in range(k):
                 r = open_rows[t]
                 idx += strides[mask, perms[g, r]] * codes[r]
-            for p in range(penalties):
-                data[idx + p] = vals[p]
+            for level in range(players):
+                for p in range(penalties):
+                    data[idx + level * level_size + p] = vals[level * penalties + p]
 
 
 @jit(parallel=True)
@@ -451,6 +505,8 @@ def solve_batch(
     length: int,
     threshold: int,
     penalties: int,
+    players: int,
+    level_size: int,
     a2_after_end: bool,
     mask: int,
     open_rows: IntArray,
@@ -476,14 +532,14 @@ def solve_batch(
     n_items = items.shape[0]
     if not parallel:
         _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                     points, n_codes, length, threshold, penalties, a2_after_end, mask,
-                     open_rows, perms, items, products, 0, n_items, phases)
+                     points, n_codes, length, threshold, penalties, players, level_size,
+                     a2_after_end, mask, open_rows, perms, items, products, 0, n_items, phases)
         return
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                     points, n_codes, length, threshold, penalties, a2_after_end, mask,
-                     open_rows, perms, items, products,
+                     points, n_codes, length, threshold, penalties, players, level_size,
+                     a2_after_end, mask, open_rows, perms, items, products,
                      ch * chunk, min(n_items, (ch + 1) * chunk), phases)
 
 
@@ -572,8 +628,11 @@ def derive_table(
     open_rows: IntArray,
     n_codes: int,
     penalties: int,
+    players: int,
+    level_size: int,
 ) -> None:
-    """Fill table ``dst_mask = perm(src_mask)`` from the solved table ``src_mask``.
+    """Fill table ``dst_mask = perm(src_mask)`` from the solved table ``src_mask``,
+    at every level.
 
     ``W_{g(C)}(g x) = W_C(x)``: row ``r``'s code moves to row ``perm[r]``.
     """
@@ -591,5 +650,7 @@ def derive_table(
             r = open_rows[t]
             src += strides[src_mask, r] * code
             dst += strides[dst_mask, perm[r]] * code
-        for p in range(penalties):
-            data[dst + p] = data[src + p]
+        for level in range(players):
+            shift = level * level_size
+            for p in range(penalties):
+                data[dst + shift + p] = data[src + shift + p]

@@ -9,9 +9,12 @@ rows) there is a table ``W_C`` over the open rows and the penalties:
 ``W_C`` has shape ``(N,) * k + (P,)`` in C order, with ``N`` open codes per row,
 ``k`` open rows (in increasing row index), ``P`` penalty boxes.  The penalties
 are innermost so that the ``P`` values of one row configuration share a cache
-line.  The value of table ``C`` at open codes ``c`` and penalties ``p`` is at
+line.  The table model of K players (1 in solitaire) stores K such arrays, one
+per level ``L`` (the value when ``L`` other players roll before this player's
+next own roll), one after the other.  The value of table ``C`` at open codes
+``c``, level ``L`` and penalties ``p`` is at
 
-    offsets[C] + sum(strides[C, r] * c[r] for r open) + p
+    L * level_size + offsets[C] + sum(strides[C, r] * c[r] for r open) + p
 
 (``strides[C, r]`` is 0 for closed rows; ``offsets[C]`` is -1 when ``C`` ends the game).
 """
@@ -38,14 +41,18 @@ class Layout:
     """The table layout and the per-row lookup arrays the kernel uses."""
 
     variant: Variant
+    #: Levels per configuration: the players of the table model (1 = solitaire).
+    players: int
     #: Stored tables, by closed-row mask, in storage order.
     masks: tuple[int, ...]
     #: ``offsets[mask]``: where table ``mask`` starts in the flat array, -1 if not stored.
     offsets: IntArray
     #: ``strides[mask, row]``: the flat stride of ``row``'s code in table ``mask``.
     strides: IntArray
-    #: Total number of values (the number of stored states).
+    #: Total number of values (the number of stored states, every level).
     size: int
+    #: Values per level (the solitaire table's size).
+    level_size: int
     #: ``code_last[code]``: position of the rightmost mark, -1 for the empty row.
     code_last: IntArray
     #: ``code_marks[code]``: number of marks.
@@ -60,8 +67,8 @@ class Layout:
     points: FloatArray
 
     @classmethod
-    def of(cls, variant: Variant) -> Layout:
-        """The layout of ``variant``'s tables."""
+    def of(cls, variant: Variant, players: int = 1) -> Layout:
+        """The layout of ``variant``'s tables for a table of ``players`` (1 = solitaire)."""
         m = variant.rows
         n_codes = variant.open_codes
         length = variant.row_length
@@ -101,10 +108,12 @@ class Layout:
         points = np.array([row_points(k) for k in range(length + 4)], dtype=np.float64)
         return cls(
             variant=variant,
+            players=players,
             masks=masks,
             offsets=offsets,
             strides=strides,
-            size=size,
+            size=size * players,
+            level_size=size,
             code_last=code_last,
             code_marks=code_marks,
             next_code=next_code,
@@ -122,17 +131,19 @@ class Layout:
         k = self.variant.rows - mask.bit_count()
         return int(self.variant.open_codes**k * self.variant.penalty_boxes)
 
-    def locate(self, rows: Sequence[RowState], penalties: int) -> tuple[int, int]:
+    def locate(self, rows: Sequence[RowState], penalties: int, before_me: int = 0
+               ) -> tuple[int, int]:
         """``(index, closed_points)`` of a running game's position: where its table
         value lives in the flat array, and the points of its closed rows (the
-        position's value is their sum).  ``rows`` must leave the game running."""
+        position's value is their sum).  ``rows`` must leave the game running;
+        ``before_me`` is the level (0 .. players-1)."""
         mask = 0
         closed_points = 0
         for i, r in enumerate(rows):
             if r.closed:
                 mask |= 1 << i
                 closed_points += r.points
-        index = int(self.offsets[mask]) + penalties
+        index = before_me * self.level_size + int(self.offsets[mask]) + penalties
         for i, r in enumerate(rows):
             if not r.closed:
                 index += int(self.strides[mask, i]) * encode_row(r.last, r.marks)

@@ -12,6 +12,11 @@ A :class:`SolverTable` answers, for its variant and ruleset:
 
 The values are exact float64 results of the solve (the table is stored in
 float64 as well).
+
+A table of the **table model** (``players`` = N > 1, docs/table.md) holds, for
+every position, the value when K = 0 .. N-1 other players roll before this
+player's next own roll (``before_me``); :meth:`~SolverTable.plan_values` values
+the positions after this player's own turn at K = N - 1.
 """
 
 from __future__ import annotations
@@ -55,15 +60,19 @@ class SolverTable:
         path: Path | None = None,
         loaded: bool = False,
         stats: SolveStats | None = None,
+        players: int = 1,
     ) -> None:
         self.variant = variant
         self.ruleset = ruleset
-        self.layout = Layout.of(variant)
+        #: The players of the table model (1 = solitaire).
+        self.players = players
+        self.layout = Layout.of(variant, players)
         if data.shape != (self.layout.size,):
             raise ValueError(f"a table of {variant.key} holds {self.layout.size} values, "
                              f"not {data.shape}")
         self._data = data
-        #: The optimal expected final score from the empty sheet (float64).
+        #: The optimal expected final score from the empty sheet (float64); in the
+        #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
         #: Wall seconds the table took to solve or to load.
         self.seconds = seconds
@@ -77,8 +86,15 @@ class SolverTable:
     @property
     def states(self) -> int:
         """The number of positions stored: every set of closed rows that leaves the
-        game running, times every open-row configuration, times 0..P-1 penalties."""
+        game running, times every open-row configuration, times 0..P-1 penalties
+        (times the N levels of the table model)."""
         return self.layout.size
+
+    @property
+    def seat_values(self) -> tuple[float, ...]:
+        """The value of the empty sheet for seats 1..N (seat s: s - 1 rolls before its first)."""
+        empty = (RowState(),) * self.variant.rows
+        return tuple(self._value(empty, 0, k) for k in range(self.players))
 
     @property
     def action2_after_action1_end(self) -> bool:
@@ -94,7 +110,15 @@ class SolverTable:
 
     # -------------------------------------------------------------- positions
 
-    def _check(self, rows: Sequence[RowState], penalties: int) -> tuple[RowState, ...]:
+    def _check(self, rows: Sequence[RowState], penalties: int, before_me: int = 0
+               ) -> tuple[RowState, ...]:
+        if (not isinstance(before_me, int) or isinstance(before_me, bool)
+                or not 0 <= before_me < self.players):
+            raise ValueError(f"before_me (other players' rolls before this player's) must be "
+                             f"0..{self.players - 1} at a table of {self.players}, "
+                             f"not {before_me!r}")
+        if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
+            raise ValueError(f"rows must be a sequence of RowState values, not {rows!r}")
         rows = tuple(rows)
         if len(rows) != self.variant.rows:
             raise ValueError(f"the variant has {self.variant.rows} rows, not {len(rows)}")
@@ -112,19 +136,21 @@ class SolverTable:
             )
         return rows
 
-    def value(self, rows: Sequence[RowState], penalties: int) -> float:
+    def value(self, rows: Sequence[RowState], penalties: int, before_me: int = 0) -> float:
         """The optimal expected final score of the position, before its roll.
 
         ``rows``: one :class:`RowState` per row of the variant; ``penalties``: the
         marked penalty boxes (0..penalty_boxes).  A finished game is worth its score.
+        ``before_me`` (table model): how many other players roll before this player's
+        next own roll, 0..players-1.
         """
-        rows = self._check(rows, penalties)
-        return self._value(rows, penalties)
+        rows = self._check(rows, penalties, before_me)
+        return self._value(rows, penalties, before_me)
 
-    def _value(self, rows: tuple[RowState, ...], penalties: int) -> float:
+    def _value(self, rows: tuple[RowState, ...], penalties: int, before_me: int = 0) -> float:
         if is_game_over(self.variant, rows, penalties):
             return float(score(rows, penalties))
-        index, closed_points = self.layout.locate(rows, penalties)
+        index, closed_points = self.layout.locate(rows, penalties, before_me)
         return closed_points + float(self._data[index])
 
     # ------------------------------------------------------------------ turns
@@ -136,14 +162,16 @@ class SolverTable:
 
         ``roll`` is ``(white1, white2, {row: die})`` with one die for every open row.
         The value of a plan is the value of the position after the turn (its
-        score if the game is over).  Ties are ordered by :meth:`TurnPlan.sort_key`:
+        score if the game is over; in the table model, at ``before_me = players - 1``).
+        Ties are ordered by :meth:`TurnPlan.sort_key`:
         fewer marks first, then action 1's (row, number), then action 2's.
         """
         rows = self._check(rows, penalties)
         outcomes = turn_outcomes(
             self.variant, self.action2_after_action1_end, rows, penalties, roll
         )
-        plans = [PlanValue(o.plan, self._value(o.rows, o.penalties)) for o in outcomes]
+        after = self.players - 1
+        plans = [PlanValue(o.plan, self._value(o.rows, o.penalties, after)) for o in outcomes]
         plans.sort(key=lambda pv: (-pv.value, pv.plan.sort_key()))
         return plans
 
@@ -153,7 +181,7 @@ class SolverTable:
 
     def __repr__(self) -> str:
         return (
-            f"SolverTable(variant={self.variant.key}, "
+            f"SolverTable(variant={self.variant.key}, players={self.players}, "
             f"action2_after_action1_end={self.action2_after_action1_end}, "
             f"start_value={self.start_value:.6f}, states={self.states})"
         )

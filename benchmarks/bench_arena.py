@@ -1,0 +1,74 @@
+"""Benchmark of the arena: games per second between built-in players on one core.
+
+    python benchmarks/bench_arena.py [--games N] [--seed S] [--players NAME ...] [--profile]
+
+Plays ``--games`` games (default 2,000) of each pairing (default: greedy-greedy,
+greedy-random, random-random heads-up, then greedy x 4) through the referee
+(:func:`qwixx_math.arena.play_match`: the rules core checks every choice) and
+prints games per second (wall clock, and per second of this process's CPU time,
+which a shared machine disturbs less), mean turns per game and CPU microseconds
+per turn, with the load average.  ``--players`` times one pairing of your
+choice instead; ``--profile`` prints the top of a cProfile of it.  The goal of
+issue 12: >= 200 two-player games per second between built-in fast players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from qwixx_math.arena import open_players, play_match  # noqa: E402
+from qwixx_math.ruleset import Ruleset  # noqa: E402
+
+PAIRINGS = (("greedy", "greedy"), ("greedy", "random"), ("random", "random"),
+            ("greedy", "greedy", "greedy", "greedy"))
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def bench(names: tuple[str, ...], games: int, seed: int, profile: bool = False) -> None:
+    n = len(names)
+    games -= games % n
+    with open_players(names, Ruleset(n), seed) as players:
+        play_match(players, n, seed)  # warm-up (imports, first calls)
+        profiler = cProfile.Profile() if profile else None
+        start, cpu = time.perf_counter(), time.process_time()
+        if profiler is not None:
+            profiler.enable()
+        result = play_match(players, games, seed)
+        if profiler is not None:
+            profiler.disable()
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    turns = sum(g.turns for g in result.games)
+    print(f"{' vs '.join(names):<36} {games:5d} games {games / seconds:7.1f} games/s wall, "
+          f"{games / cpu:7.1f} per CPU s  {turns / games:5.1f} turns/game "
+          f"{1e6 * cpu / turns:6.1f} CPU us/turn  faults {len(result.faults)}  "
+          f"(load {load_average()})", flush=True)
+    if profiler is not None:
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", nargs="+", default=None)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, one core, seed {args.seed}")
+    for names in [tuple(args.players)] if args.players else PAIRINGS:
+        bench(names, args.games, args.seed, args.profile)
+
+
+if __name__ == "__main__":
+    main()

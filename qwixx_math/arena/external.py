@@ -1,0 +1,272 @@
+"""``exec:COMMAND``: an external program that plays through the arena's line protocol.
+
+One process per player for the whole match, started from ``COMMAND`` (split
+like a POSIX shell would, :func:`shlex.split`; no shell runs it).  Each message
+is one JSON object on one line of the program's standard input; a reply is one
+line on its standard output (its standard error passes through):
+
+* ``{"type": "new_game", "seat": P, "state": STATE}`` -- no reply;
+* ``{"type": "action1", "seat": P, "state": STATE}`` -- reply ``{"mark": "r8"}``
+  or ``{"mark": null}``;
+* ``{"type": "action2", "seat": P, "state": STATE}`` -- reply likewise;
+* ``{"type": "game_over", "seat": P, "state": STATE}`` -- no reply.
+
+``STATE`` is :meth:`GameState.to_json`.  Every problem raises
+:class:`~qwixx_math.arena.faults.PlayerFault` for the referee: a reply that is
+not one JSON object ``{"mark": MARK}`` (``protocol:malformed``), no reply within
+the time limit (``protocol:late``: the late reply, when it comes, is skipped;
+after :data:`MAX_LATE` late replies in a row, or a program that does not read
+its input for that long, the program is stopped), a program that exits or
+closes its pipes (``protocol:exit``).  A stopped program's seat passes for the
+rest of the match without further reports.  Whether a mark is legal is the
+referee's business, not this adapter's.
+
+Reads and writes go through :mod:`selectors` on non-blocking pipes, so nothing
+blocks longer than the time limit (POSIX).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shlex
+import subprocess
+import time
+from typing import Any
+
+from ..errors import ParseError, QwixxError
+from ..model import Mark
+from ..notation import mark_from_json
+from ..rules import GameState
+from .faults import EXIT, LATE, MALFORMED, PlayerFault
+
+__all__ = ["DEFAULT_TIMEOUT", "MAX_LATE", "MAX_LINE", "PREFIX", "ExternalPlayer"]
+
+#: Seconds a program may take for a reply (``--timeout``).
+DEFAULT_TIMEOUT = 10.0
+#: Late replies in a row after which a program is stopped.
+MAX_LATE = 3
+#: Longest reply line read (bytes); a longer one is malformed and stops the program.
+MAX_LINE = 1 << 20
+#: The prefix of an external player's name.
+PREFIX = "exec:"
+#: Seconds a program is given to exit after its input is closed, before it is killed.
+EXIT_GRACE = 1.0
+
+_READ = 65536
+
+
+class _Late(Exception):
+    """No complete line before the deadline."""
+
+
+class _StateText:
+    """The JSON text of the last state serialised (every seat is shown the same state)."""
+
+    state: GameState | None = None
+    text = ""
+
+    @classmethod
+    def of(cls, state: GameState) -> str:
+        if state is not cls.state:
+            cls.text = json.dumps(state.to_json())
+            cls.state = state
+        return cls.text
+
+
+class ExternalPlayer:
+    """A player that is an external program (``exec:COMMAND``); :meth:`close` ends it.
+
+    Raises :class:`~qwixx_math.errors.ParseError` when ``command`` is empty or
+    unbalanced and :class:`~qwixx_math.errors.QwixxError` when the program cannot
+    be started.
+    """
+
+    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+                and 0 < timeout < float("inf")):
+            raise ParseError(f"a time limit is a number of seconds > 0, not {timeout!r}")
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ParseError(f"{PREFIX}{command}: cannot read the command: {exc}") from None
+        if not argv:
+            raise ParseError(f"{PREFIX}: the command is empty (expected {PREFIX}PROGRAM [ARG ...])")
+        self.name = PREFIX + command
+        self.timeout = float(timeout)
+        try:
+            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          bufsize=0)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise QwixxError(f"{EXIT}: {self.name}: cannot start {argv[0]!r}: {reason}"
+                             ) from None
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._in = self._proc.stdin.fileno()
+        self._out = self._proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._selector = selectors.DefaultSelector()
+        self._buffer = bytearray()
+        self._eof = False
+        self._stale = 0  # late replies still to come (skipped when they do)
+        self._late_in_a_row = 0
+        #: Why the program no longer plays (None while it does).
+        self.stopped: str | None = None
+
+    # -- the Player protocol ------------------------------------------------------------------
+    def new_game(self, seat: int, state: GameState) -> None:
+        self._send("new_game", seat, state)
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        return self._ask("action1", seat, state)
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        return self._ask("action2", seat, state)
+
+    def game_over(self, seat: int, state: GameState) -> None:
+        self._send("game_over", seat, state)
+
+    # -- messages -----------------------------------------------------------------------------
+    def _send(self, kind: str, seat: int, state: GameState) -> bool:
+        """Write one message; False (silently) when the program was stopped before."""
+        if self.stopped is not None:
+            return False
+        line = f'{{"type": "{kind}", "seat": {seat}, "state": {_StateText.of(state)}}}\n'
+        data = memoryview(line.encode())
+        deadline = time.monotonic() + self.timeout
+        while data:
+            try:
+                written = os.write(self._in, data)
+            except BlockingIOError:
+                if not self._wait(self._in, selectors.EVENT_WRITE, deadline):
+                    self._stop(f"it did not read its input for {self.timeout:g} s")
+                    raise PlayerFault(LATE, f"the program did not read its input for "
+                                            f"{self.timeout:g} s; it was stopped") from None
+                continue
+            except OSError:
+                raise self._exited() from None
+            data = data[written:]
+        return True
+
+    def _ask(self, kind: str, seat: int, state: GameState) -> Mark | None:
+        if not self._send(kind, seat, state):
+            return None
+        deadline = time.monotonic() + self.timeout
+        try:
+            while self._stale:
+                self._readline(deadline)
+                self._stale -= 1
+            line = self._readline(deadline)
+        except _Late:
+            self._stale += 1
+            self._late_in_a_row += 1
+            message = f"no reply to {kind} within {self.timeout:g} s"
+            if self._late_in_a_row >= MAX_LATE:
+                self._stop(f"{MAX_LATE} late replies in a row")
+                message += f"; stopped after {MAX_LATE} late replies in a row"
+            raise PlayerFault(LATE, message) from None
+        self._late_in_a_row = 0
+        return _parse_reply(line)
+
+    def _readline(self, deadline: float) -> str:
+        """The next reply line (without its end); raises _Late, or PlayerFault at the end."""
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[:end + 1]
+                return line.decode("utf-8", errors="replace").rstrip("\r")
+            if self._eof:
+                raise self._exited()
+            if len(buffer) > MAX_LINE:
+                self._stop("a reply line too long")
+                raise PlayerFault(MALFORMED, f"a reply line longer than {MAX_LINE} bytes; "
+                                             "the program was stopped")
+            if not self._wait(self._out, selectors.EVENT_READ, deadline):
+                raise _Late
+            try:
+                chunk = os.read(self._out, _READ)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if chunk:
+                buffer += chunk
+            else:
+                self._eof = True
+
+    def _wait(self, fd: int, event: int, deadline: float) -> bool:
+        """Whether ``fd`` is ready for ``event`` before ``deadline``."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        self._selector.register(fd, event)
+        try:
+            return bool(self._selector.select(remaining))
+        finally:
+            self._selector.unregister(fd)
+
+    def _exited(self) -> PlayerFault:
+        try:
+            code = self._proc.wait(timeout=EXIT_GRACE)
+            how = f"exited with code {code}"
+        except subprocess.TimeoutExpired:
+            how = "closed its output"
+        self._stop(how)
+        return PlayerFault(EXIT, f"the program {how}; its seat passes for the rest of the match")
+
+    def _stop(self, reason: str) -> None:
+        if self.stopped is None:
+            self.stopped = reason
+            self._kill()
+
+    # -- the end ------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the program's input, give it :data:`EXIT_GRACE` seconds, then kill it."""
+        proc = self._proc
+        if proc.poll() is None and self.stopped is None:
+            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+                assert proc.stdin is not None
+                proc.stdin.close()
+                proc.wait(timeout=EXIT_GRACE)
+        self._kill()
+        self.stopped = self.stopped or "the match is over"
+
+    def _kill(self) -> None:
+        proc = self._proc
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        self._selector.close()
+
+    def __enter__(self) -> ExternalPlayer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _parse_reply(line: str) -> Mark | None:
+    """The mark of a reply line ``{"mark": MARK}``; PlayerFault(MALFORMED) otherwise."""
+    try:
+        data: Any = json.loads(line)
+    except ValueError as exc:
+        raise PlayerFault(MALFORMED, f"the reply {_clip(line)} is not JSON ({exc})") from None
+    if not isinstance(data, dict) or set(data) != {"mark"}:
+        raise PlayerFault(MALFORMED, f'the reply {_clip(line)} is not {{"mark": MARK}}')
+    try:
+        return mark_from_json(data["mark"])
+    except ParseError as exc:
+        raise PlayerFault(MALFORMED, f"the reply {_clip(line)} has no mark: {exc}") from None
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")

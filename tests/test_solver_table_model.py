@@ -1,0 +1,159 @@
+"""The table model (issue 11): the fast solver against the naive one, for N = 1..3 players.
+
+The naive solver enumerates every roll of this player's own turns (all dice) and
+the 36 white pairs of every other player's roll, with a memoised recursion; the
+fast solver is the numba kernel with its level chain.  They share nothing but the
+variant and :func:`plans.mark_row`, so agreement to 1e-9 on every state and every
+level checks the kernel's passive steps, the level it reads after an own turn and
+the penalty transition into level N - 1.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import pytest
+
+from qwixx_math.errors import ParseError
+from qwixx_math.ruleset import Ruleset
+from qwixx_math.solver import NaiveSolver, RowState, Variant, solve
+from qwixx_math.solver.engine import solve_tables
+from qwixx_math.solver.layout import Layout
+from qwixx_math.solver.table import SolverTable
+
+TOLERANCE = 1e-9
+
+# (letters, row length, lock threshold, penalty boxes, closed rows to end)
+FAST = ("ad", 4, 2, 2, 1)  # flip symmetry; the first close ends the game
+SHORT = ("da", 3, 1, 2, 2)  # every row can close; both closed ends it, also on a passive roll
+SLOW = [
+    ("aad", 3, 1, 2, 2),  # no flip; a passive close can end the game
+    ("da", 4, 1, 2, 2),
+]
+
+
+def _table(variant: Variant, ruleset: Ruleset, players: int, symmetry: bool) -> SolverTable:
+    data, _ = solve_tables(variant, ruleset.action2_after_action1_end, symmetry=symmetry,
+                           players=players)
+    return SolverTable(variant, ruleset, data, float(data[0]), players=players)
+
+
+@functools.lru_cache(maxsize=8)
+def _naive(spec: tuple[str, int, int, int, int], a2: bool, players: int) -> NaiveSolver:
+    return NaiveSolver(Variant.from_letters(*spec),
+                       Ruleset(players=1, action2_after_game_end=a2), players=players)
+
+
+def check_every_state(spec: tuple[str, int, int, int, int], a2: bool, players: int,
+                      symmetry: bool) -> None:
+    variant = Variant.from_letters(*spec)
+    ruleset = Ruleset(players=1, action2_after_game_end=a2)
+    fast = _table(variant, ruleset, players, symmetry)
+    naive = _naive(spec, a2, players)
+    checked = 0
+    for rows, penalties in naive.states():
+        for before_me in range(players):
+            expected = naive.value(rows, penalties, before_me)
+            got = fast.value(rows, penalties, before_me)
+            assert abs(got - expected) <= TOLERANCE, (rows, penalties, before_me, got, expected)
+            checked += 1
+    assert checked > 0
+    empty = (RowState(),) * variant.rows
+    assert fast.seat_values == pytest.approx(
+        [naive.value(empty, 0, k) for k in range(players)], abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("symmetry", [True, False], ids=["symmetry", "no-symmetry"])
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("a2", [False, True], ids=["r15", "a2-after-end"])
+def test_fast_table_equals_naive_table(a2: bool, players: int, symmetry: bool) -> None:
+    check_every_state(FAST, a2, players, symmetry)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("a2", [False, True], ids=["r15", "a2-after-end"])
+def test_fast_table_equals_naive_table_with_passive_closes(a2: bool, players: int) -> None:
+    check_every_state(SHORT, a2, players, True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("symmetry", [True, False], ids=["symmetry", "no-symmetry"])
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("a2", [False, True], ids=["r15", "a2-after-end"])
+@pytest.mark.parametrize("spec", SLOW, ids=lambda s: "-".join(map(str, s)))
+def test_fast_table_equals_naive_table_slow(spec: tuple[str, int, int, int, int], a2: bool,
+                                            players: int, symmetry: bool) -> None:
+    check_every_state(spec, a2, players, symmetry)
+
+
+def test_one_player_is_the_solitaire_table() -> None:
+    variant = Variant.from_letters("ad", 4, 2, 2, 1)
+    solitaire, _ = solve_tables(variant, False)
+    table, _ = solve_tables(variant, False, players=1)
+    assert (solitaire == table).all()
+    assert Layout.of(variant, 1).size == Layout.of(variant).size
+
+
+def test_more_passive_rolls_never_hurt() -> None:
+    """Passing is free and the others never end the game in this model, so an extra
+    roll by another player before this player's own can only add options: the value
+    never falls with ``before_me`` nor from N to N + 1 players at the same position."""
+    variant = Variant.from_letters(*SHORT)
+    ruleset = Ruleset(players=1)
+    tables = {n: _table(variant, ruleset, n, True) for n in (1, 2, 3)}
+    naive = NaiveSolver(variant, ruleset)
+    strict = 0
+    for rows, penalties in naive.states():
+        for n in (1, 2, 3):
+            values = [tables[n].value(rows, penalties, k) for k in range(n)]
+            assert all(a <= b + 1e-12 for a, b in itertools.pairwise(values))
+            if n < 3:
+                more = tables[n + 1].value(rows, penalties, n)
+                assert values[-1] <= more + 1e-12
+                strict += values[-1] < more - 1e-9
+    assert strict > 0  # and free marks are worth something somewhere
+
+
+def test_plan_values_read_the_level_after_an_own_turn() -> None:
+    variant = Variant.from_letters("ad", 4, 2, 2, 1)
+    ruleset = Ruleset(players=1)
+    table = _table(variant, ruleset, 3, True)
+    rows = (RowState(), RowState())
+    for pv in table.plan_values(rows, 0, (1, 2, {0: 3, 1: 6})):
+        assert pv.value is not None
+    best = table.best_plan(rows, 0, (1, 2, {0: 3, 1: 6}))
+    assert best.value == max(pv.value for pv in table.plan_values(rows, 0, (1, 2, {0: 3, 1: 6})))
+
+
+@pytest.mark.parametrize("players", [0, 6, -1, True, 2.0, "2", None])
+def test_players_outside_one_to_five_are_refused(players: object) -> None:
+    with pytest.raises(ParseError, match="R3"):
+        solve(players=players, cache=False)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("before_me", [-1, 3, True, 1.0, None])
+def test_before_me_outside_the_table_is_refused(before_me: object) -> None:
+    variant = Variant.from_letters("ad", 4, 2, 2, 1)
+    table = _table(variant, Ruleset(players=1), 3, True)
+    with pytest.raises(ValueError, match="before_me"):
+        table.value((RowState(), RowState()), 0, before_me)  # type: ignore[arg-type]
+
+
+def test_table_files_are_cached_per_player_count(tmp_path: object) -> None:
+    from pathlib import Path
+
+    directory = Path(str(tmp_path))
+    variant = Variant.from_letters("ad", 4, 2, 2, 1)
+    two = solve(None, variant, cache=directory, players=2, progress=False)
+    one = solve(None, variant, cache=directory, players=1, progress=False)
+    assert two.path is not None and two.path.name.startswith("table2-")
+    assert one.path is not None and one.path.name.startswith("solitaire-")
+    again = solve(None, variant, cache=directory, players=2, progress=False)
+    assert again.loaded and again.seat_values == two.seat_values
+    # a file of another player count under this name is foreign: rebuilt with a warning
+    two.path.unlink()
+    one.path.rename(two.path)
+    with pytest.warns(UserWarning, match="foreign"):
+        rebuilt = solve(None, variant, cache=directory, players=2, progress=False)
+    assert not rebuilt.loaded and rebuilt.seat_values == two.seat_values
