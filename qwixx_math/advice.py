@@ -139,7 +139,7 @@ class Advisor:
     model: str = SOLITAIRE_MODEL
 
     def __init__(self, table: SolverTable) -> None:
-        if getattr(table, "players", 1) != 1:
+        if table.players != 1:
             raise ParseError("Advisor gives solitaire advice from the one-player table; use "
                              "qwixx_math.table.TableAdvisor for a table of more players")
         self._use(table)
@@ -152,6 +152,7 @@ class Advisor:
         self._offsets = [int(x) for x in layout.offsets]
         self._strides = [[int(x) for x in row] for row in layout.strides]
         self._data = table.data
+        self._level_size = int(layout.level_size)
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None
@@ -188,8 +189,8 @@ class Advisor:
     def _lookup(self, sheet: Sheet, closed: frozenset[Colour], before_me: int) -> float:
         """The table's value of ``sheet`` with ``before_me`` other players' rolls before this
         player's next own roll (always 0 in the one-player table), or its score once the
-        game is over.  The values of one configuration for ``before_me`` = 0, 1, ... lie
-        ``PENALTY_BOXES`` apart (the solver's layout)."""
+        game is over.  The table's levels ``before_me`` = 0, 1, ... are copies of one
+        layout, ``level_size`` values apart (:mod:`qwixx_math.solver.layout`)."""
         masks = sheet.masks
         mask = 0
         points = 0
@@ -203,7 +204,7 @@ class Advisor:
         if n_closed >= COLOURS_TO_END or sheet.penalties >= PENALTY_BOXES:
             return float(sheet.score)
         index = table_index(sheet, mask, self._offsets, self._strides)
-        return points + float(self._data[index + before_me * PENALTY_BOXES])
+        return points + float(self._data[before_me * self._level_size + index])
 
     def _after_turn(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
         """The value of the active player's sheet after their own turn (solitaire: they

@@ -96,7 +96,7 @@ class TableAdvisor(Advisor):
     def __init__(self, table: SolverTable) -> None:
         self._use(table)
         #: N, the number of players at the table.
-        self.players: int = int(getattr(table, "players", 1))
+        self.players: int = table.players
         self.model = table_model(self.players)
 
     @classmethod
@@ -143,20 +143,11 @@ class TableAdvisor(Advisor):
         return before_me_after(rolled.active, player, self.players)
 
 
-def _solve(ruleset: Ruleset, players: int, progress: bool | None) -> SolverTable:
-    try:
-        return solve(ruleset, players=players, progress=progress)  # type: ignore[call-arg]
-    except TypeError:  # TEMPORARY shim until the table model lands: N = 1 only
-        if players != 1:
-            raise
-        return solve(ruleset, progress=progress)
-
-
 @lru_cache(maxsize=4)
 def _table_advisor(players: int, action2_after_action1_end: bool, progress: bool | None
                    ) -> TableAdvisor:
     ruleset = Ruleset(players=players, action2_after_game_end=action2_after_action1_end)
-    return TableAdvisor(_solve(ruleset, players, progress))
+    return TableAdvisor(solve(ruleset, players=players, progress=progress))
 
 
 def advise(state: GameState, player: int | None = None) -> Advice:

@@ -48,9 +48,6 @@ def advisor(request: pytest.FixtureRequest) -> TableAdvisor:
 
 def table_value(table: SolverTable, sheet: Sheet, closed: frozenset[Colour], k: int) -> float:
     """The value through the solver's public API (row states, not the flat index)."""
-    if not hasattr(table, "players"):  # TEMPORARY: until the table model lands
-        assert k == 0
-        return table.value(rows_of(sheet, closed), sheet.penalties)
     return table.value(rows_of(sheet, closed), sheet.penalties, k)
 
 
@@ -220,7 +217,11 @@ def test_passive_known_closes_are_applied_and_can_end_the_game() -> None:
     state = GameState(Ruleset(players=2), (closer, mine), closed=frozenset({Colour.GREEN}))
     roll = parse_roll("w:6,6/r:1/y:1/b:1")
     advice = advisor.advise_passive(state, 1, roll, [red12, None])
-    assert all(r.expected_score == float(mine.score) for r in advice.plans)
+    for r in advice.plans:
+        a1 = r.plan.action1
+        after = mine if a1 is None else mine.with_mark(a1.colour, a1.number)
+        assert r.expected_score == float(after.score)
+    assert [str(r.plan) for r in advice.plans] == ["b12/-", "-/-"]  # green is closed
 
 
 def test_passive_in_the_action2_phase_is_refused() -> None:

@@ -120,7 +120,7 @@ def test_advise_without_players_stays_solitaire(capsys: pytest.CaptureFixture[st
 # -- advise --state --------------------------------------------------------------------------------
 
 def write_state(tmp_path: Path, state: GameState) -> str:
-    path = tmp_path / "state.json"
+    path = tmp_path / f"state-{len(list(tmp_path.iterdir()))}.json"
     path.write_text(json.dumps(state.to_json()), encoding="utf-8")
     return str(path)
 
