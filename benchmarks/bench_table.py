@@ -7,8 +7,8 @@
 For each N (each in a fresh process, one at a time, so that the peak memory is
 that N's alone):
 
-1. the solve from an empty cache (a temporary cache directory, deleted after):
-   wall seconds, and the process's peak RSS;
+1. the solve from an empty cache (a temporary cache directory; the file is then
+   moved into the user cache if that lacks it): wall seconds, the process's peak RSS;
 2. the load of that table from the user cache (``solve()`` memory-maps it; the
    first run on a machine solves and writes it there first), in a fresh process;
 3. advice per query: ``TableAdvisor.advise`` and ``advise_passive`` on seeded
@@ -27,6 +27,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from qwixx_math.rules import GameState, Phase, new_game, random_roll  # noqa: E402
 from qwixx_math.ruleset import Ruleset  # noqa: E402
-from qwixx_math.solver import solve  # noqa: E402
+from qwixx_math.solver import cache_dir, solve  # noqa: E402
 from qwixx_math.table import TableAdvisor  # noqa: E402
 
 
@@ -58,6 +59,11 @@ def solve_fresh(n: int, a2: bool) -> dict[str, Any]:
         table = solve(Ruleset(players=n, action2_after_game_end=a2), players=n, cache=tmp,
                       progress=False)
         seconds = time.perf_counter() - start
+        if table.path is not None:  # keep it: the user cache need not solve it again
+            target = cache_dir() / table.path.name
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(table.path, target)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB -> MiB (Linux)
     return {"solve_seconds": seconds, "peak_mib": peak, "seat_values": list(table.seat_values)}
 
