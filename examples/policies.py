@@ -22,13 +22,14 @@ NAMES = ["optimal", "seed-tips", "fewest-skips", "threshold-2", "threshold-1"]
 
 
 def main() -> None:
-    # 1. What the seeds' tips do with one roll of the official game
+    # 1. What the tips in the published rule texts do with one roll of the official game
     ruleset = Ruleset(players=1)
     state = GameState(ruleset, (parse_sheet("r:2,4/y:-/g:12,10/b:-/p:1"),))
     roll = parse_roll("w:3,5/r:2/y:6/g:1/b:4")
     policy = make_policy("seed-tips")
     print(f"sheet r:2,4/y:-/g:12,10/b:-/p:1, roll {roll}")
-    print("seed tips rank the plans by priority (marks/8 - skipped numbers; penalty -3.5):")
+    print("seed-tips (the tips in the published rule texts) rank the plans by priority")
+    print("(marks/8 - skipped numbers; penalty -3.5):")
     for plan, h, _ in policy.ranked(state, roll)[:4]:
         print(f"  {plan!s:<7} {h:7.3f}  {plan.describe()}")
     print(f"  ... chosen: {policy.choose(state, roll)}")
@@ -49,7 +50,7 @@ def main() -> None:
     # 3. A seeded simulation of the official game
     result = simulate("seed-tips", games=20_000, seed=1)
     low, high = result.confidence_interval()
-    print(f"\n20,000 official games with the seeds' tips: mean {result.mean:.3f}, "
+    print(f"\n20,000 official games with the rule texts' tips: mean {result.mean:.3f}, "
           f"95% CI [{low:.3f}, {high:.3f}], sd {result.sd:.2f}")
 
 

@@ -13,8 +13,10 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from . import commands
+from .display import clip, printable
 from .errors import QwixxError
 
 __all__ = ["build_parser", "main"]
@@ -23,9 +25,17 @@ __all__ = ["build_parser", "main"]
 EXIT_BAD_INPUT = 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors echo the arguments escaped and clipped
+    (the sub-commands' parsers are of the same class)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(printable(clip(message)))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered sub-command."""
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="qwixx-math",
         description="The exact mathematics of the dice game Qwixx.",
     )
@@ -52,7 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except QwixxError as exc:
-        print(f"qwixx-math {args.command}: error: {exc}", file=sys.stderr)
+        # the one place that shortens echoed input (a 250 KB --sheet) and escapes it
+        print(f"qwixx-math {args.command}: error: {printable(clip(str(exc)))}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `qwixx-math ... | head`
         return 0

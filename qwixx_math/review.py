@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .advice import Advice, Advisor
+from .display import printable
 from .errors import IllegalMoveError, ParseError
 from .model import Roll, Sheet, TurnPlan
 from .notation import format_plan, format_roll, format_sheet, mark_to_json
@@ -111,9 +112,10 @@ class Review:
                 "all_decisions": [d.to_json() for d in self.decisions], "note": self.note}
 
     def to_text(self, top: int = 5) -> str:
-        lines = [f"{self.name}: {len(self.decisions)} decisions, {self.optimal_decisions} "
-                 f"optimal; expected-score loss {self.total_loss:.3f} in total, "
-                 f"{self.mean_loss:.3f} per decision; final score {self.final_score}"]
+        lines = [f"{printable(self.name)}: {len(self.decisions)} decisions, "
+                 f"{self.optimal_decisions} optimal; expected-score loss "
+                 f"{self.total_loss:.3f} in total, {self.mean_loss:.3f} per decision; "
+                 f"final score {self.final_score}"]
         if self.note:
             lines.append(f"  note: {self.note}")
         costly = self.costliest(top)
@@ -147,7 +149,7 @@ def _player_index(record: GameRecord, player: str | int | None) -> int:
     if player in record.players:
         return record.players.index(player)
     raise ParseError(f"no player named {player!r}; the record has "
-                     f"{', '.join(record.players)}")
+                     f"{', '.join(printable(repr(p)) for p in record.players)}")
 
 
 def review_game(record: GameRecord, player: str | int | None = None,

@@ -30,6 +30,12 @@ def fake_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for a2, start in ((False, 123.25), (True, 124.5)):
         data = np.full(size, start)
         write_table(directory / table_filename(Variant(), a2), Variant(), a2, data, start)
+    # a 2-player table: level 0 (seat 1) 130.0, level 1 (seat 2) 131.5
+    two = Layout.of(Variant(), 2)
+    data = np.full(two.size, 130.0)
+    data[two.level_size:] = 131.5
+    write_table(directory / table_filename(Variant(), False, 2), Variant(), False, data, 130.0,
+                players=2)
     return directory
 
 
@@ -45,13 +51,38 @@ def test_json_output(fake_cache: Path, monkeypatch: pytest.MonkeyPatch,
     code, out, err = run(capsys, "--json")
     assert code == 0
     result = json.loads(out)
-    assert set(result) == {"expected_score", "states", "seconds", "ruleset"}
+    assert set(result) == {"players", "seat_values", "expected_score", "states", "seconds",
+                           "ruleset"}
+    assert result["players"] == 1 and result["seat_values"] == [123.25]
     assert result["expected_score"] == 123.25
     assert result["states"] == OFFICIAL_STATES
     assert isinstance(result["seconds"], float) and 0 <= result["seconds"] < 5
     assert result["ruleset"]["players"] == 1
     assert result["ruleset"]["action2_after_game_end"] is False
     assert err == ""  # stderr is not a terminal here: no progress bar
+
+
+def test_players_selects_the_table_model(fake_cache: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(fake_cache))
+    code, out, _ = run(capsys, "--players", "2", "--json", "--quiet")
+    assert code == 0
+    result = json.loads(out)
+    assert result["players"] == 2
+    assert result["seat_values"] == [130.0, 131.5]
+    assert result["expected_score"] == 130.0
+    assert result["states"] == 2 * OFFICIAL_STATES
+    code, out, _ = run(capsys, "--players", "2", "--quiet")
+    assert code == 0 and "seat 1: 130.000000, seat 2: 131.500000" in out
+
+
+@pytest.mark.parametrize("players", ["0", "6", "two", "\u0663", "-1", ""])
+def test_players_outside_one_to_five_exit_2(players: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", "--players", players])
+    assert exc.value.code == 2
+    assert "1 to 5 players" in capsys.readouterr().err
 
 
 def test_the_r15_switch_selects_the_other_table(fake_cache: Path,
@@ -91,7 +122,8 @@ def test_progress_bar_only_on_terminals() -> None:
     bar(10, 10)
     bar.close()
     text = stream.getvalue()
-    assert text.startswith("\rsolving [") and "100%" in text and text.endswith("\n")
+    assert text.startswith("\rsolving ") and "\rsolving [" in text and "100%" in text
+    assert text.endswith("\n")
 
 
 @pytest.mark.slow

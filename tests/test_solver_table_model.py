@@ -27,10 +27,7 @@ TOLERANCE = 1e-9
 # (letters, row length, lock threshold, penalty boxes, closed rows to end)
 FAST = ("ad", 4, 2, 2, 1)  # flip symmetry; the first close ends the game
 SHORT = ("da", 3, 1, 2, 2)  # every row can close; both closed ends it, also on a passive roll
-SLOW = [
-    ("aad", 3, 1, 2, 2),  # no flip; a passive close can end the game
-    ("da", 4, 1, 2, 2),
-]
+SLOW = ("aad", 3, 1, 2, 2)  # three rows, no flip; a passive close can end the game
 
 
 def _table(variant: Variant, ruleset: Ruleset, players: int, symmetry: bool) -> SolverTable:
@@ -79,12 +76,11 @@ def test_fast_table_equals_naive_table_with_passive_closes(a2: bool, players: in
 
 @pytest.mark.slow
 @pytest.mark.parametrize("symmetry", [True, False], ids=["symmetry", "no-symmetry"])
-@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("a2", [False, True], ids=["r15", "a2-after-end"])
-@pytest.mark.parametrize("spec", SLOW, ids=lambda s: "-".join(map(str, s)))
-def test_fast_table_equals_naive_table_slow(spec: tuple[str, int, int, int, int], a2: bool,
-                                            players: int, symmetry: bool) -> None:
-    check_every_state(spec, a2, players, symmetry)
+def test_fast_table_equals_naive_table_on_three_rows(a2: bool, players: int,
+                                                     symmetry: bool) -> None:
+    check_every_state(SLOW, a2, players, symmetry)
 
 
 def test_one_player_is_the_solitaire_table() -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from ..display import printable
 from ..validation.conformance import check_corpus, emit_corpus
+from ._args import path_arg
 
 __all__ = ["register", "run"]
 
@@ -16,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "is generated deterministically by the reference core; docs/validation.md "
                     "describes how another program checks itself against it.")
     what = parser.add_mutually_exclusive_group(required=True)
-    what.add_argument("--emit", metavar="DIR", help="write a fresh corpus into DIR")
+    what.add_argument("--emit", metavar="DIR", type=path_arg, help="write a fresh corpus into DIR")
     what.add_argument("--check", metavar="DIR", nargs="?", const="",
                       help="replay a corpus (default: the one shipped with qwixx_math) through "
                            "the reference core; exit code 1 on any disagreement")
@@ -26,10 +28,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     if args.emit is not None:
         paths = emit_corpus(args.emit)
-        print(f"wrote {', '.join(p.name for p in paths)} to {args.emit}")
+        print(f"wrote {', '.join(p.name for p in paths)} to {printable(args.emit)}")
         return 0
     found = check_corpus(args.check or None)
-    where = args.check or "the shipped corpus"
+    where = printable(args.check) if args.check else "the shipped corpus"
     for failure in found.failures:
         print(failure)
     verdict = "all agree with the reference core" if found.ok else \

@@ -13,8 +13,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..dice.fairness import FairnessReport, dice_fairness, parse_rolls, read_rolls
-from ..errors import ParseError
+from ..dice.fairness import (
+    MAX_ROLLS_BYTES,
+    FairnessReport,
+    dice_fairness,
+    parse_rolls,
+    read_rolls,
+)
+from ..files import read_text_bounded
+from ._args import ascii_float, path_arg
 
 __all__ = ["EXIT_NOT_FAIR", "register", "run"]
 
@@ -28,10 +35,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Test recorded rolls (JSON: a list of rolls or a game record; CSV: "
                     "white1,white2,red,yellow,green,blue with empty cells for dice not in "
                     "play) for fair dice.  Exit code 0: fair, 1: not fair, 2: bad input.")
-    p.add_argument("rolls_file", metavar="ROLLS_FILE", help="the rolls, JSON or CSV")
+    p.add_argument("rolls_file", metavar="ROLLS_FILE", type=path_arg,
+                   help="the rolls, JSON or CSV (at most 32 MB and 1,000,000 rolls)")
     p.add_argument("--format", choices=("json", "csv"), default=None,
                    help="file format (default: by extension, else by the first character)")
-    p.add_argument("--alpha", type=float, default=0.05,
+    p.add_argument("--alpha", type=ascii_float, default=0.05,
                    help="family-wise significance level (default 0.05)")
     p.add_argument("--method", choices=("chi2", "g"), default="chi2",
                    help="statistic of the verdict: Pearson chi-square or G-test (default chi2)")
@@ -43,11 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format is None:
         rolls = read_rolls(args.rolls_file)
     else:
-        try:
-            with open(args.rolls_file, encoding="utf-8") as fh:
-                text = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ParseError(f"cannot read rolls file {args.rolls_file!r}: {exc}") from None
+        text = read_text_bounded(args.rolls_file, MAX_ROLLS_BYTES, "rolls")
         rolls = parse_rolls(text, args.format)
     report = dice_fairness(rolls, alpha=args.alpha, method=args.method)
     if args.json:

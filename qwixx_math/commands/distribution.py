@@ -13,15 +13,23 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
+from ..display import printable
+from ..errors import ParseError
 from ..policies import PERCENTILES, ScoreDistribution, score_distribution
+from ._args import path_arg
 from ._solitaire import add_solver_options, solitaire_ruleset
 
-__all__ = ["plot_distribution", "register", "run"]
+__all__ = ["PLOT_FORMATS", "check_plot_path", "plot_distribution", "register", "run"]
 
 PLOT_HINT = "--plot needs matplotlib: pip install 'qwixx_math[plot]'"
+#: The file types --plot draws (by the file name's extension).
+PLOT_FORMATS = (".png", ".pdf", ".svg")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,11 +40,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "probabilities: mean, standard deviation, percentiles, the histogram.  "
                     "Computed once and cached beside the solver's table.")
     parser.add_argument("--policy", default="optimal",
-                        help="optimal (default), seed-tips, fewest-skips or threshold-T")
+                        help="optimal (default), seed-tips (the tips in the published rule "
+                             "texts), fewest-skips or threshold-T")
     parser.add_argument("--json", action="store_true",
                         help="print the summary and the histogram as one JSON object")
-    parser.add_argument("--plot", metavar="FILE.png", default=None,
-                        help="also draw the histogram to FILE.png (needs matplotlib)")
+    parser.add_argument("--plot", metavar="FILE.png", default=None, type=path_arg,
+                        help="also draw the histogram to FILE.png, .pdf or .svg (needs "
+                             "matplotlib); the directory must exist and be writable")
     add_solver_options(parser)
     parser.set_defaults(func=run)
 
@@ -67,14 +77,43 @@ def plot_distribution(dist: ScoreDistribution, path: str) -> None:
     plt.close(fig)
 
 
+def check_plot_path(path: str) -> None:
+    """Refuse a --plot file that could not be written, before minutes of work: a type
+    other than :data:`PLOT_FORMATS`, a missing or read-only directory, a directory."""
+    target = Path(path)
+    if target.suffix.lower() not in PLOT_FORMATS:
+        raise ParseError(f"--plot {path!r}: the file name must end in "
+                         f"{', '.join(PLOT_FORMATS)}")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ParseError(f"--plot {path!r}: the directory {str(folder)!r} "
+                         "does not exist")
+    if target.is_dir():
+        raise ParseError(f"--plot {path!r} is a directory")
+    try:  # a real write: permissions, read-only file systems, quotas (root passes os.access)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ParseError(f"--plot {path!r}: cannot write to {str(folder)!r}: "
+                         f"{exc.strerror or exc}") from None
+    if target.exists() and not os.access(target, os.W_OK):
+        raise ParseError(f"--plot {path!r}: the file exists and cannot be written")
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
-        print(f"qwixx-math distribution: error: {PLOT_HINT}", file=sys.stderr)
-        return 2
+    if args.plot is not None:
+        if importlib.util.find_spec("matplotlib") is None:
+            print(f"qwixx-math distribution: error: {PLOT_HINT}", file=sys.stderr)
+            return 2
+        check_plot_path(args.plot)
     ruleset = solitaire_ruleset(args)
     dist = score_distribution(args.policy, ruleset, progress=False if args.quiet else None)
     if args.plot is not None:
-        plot_distribution(dist, args.plot)
+        try:
+            plot_distribution(dist, args.plot)
+        except OSError as exc:  # the checks above passed, but the disk said no
+            raise ParseError(f"--plot {args.plot!r}: cannot write the plot: "
+                             f"{exc.strerror or exc}") from None
     if args.json:
         out: dict[str, Any] = dist.to_json()
         out["seconds"] = dist.seconds
@@ -89,5 +128,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"mode {dist.mode}   range {low}..{high}   P(score <= 0) = {dist.cdf(0):.3e}   "
           f"P(score >= 150) = {1 - dist.cdf(149):.4f}")
     if args.plot is not None:
-        print(f"histogram drawn to {args.plot}")
+        print(f"histogram drawn to {printable(args.plot)}")
     return 0

@@ -15,6 +15,7 @@ from ..errors import ParseError
 from ..ruleset import Ruleset
 from ..validation.generate import generate_records
 from ..validation.options import add_ruleset_arguments, ruleset_from_args
+from ._args import ascii_int, path_arg
 
 __all__ = ["register", "run"]
 
@@ -25,12 +26,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Write N random legal game records (every player picks uniformly among "
                     "passing and their legal marks), deterministic in --seed: game k gets "
                     "the seed qwixx_math.validation.game_seed(S, k), stored in its record.")
-    parser.add_argument("--games", type=int, required=True, metavar="N",
+    parser.add_argument("--games", type=ascii_int(), required=True, metavar="N",
                         help="number of records")
-    parser.add_argument("--seed", type=int, required=True, metavar="S", help="the run's seed")
-    parser.add_argument("--players", type=int, default=4, metavar="P",
+    parser.add_argument("--seed", type=ascii_int(), required=True, metavar="S",
+                        help="the run's seed")
+    parser.add_argument("--players", type=ascii_int(), default=4, metavar="P",
                         help="players per game, 1 to 5 (default 4)")
-    parser.add_argument("--out", metavar="DIR",
+    parser.add_argument("--out", metavar="DIR", type=path_arg,
                         help="write DIR/game-000001.json, ... instead of JSON Lines to stdout")
     add_ruleset_arguments(parser)
     parser.set_defaults(func=run)

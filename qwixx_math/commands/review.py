@@ -10,6 +10,7 @@ from ..advice import Advisor
 from ..errors import ParseError
 from ..review import review_players
 from ..validation import load_record
+from ._args import ascii_int, path_arg
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,10 +26,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "an unreadable or illegal record."
         ),
     )
-    p.add_argument("record", metavar="RECORD.json", help="the game record")
+    p.add_argument("record", metavar="RECORD.json", type=path_arg,
+                   help="the game record (at most 32 MB, 2,000 turns)")
     p.add_argument("--player", metavar="NAME", default=None,
                    help="the player to review (default: every player)")
-    p.add_argument("--top", type=int, default=5, metavar="N",
+    p.add_argument("--top", type=ascii_int(), default=5, metavar="N",
                    help="how many costliest decisions to list (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar while solving")

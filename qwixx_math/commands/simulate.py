@@ -11,6 +11,7 @@ import json
 
 from ..errors import ParseError
 from ..policies import simulate
+from ._args import ascii_int
 from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
@@ -25,9 +26,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "and report the mean final score with a 95%% Student-t confidence "
                     "interval and the standard deviation.")
     parser.add_argument("--policy", default="optimal",
-                        help="optimal (default), seed-tips, fewest-skips or threshold-T")
-    parser.add_argument("--games", type=int, default=100_000, help="games (default 100000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the dice (default 0)")
+                        help="optimal (default), seed-tips (the tips in the published rule "
+                             "texts), fewest-skips or threshold-T")
+    parser.add_argument("--games", type=ascii_int(), default=100_000, help="games (default 100000)")
+    parser.add_argument("--seed", type=ascii_int(), default=0, help="seed of the dice (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_solver_options(parser, "no progress bar while solving")
     parser.set_defaults(func=run)

@@ -1,11 +1,12 @@
-"""``qwixx-math solve``: the optimal solitaire table and its start value.
+"""``qwixx-math solve``: the optimal table and its start value.
 
-    qwixx-math solve [--action2-after-game-end] [--json] [--quiet]
+    qwixx-math solve [--players N] [--action2-after-game-end] [--json] [--quiet]
 
-Computes the exact optimal expected final score of solitaire Qwixx (or loads the
-table from the cache, ``$QWIXX_MATH_CACHE`` or the user cache directory) and
-prints the start value with 6 decimals, the number of states and the seconds
-taken.  See ``docs/solver.md``.
+Computes the exact optimal expected final score of solitaire Qwixx, or with
+``--players N`` of the table model of N players (docs/table.md), or loads the
+table from the cache (``$QWIXX_MATH_CACHE`` or the user cache directory), and
+prints the start value of every seat with 6 decimals, the number of states and
+the seconds taken.  See ``docs/solver.md``.
 """
 
 from __future__ import annotations
@@ -22,22 +23,38 @@ __all__ = ["register", "run"]
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "solve", help="solve solitaire Qwixx exactly (expected score of optimal play)",
-        description="Compute (or load from the cache) the optimal expected final score of "
-                    "solitaire Qwixx from every position, and print the start value.  The "
-                    "cache directory is $QWIXX_MATH_CACHE, else the user cache directory.")
+        "solve", help="solve Qwixx exactly (expected score of optimal play), solitaire or at "
+                      "a table of N players",
+        description="Compute (or load from the cache) the optimal expected final score "
+                    "from every position, and print the start value of every seat.  Without "
+                    "--players: solitaire.  With --players N: the table model of N players "
+                    "(the other players' rolls give free white-sum marks; they never close a "
+                    "row or take a penalty; docs/table.md).  The cache directory is "
+                    "$QWIXX_MATH_CACHE, else the user cache directory.")
+    parser.add_argument("--players", type=_players, default=1, metavar="N",
+                        help="players at the table, 1 to 5 (default 1: solitaire)")
     parser.add_argument("--json", action="store_true",
-                        help='print {"expected_score", "states", "seconds", "ruleset"} as JSON')
+                        help='print {"players", "seat_values", "expected_score", "states", '
+                             '"seconds", "ruleset"} as JSON')
     add_solver_options(parser)
     parser.set_defaults(func=run)
+
+
+def _players(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 5:
+        raise argparse.ArgumentTypeError(f"R3: a table has 1 to 5 players, not {text!r}")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
     ruleset = solitaire_ruleset(args)
     progress = False if args.quiet else sys.stderr.isatty()
-    table = solve(ruleset, progress=progress)
+    table = solve(ruleset, progress=progress, players=args.players)
+    seats = table.seat_values
     if args.json:
         print(json.dumps({
+            "players": table.players,
+            "seat_values": list(seats),
             "expected_score": table.start_value,
             "states": table.states,
             "seconds": table.seconds,
@@ -46,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         how = "loaded from the cache" if table.loaded else "solved"
         print(f"expected score: {table.start_value:.6f}")
+        if table.players > 1:
+            print("seat values: " + ", ".join(
+                f"seat {s + 1}: {v:.6f}" for s, v in enumerate(seats)))
         print(f"states: {table.states}")
         print(f"seconds: {table.seconds:.2f} ({how})")
     return 0

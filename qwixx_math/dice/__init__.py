@@ -6,6 +6,8 @@ chains and dice-fairness tests.  See ``docs/probability.md``.
 Fraction(0, 1)
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .distribution import Distribution, DistributionError
 from .events import (
     PlayerEvents,
@@ -15,7 +17,6 @@ from .events import (
     roll_events,
     turn_events,
 )
-from .fairness import FairnessReport, FitTest, dice_fairness, parse_rolls, read_rolls
 from .markov import CloseTime, turns_to_close
 from .outcomes import (
     DICE_SETS,
@@ -26,6 +27,21 @@ from .outcomes import (
     outcome_table,
     white_sum_distribution,
 )
+
+if TYPE_CHECKING:
+    from .fairness import FairnessReport, FitTest, dice_fairness, parse_rolls, read_rolls
+
+#: The fairness tests import scipy.stats (about a second), which nothing else needs:
+#: they are imported on first use, so that every command does not pay for it.
+_LAZY = frozenset({"FairnessReport", "FitTest", "dice_fairness", "parse_rolls", "read_rolls"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import fairness
+
+        return getattr(fairness, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DICE_SETS",

@@ -46,6 +46,7 @@ import numpy.typing as npt
 from scipy import stats  # type: ignore[import-untyped]
 
 from ..errors import ParseError
+from ..files import read_text_bounded
 from ..model import COLOURS, Roll
 from ..notation import parse_roll, roll_from_json
 from .outcomes import white_sum_distribution
@@ -66,6 +67,10 @@ MIN_EXPECTED = 5
 #: Rolls from which "every roll has white 1 <= white 2" is taken to mean sorted whites.
 SORTED_WHITES_MIN = 20
 _METHODS = ("chi2", "g")
+#: Largest rolls file read (checked before reading it).
+MAX_ROLLS_BYTES = 32 * 1024 * 1024
+#: Most rolls tested (far more than any recorded series; the tests' power is long saturated).
+MAX_ROLLS = 1_000_000
 
 IntArray = npt.NDArray[np.int64]
 
@@ -144,10 +149,7 @@ class FairnessReport:
 def read_rolls(path: str | Path) -> tuple[Roll, ...]:
     """Rolls from a JSON or CSV file (by extension; otherwise by its first character)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ParseError(f"cannot read rolls file {str(p)!r}: {exc}") from None
+    text = read_text_bounded(p, MAX_ROLLS_BYTES, "rolls")
     fmt = {".json": "json", ".csv": "csv"}.get(p.suffix.lower())
     return parse_rolls(text, fmt)
 
@@ -162,6 +164,7 @@ def parse_rolls(text: str, fmt: str | None = None) -> tuple[Roll, ...]:
     """
     if not isinstance(text, str):
         raise ParseError(f"rolls must be text, not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as spreadsheets write
     if fmt is None:
         fmt = "json" if text.lstrip()[:1] in ("[", "{") else "csv"
     if fmt == "json":
@@ -174,12 +177,19 @@ def parse_rolls(text: str, fmt: str | None = None) -> tuple[Roll, ...]:
 def _rolls_json(text: str) -> tuple[Roll, ...]:
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except ValueError as exc:  # JSONDecodeError, or a number too long to convert
         raise ParseError(f"rolls file is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ParseError("rolls file is not valid JSON: nested too deeply") from None
     if isinstance(data, dict) and "format" in data:
         from ..record import GameRecord
 
         record = GameRecord.from_json(data)
+        for k, turn in enumerate(record.turns):
+            if not 0 <= turn.active < len(record.players):
+                raise ParseError(f"turn {k + 1}: the active player {_short(turn.active)} does "
+                                 f"not exist; the record names {len(record.players)}")
+        _check_count(len(record.turns))
         return tuple(t.roll for t in record.turns)
     if isinstance(data, dict):
         if set(data) != {"rolls"}:
@@ -188,19 +198,33 @@ def _rolls_json(text: str) -> tuple[Roll, ...]:
         data = data["rolls"]
     if not isinstance(data, list):
         raise ParseError('a JSON rolls file is a list of rolls, {"rolls": [...]} or a game record')
+    _check_count(len(data))
     out = []
+    seen: dict[Roll, Roll] = {}  # one object per distinct roll keeps a million rolls small
     for k, item in enumerate(data):
         try:
-            out.append(parse_roll(item) if isinstance(item, str) else roll_from_json(item))
+            roll = parse_roll(item) if isinstance(item, str) else roll_from_json(item)
         except ParseError as exc:
             raise ParseError(f"roll {k + 1} (JSON item {k}): {exc}") from None
+        out.append(seen.setdefault(roll, roll))
     return tuple(out)
+
+
+def _short(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 12 else f"{text[:6]}...({len(text)} digits)"
+
+
+def _check_count(count: int) -> None:
+    if count > MAX_ROLLS:
+        raise ParseError(f"{count:,} rolls; at most {MAX_ROLLS:,} are tested")
 
 
 def _rolls_csv(text: str) -> tuple[Roll, ...]:
     reader = csv.reader(io.StringIO(text))
     header: list[str] | None = None
     out: list[Roll] = []
+    seen: dict[tuple[int | None, ...], Roll] = {}  # one object per distinct roll
     index: list[int] = []
     try:
         for row in reader:
@@ -236,7 +260,14 @@ def _rolls_csv(text: str) -> tuple[Roll, ...]:
                         f"line {line}: R1: a die shows 1 to 6; the {name} cell is {cell!r}")
             w1, w2, r, y, g, b = dice
             assert w1 is not None and w2 is not None
-            out.append(Roll((w1, w2), (r, y, g, b)))
+            if len(out) == MAX_ROLLS:
+                raise ParseError(f"line {line}: more than {MAX_ROLLS:,} rolls; at most "
+                                 f"{MAX_ROLLS:,} are tested")
+            key = (w1, w2, r, y, g, b)
+            roll = seen.get(key)
+            if roll is None:
+                roll = seen[key] = Roll((w1, w2), (r, y, g, b))
+            out.append(roll)
     except csv.Error as exc:
         raise ParseError(f"line {reader.line_num}: malformed CSV: {exc}") from None
     if header is None:

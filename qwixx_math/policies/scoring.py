@@ -48,7 +48,7 @@ class PolicyKind(IntEnum):
     FEWEST_SKIPS = 1
     #: like FEWEST_SKIPS, but only marks that each skip at most ``t`` numbers (else penalty).
     SKIP_THRESHOLD = 2
-    #: fewest skips, but a penalty counts as ``t`` skips (the seeds' tip: t = 3.5).
+    #: fewest skips, but a penalty counts as ``t`` skips (the German rule text's tip: t = 3.5).
     SEED_TIPS = 3
 
 

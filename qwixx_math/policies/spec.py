@@ -10,7 +10,7 @@ from .scoring import PolicyKind
 
 __all__ = ["DEFAULT_SPECS", "PolicySpec"]
 
-#: The seeds' tip: a penalty costs less than skipping four numbers.
+#: The German rule text's tip: a penalty costs less than skipping four numbers.
 SEED_PENALTY_SKIPS = 3.5
 _THRESHOLD = re.compile(r"threshold-(\d{1,2})")
 

@@ -10,12 +10,21 @@ from pathlib import Path
 
 from ..errors import CacheError, ParseError
 from ..ruleset import Ruleset
-from .cache import CacheWarning, cache_dir, file_lock, read_table, table_filename, write_table
+from .cache import (
+    CacheWarning,
+    cache_dir,
+    file_lock,
+    read_table,
+    remove_stale_temporaries,
+    table_filename,
+    write_table,
+)
 from .engine import solve_tables
 from .layout import Layout
 from .progress import progress_bar
 from .table import SolverTable
 from .variant import Variant
+from .warmup import solving_label, warm_up
 
 __all__ = ["solve"]
 
@@ -54,6 +63,8 @@ def solve(
     if cache is False:
         return _solve_now(ruleset, variant, players, start, progress, None)
     directory = cache_dir() if cache is True else Path(cache)
+    with contextlib.suppress(OSError):  # what an interrupted write left behind
+        remove_stale_temporaries(directory)
     path = directory / table_filename(variant, ruleset.action2_after_action1_end, players)
     table = _load(path, ruleset, variant, players, start, report=False)
     if table is not None:
@@ -101,8 +112,11 @@ def _solve_now(
     ruleset: Ruleset, variant: Variant, players: int, start: float, progress: bool | None,
     path: Path | None
 ) -> SolverTable:
-    bar = progress_bar(progress, f"solving {variant.key}")
+    bar = progress_bar(progress, "preparing the solver")
     try:
+        if bar is not None:
+            warm_up(bar)
+            bar.phase(solving_label(variant, players))
         data, stats = solve_tables(variant, ruleset.action2_after_action1_end, bar,
                                    players=players)
     finally:

@@ -5,16 +5,21 @@ closed rows, so the solver runs the tables with more closed rows first and,
 inside a table, the levels (sum of the open rows' codes) from the highest down;
 the penalty counts of one configuration are solved together, most penalties
 first.  The configurations of one level never read one another, so each level
-is one parallel batch.  Only one representative per symmetry orbit is computed
-(its value is scattered to the other images), and only one table per orbit of
-closed sets (the others are copies with permuted axes).
+is one parallel batch: its slices are solved by the compiled kernel, which
+releases the GIL, from one Python thread per core.  Only one representative per
+symmetry orbit is computed (its value is scattered to the other images), and
+only one table per orbit of closed sets (the others are copies with permuted
+axes).
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -22,14 +27,16 @@ import numpy.typing as npt
 from . import kernel
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
+from .threads import solver_threads
 from .variant import Variant
 
 __all__ = ["SolveStats", "solve_tables"]
 
-#: Configurations per work unit handed to a thread.
-CHUNK = 16
-#: Batches smaller than this run on one thread (waking the pool costs more).
+#: Slices per thread of a parallel batch (more slices balance the load better).
+SLICES_PER_THREAD = 4
+#: Batches smaller than this run on the calling thread (handing out slices costs more).
 PARALLEL_MIN = 256
+
 
 #: ``progress(done, total)``, in units of solved configurations.
 ProgressCallback = Callable[[int, int], None]
@@ -87,33 +94,60 @@ def solve_tables(
     done = 0
     if progress is not None:
         progress(0, total)
-    for rep, members, open_rows, perms, items, level_start, products in plan:
-        t0 = time.perf_counter()
-        for level in range(len(level_start) - 2, -1, -1):
-            batch = items[level_start[level] : level_start[level + 1]]
-            if len(batch) == 0:
-                continue
-            kernel.solve_batch(
-                data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
-                layout.next_code, layout.number_at, layout.points,
-                n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-                players, layout.level_size, action2_after_action1_end, rep, open_rows, perms,
-                batch, products, CHUNK, 3, len(batch) >= PARALLEL_MIN,
-            )
-            done += len(batch)
-            if progress is not None:
-                progress(done, total)
-        t1 = time.perf_counter()
-        stats.kernel_by_table[rep] = t1 - t0
-        stats.seconds_kernel += t1 - t0
-        for mask, g in members:
-            if mask == rep:
-                continue
-            kernel.derive_table(
-                data, layout.offsets, layout.strides, rep, mask,
-                np.array(g, dtype=np.int64), open_rows, n_codes, variant.penalty_boxes,
-                players, layout.level_size,
-            )
-        stats.seconds_derive += time.perf_counter() - t1
+    threads = solver_threads()
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+    try:
+        for rep, members, open_rows, perms, items, level_start, products in plan:
+            t0 = time.perf_counter()
+            for level in range(len(level_start) - 2, -1, -1):
+                batch = items[level_start[level] : level_start[level + 1]]
+                if len(batch) == 0:
+                    continue
+                args = (
+                    data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
+                    layout.next_code, layout.number_at, layout.points,
+                    n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
+                    players, layout.level_size, action2_after_action1_end, rep, open_rows,
+                    perms, batch, products,
+                )
+                _run_batch(pool, threads, args, len(batch))
+                done += len(batch)
+                if progress is not None:
+                    progress(done, total)
+            t1 = time.perf_counter()
+            stats.kernel_by_table[rep] = t1 - t0
+            stats.seconds_kernel += t1 - t0
+            for mask, g in members:
+                if mask == rep:
+                    continue
+                kernel.derive_table(
+                    data, layout.offsets, layout.strides, rep, mask,
+                    np.array(g, dtype=np.int64), open_rows, n_codes, variant.penalty_boxes,
+                    players, layout.level_size,
+                )
+            stats.seconds_derive += time.perf_counter() - t1
+    finally:
+        if pool is not None:
+            pool.shutdown()
     stats.seconds_total = time.perf_counter() - start
     return data, stats
+
+
+def _run_batch(pool: ThreadPoolExecutor | None, threads: int, args: tuple[Any, ...],
+               n_items: int) -> None:
+    """Solve one level's batch: on the calling thread when it is small, else in slices on
+    the pool (the kernel releases the GIL; the slices write disjoint values)."""
+    if pool is None or n_items < PARALLEL_MIN:
+        _solve_slice(args, 0, n_items)
+        return
+    pieces = min(n_items, threads * SLICES_PER_THREAD)
+    bounds = [n_items * i // pieces for i in range(pieces + 1)]
+    futures = [pool.submit(_solve_slice, args, lo, hi)
+               for lo, hi in itertools.pairwise(bounds) if hi > lo]
+    for future in futures:
+        future.result()
+
+
+def _solve_slice(args: tuple[Any, ...], start: int, stop: int) -> None:
+    solve: Callable[..., None] = kernel.solve_batch
+    solve(*args, start, stop, 3)

@@ -37,15 +37,14 @@ Table values exclude closed rows (``W_C`` of :mod:`qwixx_math.solver.layout`);
 a row that closes during the turn adds its points and continues in the table
 of the larger closed set, or ends the game (that set's offset is -1).
 
-:func:`solve_batch` runs a batch on all cores, or on the calling thread when
-the batch is too small to pay for waking the thread pool; either way through
-:func:`_solve_items`.  (One compiled function with a run-time switch: numba's
-on-disk cache keys compilations by function, not by the ``parallel`` flag.)
+:func:`solve_batch` solves a slice of a batch of independent configurations
+without the GIL, so the engine runs slices on every core from Python threads.
+(numba's ``parallel=True`` would do the same, but compiling it costs about 13 s
+more on the first run; threads cost nothing to compile.)
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -416,7 +415,7 @@ def _turn_values(
 
 
 @jit()
-def _solve_items(
+def solve_batch(
     data: FloatArray,
     offsets: IntArray,
     strides: IntArray,
@@ -441,8 +440,16 @@ def _solve_items(
     stop: int,
     phases: int,
 ) -> None:
-    """Solve ``items[start:stop]`` one after the other (see :func:`solve_batch`).
+    """Solve the configurations ``items[start:stop]`` of table ``mask``, one after the other.
 
+    ``items`` are configuration numbers (the open rows' codes read as a base-``n_codes``
+    number, first open row most significant); every value they read must be final,
+    so the items of one level (see :func:`canonical_items`) are independent and
+    threads may solve disjoint slices of them at once (the kernel runs without the
+    GIL; :func:`qwixx_math.solver.engine.solve_tables` does that on every core).
+    ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
+    table's stabiliser; each computed value is written to all its images.
+    ``products`` is :func:`count_products` of the table's number of open rows.
     ``phases`` is 3 (gather and expected maximum) except when profiling: 1 runs
     the gather only and writes meaningless values.
     """
@@ -489,58 +496,6 @@ def _solve_items(
             for level in range(players):
                 for p in range(penalties):
                     data[idx + level * level_size + p] = vals[level * penalties + p]
-
-
-@jit(parallel=True)
-def solve_batch(
-    data: FloatArray,
-    offsets: IntArray,
-    strides: IntArray,
-    code_last: IntArray,
-    code_marks: IntArray,
-    next_code: IntArray,
-    number_at: IntArray,
-    points: FloatArray,
-    n_codes: int,
-    length: int,
-    threshold: int,
-    penalties: int,
-    players: int,
-    level_size: int,
-    a2_after_end: bool,
-    mask: int,
-    open_rows: IntArray,
-    perms: IntArray,
-    items: IntArray,
-    products: IntArray,
-    chunk: int,
-    phases: int,
-    parallel: bool,
-) -> None:
-    """Solve the independent configurations ``items`` of table ``mask``.
-
-    ``items`` are configuration numbers (the open rows' codes read as a base-``n_codes``
-    number, first open row most significant); every value they read must be final.
-    ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
-    table's stabiliser; each computed value is written to all its images.
-    ``products`` is :func:`count_products` of the table's number of open rows.
-    With ``parallel``, threads take ``chunk`` consecutive items at a time on all
-    cores; without it the calling thread does all the work (for small batches,
-    where waking the thread pool costs more than the work).  ``phases``: 3 (see
-    :func:`_solve_items`; 1 only to profile the gather).
-    """
-    n_items = items.shape[0]
-    if not parallel:
-        _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                     points, n_codes, length, threshold, penalties, players, level_size,
-                     a2_after_end, mask, open_rows, perms, items, products, 0, n_items, phases)
-        return
-    n_chunks = (n_items + chunk - 1) // chunk
-    for ch in numba.prange(n_chunks):
-        _solve_items(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                     points, n_codes, length, threshold, penalties, players, level_size,
-                     a2_after_end, mask, open_rows, perms, items, products,
-                     ch * chunk, min(n_items, (ch + 1) * chunk), phases)
 
 
 @jit()

@@ -1,46 +1,163 @@
-"""A tiny text progress bar for the solve (stderr, terminals only)."""
+"""A text progress bar for long work (stderr, terminals only), in phases a player understands.
+
+One line, redrawn in place::
+
+    compiling the solver (first run only)   8.4 s
+    solving the official game [#########.....................]  30%  21.0 s, about 28 s left
+
+A bar goes through *phases* (:meth:`ProgressBar.phase`), each with its own text;
+the clock counts from the bar's start.  A phase that reports no progress (numba
+compiling) still shows a running clock: a daemon thread redraws the line at most
+every ``interval`` seconds (numba's compiler and the nogil kernels release the GIL
+often enough for it).  Once a phase reports progress, the line shows the fraction
+done and an estimate of the time left: the time so far in the phase divided by
+the progress made in it, smoothed so that it does not jump from one batch to the
+next, and counting down between reports.
+"""
 
 from __future__ import annotations
 
+import math
 import sys
+import threading
 import time
 from typing import TextIO
 
-__all__ = ["ProgressBar", "progress_bar"]
+__all__ = ["ProgressBar", "format_time_left", "progress_bar"]
+
+#: Weight of a new estimate of the phase's end against the running one.
+_SMOOTHING = 0.3
+
+
+def format_time_left(seconds: float) -> str:
+    """``about 12 s left``, ``about 3 min left``, ``under a second left``."""
+    if seconds < 1:
+        return "under a second left"
+    if seconds < 90:
+        return f"about {math.ceil(seconds)} s left"
+    return f"about {round(seconds / 60)} min left"
 
 
 class ProgressBar:
-    """Redraws ``label [#####.....]  45%  12.3 s`` on one line; call it with (done, total)."""
+    """One line on ``stream`` in phases; call it with ``(done, total)`` to report progress.
 
-    def __init__(self, label: str, stream: TextIO, width: int = 30, interval: float = 0.1) -> None:
-        self.label = label
+    ``label`` is the first phase's text.  ``tick``: run the thread that keeps the
+    clock going (tests of the drawing turn it off).  Call :meth:`close` at the end.
+    """
+
+    # the current phase (see _set_phase)
+    _label: str
+    _fraction: float | None  # None: no progress reported in this phase yet
+    _first_report: tuple[float, float] | None  # (time, fraction) of its first report
+    _end_estimate: float | None  # smoothed estimate of when the phase ends
+
+    def __init__(self, label: str, stream: TextIO, width: int = 30, interval: float = 0.2,
+                 tick: bool = True) -> None:
         self.stream = stream
         self.width = width
         self.interval = interval
+        self._lock = threading.Lock()
         self._start = time.perf_counter()
-        self._last_draw = -1.0
+        self._last_draw = -math.inf
+        self._drawn_length = 0
         self._drawn = False
+        self._closed = False
+        self._set_phase(label)
+        self._draw(time.perf_counter())
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        if tick:
+            self._ticker = threading.Thread(target=self._tick, name="progress-clock",
+                                            daemon=True)
+            self._ticker.start()
+
+    @property
+    def label(self) -> str:
+        """The text of the current phase."""
+        return self._label
+
+    def phase(self, text: str) -> None:
+        """Begin a new phase: new text, no progress yet; redrawn at once."""
+        with self._lock:
+            self._set_phase(text)
+            self._draw(time.perf_counter())
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
-        if done < total and now - self._last_draw < self.interval:
-            return
-        self._last_draw = now
-        fraction = done / total if total > 0 else 1.0
-        filled = round(self.width * fraction)
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(
-            f"\r{self.label} [{bar}] {100 * fraction:3.0f}%  {now - self._start:5.1f} s"
-        )
-        self.stream.flush()
-        self._drawn = True
+        fraction = min(max(done / total, 0.0), 1.0) if total > 0 else 1.0
+        with self._lock:
+            first = self._fraction is None
+            self._update_estimate(now, fraction)
+            self._fraction = fraction
+            if first or fraction >= 1.0 or now - self._last_draw >= self.interval:
+                self._draw(now)
 
     def close(self) -> None:
-        """End the bar's line (if anything was drawn)."""
-        if self._drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
+        """Stop the clock and end the bar's line (if anything was drawn)."""
+        self._stop.set()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join()
+        with self._lock:
+            if self._drawn and not self._closed:
+                self._draw(time.perf_counter())
+                self._write("\n")
+            self._closed = True
+
+    # ------------------------------------------------------------------ internals
+
+    def _set_phase(self, text: str) -> None:
+        self._label = text
+        self._fraction = None
+        self._first_report = None
+        self._end_estimate = None
+
+    def _update_estimate(self, now: float, fraction: float) -> None:
+        if self._first_report is None:
+            self._first_report = (now, fraction)
+            return
+        t0, f0 = self._first_report
+        if fraction <= f0 or fraction >= 1.0:
+            return
+        end = now + (now - t0) * (1.0 - fraction) / (fraction - f0)
+        previous = self._end_estimate
+        self._end_estimate = end if previous is None else previous + _SMOOTHING * (end - previous)
+
+    def _line(self, now: float) -> str:
+        clock = f"{now - self._start:5.1f} s"
+        if self._fraction is None:
+            return f"{self._label}  {clock}"
+        filled = round(self.width * self._fraction)
+        bar = "#" * filled + "." * (self.width - filled)
+        percent = math.floor(100 * self._fraction + 1e-9)  # 100% only when done
+        line = f"{self._label} [{bar}] {percent:3d}%  {clock}"
+        if self._end_estimate is not None and self._fraction < 1.0:
+            line += ", " + format_time_left(max(0.0, self._end_estimate - now))
+        return line
+
+    def _draw(self, now: float) -> None:
+        if self._closed:
+            return
+        line = self._line(now)
+        pad = " " * max(0, self._drawn_length - len(line))  # wipe a longer previous line
+        self._write(f"\r{line}{pad}")
+        self._drawn_length = len(line)
+        self._last_draw = now
+        self._drawn = True
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval / 2):
+            with self._lock:
+                now = time.perf_counter()
+                if now - self._last_draw < self.interval:
+                    continue
+                try:
+                    self._draw(now)
+                except (OSError, ValueError):  # the stream went away: stop the clock
+                    return
 
 
 def progress_bar(

@@ -148,10 +148,11 @@ class DialectFinding:
                 "explained": [v.to_json() for v in self.explained]}
 
 
-def diagnose(record: GameRecord, ruleset: Ruleset,
-             violations: tuple[Violation, ...]) -> tuple[DialectFinding, ...]:
+def diagnose(record: GameRecord, ruleset: Ruleset, violations: tuple[Violation, ...], *,
+             partial: bool = False) -> tuple[DialectFinding, ...]:
     """Which switches away from ``ruleset`` explain ``violations`` (the record's violations
-    under ``ruleset``); empty when none does (or there is nothing to explain)."""
+    under ``ruleset``); empty when none does (or there is nothing to explain).
+    ``partial``: the record may stop before the game ends (as in the check)."""
     if not violations:
         return ()
     fields = switches_for(ruleset)
@@ -162,13 +163,15 @@ def diagnose(record: GameRecord, ruleset: Ruleset,
             combos.append(chosen)
     rank = {s: i for i, s in enumerate(s for alts in fields for s in alts)}
     combos.sort(key=lambda c: (len(c), [rank[s] for s in c]))  # fewest switches first
-    outcomes: dict[tuple[Switch, ...], tuple[Ruleset, tuple[Violation, ...]]] = {}
+    outcomes: dict[tuple[Switch, ...], tuple[Ruleset, tuple[Violation, ...] | None]] = {}
     for combo in combos:
         switched = ruleset
         for s in combo:
             switched = s.apply(switched)
-        outcomes[combo] = (switched, check_record(record, switched).violations)
-    full = [c for c, (_, found) in outcomes.items() if not found]
+        # more violations than the original check explains nothing: stop describing there
+        replay = check_record(record, switched, limit=len(violations), partial=partial)
+        outcomes[combo] = (switched, replay.violations if not replay.omitted else None)
+    full = [c for c, (_, found) in outcomes.items() if found == ()]
     minimal = [c for c in full if not any(set(o) < set(c) for o in full)]
     if minimal:
         return tuple(DialectFinding(c, outcomes[c][0], True, violations) for c in minimal)
@@ -178,6 +181,8 @@ def diagnose(record: GameRecord, ruleset: Ruleset,
         if len(combo) != 1:
             continue
         switched, found = outcomes[combo]
+        if found is None:
+            continue
         keys = {v.key for v in found}
         if keys < base_keys:
             gone = tuple(v for v in violations if v.key not in keys)

@@ -13,6 +13,12 @@ naming the JSON path of the bad field (``$.turns[3].roll.red``) or, for JSON
 syntax errors, the line and column.  Whether the moves are legal is the
 validator's business, not the reader's: a die for a closed colour is well
 formed, a die showing 7 is not.
+
+Limits: a record file may hold at most :data:`MAX_RECORD_BYTES` (32 MB; a
+finished 5-player game is about 60 KB), checked before it is read, and at most
+:data:`MAX_TURNS` turns (2,000; a legal game has at most 48 per player, since
+every turn of the active player gives them a mark or a penalty box: 240 for five
+players).
 """
 
 from __future__ import annotations
@@ -22,11 +28,18 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParseError
+from ..files import read_bytes_bounded
 from ..model import COLOURS, PENALTY_BOXES, Mark, Roll
 from ..record import RECORD_FORMAT, RECORD_VERSION, GameRecord, GameResult, TurnRecord
 from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, DieRemoval, EndCheck, Ruleset
 
-__all__ = ["RecordError", "load_record", "parse_record_text", "read_record"]
+__all__ = ["MAX_RECORD_BYTES", "MAX_TURNS", "RecordError", "load_record", "parse_record_text",
+           "read_record"]
+
+#: Largest record file read (checked before reading).
+MAX_RECORD_BYTES = 32 * 1024 * 1024
+#: Most turns a record may hold (a legal game has at most 48 per player).
+MAX_TURNS = 2000
 
 _TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turns", "result")
 _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
@@ -277,6 +290,9 @@ def read_record(data: object) -> GameRecord:
     if seed is not None:
         seed = _int(seed, "$.seed")
     turns_raw = _list(top["turns"], "$.turns")
+    if len(turns_raw) > MAX_TURNS:
+        raise _fail("$.turns", f"holds {len(turns_raw)} turns; at most {MAX_TURNS} are read (a "
+                               "legal game has at most 48 turns per player)")
     turns = tuple(_turn(t, k, players) for k, t in enumerate(turns_raw))
     result = _result(top.get("result"), players)
     return GameRecord(tuple(names), ruleset, turns, first, seed, result)
@@ -331,16 +347,14 @@ def _reject_constant(name: str) -> Any:
 
 
 def load_record(path: str | Path) -> GameRecord:
-    """Read and parse the record file at ``path`` (UTF-8 JSON).
+    """Read and parse the record file at ``path`` (UTF-8 JSON, at most
+    :data:`MAX_RECORD_BYTES`).
 
-    Raises :class:`RecordError` when the file cannot be read, is not JSON, or is
-    not a record in the documented format.
+    Raises :class:`RecordError` when the file cannot be read, is too large, is
+    not JSON, or is not a record in the documented format.
     """
     source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{source}: cannot read the record: {exc.strerror or exc}") from None
+    raw = read_bytes_bounded(path, MAX_RECORD_BYTES, "record", RecordError)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -19,7 +19,12 @@ must report them all, so it replays the record *leniently*:
 * each player's action-1 choice is judged against the *legal* choices of the
   others (an illegal close does not close the colour for the other players'
   judgement, but does in the state that follows);
-* turns after the end of the game are reported once and not replayed.
+* turns after the end of the game are reported once and not replayed;
+* with a ``limit``, violations past the first ``limit`` are only counted
+  (``Replay.omitted``), not described: time and memory stay linear in the
+  number of turns however many rules a record breaks;
+* a ``partial`` record (one that stops before the game ends, e.g. a game still
+  being played) is not faulted for ending early.
 
 The small piece of rule logic repeated here is the end-of-game check after an
 illegal mark (the core never applies illegal marks); it mirrors
@@ -60,13 +65,37 @@ class Replay:
     ``violations`` in the order of the game; ``final`` the state after the last
     replayed turn (the other program's evident state); ``end_turn`` the turn (from
     1) in which the game ended, None if it did not; ``replayed`` the number of
-    turns replayed (turns after the end are not).
+    turns replayed (turns after the end are not); ``omitted`` the number of
+    violations found after the ``limit`` of :func:`check_record` and not described.
     """
 
     violations: tuple[Violation, ...]
     final: GameState
     end_turn: int | None
     replayed: int
+    omitted: int = 0
+
+
+class _Found:
+    """The violations found so far: the first ``limit`` kept, the rest only counted."""
+
+    __slots__ = ("kept", "limit", "omitted")
+
+    def __init__(self, limit: int | None) -> None:
+        self.kept: list[Violation] = []
+        self.limit = limit
+        self.omitted = 0
+
+    @property
+    def full(self) -> bool:
+        """True once ``limit`` violations are kept: describe no more, count them."""
+        return self.limit is not None and len(self.kept) >= self.limit
+
+    def append(self, violation: Violation) -> None:
+        if self.full:
+            self.omitted += 1
+        else:
+            self.kept.append(violation)
 
 
 # -- lenient steps --------------------------------------------------------------------------------
@@ -194,6 +223,32 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
                    f"minus {PENALTY_POINTS} per penalty box (R17): {_breakdown(sheet)}")
 
 
+def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: bool
+              ) -> tuple[str, str] | None:
+    """The rule and words when a claimed score ``gap`` (claimed - reference) is the
+    player's illegal action-1 ``mark`` left out: the other program logged the mark but
+    refused it (and, for an active player with no other mark, took a penalty box)."""
+    if mark is None:
+        return None
+    masks = list(sheet.masks)
+    masks[mark.colour.index] &= ~(1 << mark.position)
+    without = Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties)
+    loss = without.score - sheet.score
+    lock = " and its lock box" if mark.closes else ""
+    if gap == loss:
+        return "R16", (f"the claimed score leaves out this player's action-1 mark "
+                       f"{mark.describe()}{lock}, which the record makes although it is illegal "
+                       f"(reported above): the record's program refused it but logged it; with "
+                       f"it the rules' total is {_breakdown(sheet)}")
+    if could_take_penalty and gap == loss - PENALTY_POINTS:
+        return "R16", (f"the claimed score leaves out this player's action-1 mark "
+                       f"{mark.describe()}{lock}, which the record makes although it is illegal "
+                       f"(reported above), and takes a penalty box for it: the record's program "
+                       f"refused the mark but logged it; with it the rules' total is "
+                       f"{_breakdown(sheet)}")
+    return None
+
+
 def _penalty_message(player: int, turn: TurnRecord, before: int, claimed: int,
                      reference: int) -> str:
     got, due = claimed - before, reference - before
@@ -231,14 +286,19 @@ def _check_roll(roll: Roll, closed_in: dict[Colour, int]) -> tuple[Roll, list[tu
     return Roll(roll.white, (dice[0], dice[1], dice[2], dice[3])), problems
 
 
-def check_record(record: GameRecord, ruleset: Ruleset | None = None) -> Replay:
+def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
+                 limit: int | None = None, partial: bool = False) -> Replay:
     """Replay ``record`` leniently under ``ruleset`` (default: the record's) and find every
     violation (see the module docstring).  ``record`` must be well formed (see
-    :func:`~qwixx_math.validation.reader.read_record`)."""
+    :func:`~qwixx_math.validation.reader.read_record`).
+
+    ``limit``: describe at most this many violations and count the rest
+    (``Replay.omitted``).  ``partial``: the record may stop before the game ends.
+    """
     rs = record.ruleset if ruleset is None else ruleset
     n = rs.players
     state = new_game(ruleset=rs, first=record.first)
-    out: list[Violation] = []
+    out = _Found(limit)
     closed_in: dict[Colour, int] = {}
     end_turn: int | None = None
     offsets = [0] * n  # claimed minus reference score differences already reported
@@ -270,6 +330,9 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None) -> Replay:
             rolled = state.with_roll(roll)
         after1, illegal, legal_only = _after_action1(rolled, turn.action1)
         for player, exc in illegal:
+            if out.full:  # the legal choices cost a replay each: only count it
+                out.omitted += 1
+                continue
             legal = _choices(_legal_action1(rolled, player, legal_only))
             out.append(Violation(k, Step.ACTION1, player, exc.rule,
                                  f"{_strip_rule(exc)}; legal: {', '.join(legal)}",
@@ -305,14 +368,17 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None) -> Replay:
             if i != turn.active and turn.action1[i] is None:
                 passive_passes[i] += 1
         if turn.scores is not None:
+            refused = {player: turn.action1[player] for player, _ in illegal}
             for i in range(n):
                 gap = turn.scores[i] - state.sheets[i].score - offsets[i]
                 if gap:
                     passive = 1 if i != turn.active and turn.action1[i] is None else 0
                     due = state.sheets[i].penalties - before.sheets[i].penalties
-                    rule, why = _score_gap(gap, penalties_known=turn.penalties is not None,
-                                           passive_passes=passive, ref_penalties=due,
-                                           sheet=state.sheets[i])
+                    left_out = _left_out(refused.get(i), state.sheets[i], gap,
+                                         i == turn.active and turn.action2 is None)
+                    rule, why = left_out or _score_gap(
+                        gap, penalties_known=turn.penalties is not None,
+                        passive_passes=passive, ref_penalties=due, sheet=state.sheets[i])
                     change = turn.scores[i] - before.sheets[i].score - offsets[i]
                     out.append(Violation(
                         k, Step.SCORES, i, rule,
@@ -323,16 +389,17 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None) -> Replay:
             closed_in[colour] = k
         if state.is_over and end_turn is None:
             end_turn = k
-    _check_end(record, state, end_turn, offsets, passive_passes, out)
-    return Replay(tuple(out), state, end_turn, replayed)
+    _check_end(record, state, end_turn, offsets, passive_passes, out, partial)
+    return Replay(tuple(out.kept), state, end_turn, replayed, out.omitted)
 
 
 def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offsets: list[int],
-               passive_passes: list[int], out: list[Violation]) -> None:
-    """The record's end against the game's (R13, R14) and the claimed result (R11-R18)."""
+               passive_passes: list[int], out: _Found, partial: bool) -> None:
+    """The record's end against the game's (R13, R14) and the claimed result (R11-R18);
+    a ``partial`` record may end before the game does."""
     last = len(record.turns)
     result = record.result
-    if not state.is_over:
+    if not state.is_over and (not partial or (result is not None and result.ended_by)):
         most = max(s.penalties for s in state.sheets)
         rule = result.ended_by if result is not None and result.ended_by else "R14"
         out.append(Violation(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..display import printable
 from ..record import GameRecord
 from ..ruleset import Ruleset
 from .dialects import DialectFinding, diagnose
@@ -19,8 +20,13 @@ from .reader import RecordError, load_record, parse_record_text, read_record
 from .replay import check_record
 from .violations import Violation
 
-__all__ = ["ValidationReport", "validate_data", "validate_file", "validate_record",
-           "validate_text"]
+__all__ = ["DIALECT_LIMIT", "MAX_REPORTED", "ValidationReport", "validate_data",
+           "validate_file", "validate_record", "validate_text"]
+
+#: Most violations a report describes; the rest are counted (``omitted``).
+MAX_REPORTED = 1000
+#: More violations than this and the dialect diagnosis (23 more replays) is skipped.
+DIALECT_LIMIT = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +38,11 @@ class ValidationReport:
     makes (illegal marks included, see :mod:`qwixx_math.validation.replay`);
     ``ended_by`` and ``end_turn`` are None when the game did not end.
     ``dialects`` names the ruleset switches that explain the violations, if any.
+    ``omitted`` counts the violations found after the first ``max_violations``
+    (:data:`MAX_REPORTED`) and not described; ``dialects_skipped`` is True when
+    there were too many violations (more than :data:`DIALECT_LIMIT`) to diagnose
+    the dialect.  ``partial``: the record was checked as one that may stop
+    before the game ends.
     """
 
     players: tuple[str, ...]
@@ -43,17 +54,28 @@ class ValidationReport:
     ended_by: str | None
     end_turn: int | None
     dialects: tuple[DialectFinding, ...] = ()
+    omitted: int = 0
+    dialects_skipped: bool = False
+    partial: bool = False
 
     @property
     def valid(self) -> bool:
         """True when the record breaks no rule."""
-        return not self.violations
+        return not self.violations and not self.omitted
+
+    @property
+    def violation_count(self) -> int:
+        """Every violation found, described or not."""
+        return len(self.violations) + self.omitted
 
     def to_json(self) -> dict[str, Any]:
         """``{"valid", "violations": [{"turn", "player", "rule", "message", ...}], ...}``."""
         return {
             "valid": self.valid,
             "violations": [v.to_json() for v in self.violations],
+            "violation_count": self.violation_count,
+            "omitted_violations": self.omitted,
+            "partial": self.partial,
             "players": list(self.players),
             "ruleset": self.ruleset.to_json(),
             "turns": self.turns,
@@ -61,6 +83,7 @@ class ValidationReport:
                           "ended_by": self.ended_by, "end_turn": self.end_turn,
                           "game_over": self.ended_by is not None},
             "dialects": [d.to_json() for d in self.dialects],
+            "dialects_skipped": self.dialects_skipped,
         }
 
     def to_text(self) -> str:
@@ -68,22 +91,29 @@ class ValidationReport:
         rules' result and the dialect diagnosis."""
         rules = _describe_ruleset(self.ruleset)
         lines = []
+        partial = " (checked as a partial record)" if self.partial else ""
         if self.valid:
-            lines.append(f"valid: {self.turns} turn(s) under {rules}")
+            lines.append(f"valid: {self.turns} turn(s) under {rules}{partial}")
         else:
-            lines.append(f"INVALID: {len(self.violations)} violation(s) in {self.turns} "
-                         f"turn(s) under {rules}")
+            lines.append(f"INVALID: {self.violation_count:,} violation(s) in {self.turns} "
+                         f"turn(s) under {rules}{partial}")
             lines += [v.describe(self.players) for v in self.violations]
-        scores = ", ".join(f"{name} {score}" for name, score in zip(self.players, self.scores,
-                                                                     strict=True))
-        winners = ", ".join(self.players[w] for w in self.winners)
+            if self.omitted:
+                lines.append(f"… and {self.omitted:,} more violation(s) not shown (a report "
+                             f"describes the first {len(self.violations):,})")
+        scores = ", ".join(f"{printable(name)} {score}"
+                           for name, score in zip(self.players, self.scores, strict=True))
+        winners = ", ".join(printable(self.players[w]) for w in self.winners)
         if self.ended_by is not None:
             end = f"ended by {self.ended_by} in turn {self.end_turn}"
         else:
             end = "not over"
         lines.append(f"the rules' result{' of the marks made' if not self.valid else ''}: "
                      f"{end}; scores {scores}; winner(s) {winners}")
-        if not self.valid:
+        if self.dialects_skipped:
+            lines.append(f"dialect: not diagnosed ({self.violation_count:,} violations, more "
+                         f"than {DIALECT_LIMIT})")
+        elif not self.valid:
             if not self.dialects:
                 lines.append("dialect: no Ruleset switch explains these violations")
             for finding in self.dialects:
@@ -108,13 +138,32 @@ def _value(value: object) -> str:
 
 
 def validate_record(record: GameRecord, ruleset: Ruleset | None = None, *,
-                    dialects: bool = True) -> ValidationReport:
+                    dialects: bool = True, partial: bool = False,
+                    max_violations: int | None = MAX_REPORTED) -> ValidationReport:
     """Validate ``record`` under ``ruleset`` (default: the record's own).
 
-    ``dialects=False`` skips the dialect diagnosis.  Raises :class:`RecordError`
-    for a record that is not well formed (see :func:`read_record`), or a ruleset
-    for another number of players.
+    ``dialects=False`` skips the dialect diagnosis (it is skipped anyway when
+    there are more than :data:`DIALECT_LIMIT` violations).  ``partial=True``
+    checks a record that may stop before the game ends (a game in progress):
+    its end is not a violation unless its result claims the game ended.
+    ``max_violations`` (None: no limit) is the most violations described; the
+    rest are counted in ``omitted``.  Raises :class:`RecordError` for a record
+    that is not well formed (see :func:`read_record`), or a ruleset for another
+    number of players.
+
+    >>> from qwixx_math.record import random_game
+    >>> game = random_game(players=2, seed=3)
+    >>> started = type(game)(game.players, game.ruleset, game.turns[:4], game.first)
+    >>> validate_record(started).violations[0].rule
+    'R14'
+    >>> validate_record(started, partial=True).valid
+    True
     """
+    if max_violations is not None and (not isinstance(max_violations, int)
+                                       or isinstance(max_violations, bool)
+                                       or max_violations < 0):
+        raise RecordError(f"max_violations must be a whole number >= 0 or None, not "
+                          f"{max_violations!r}")
     if not isinstance(record, GameRecord):
         raise RecordError(f"expected a GameRecord, not {type(record).__name__}")
     try:
@@ -128,29 +177,33 @@ def validate_record(record: GameRecord, ruleset: Ruleset | None = None, *,
     if rs.players != len(record.players):
         raise RecordError(f"the ruleset is for {rs.players} player(s) but the record names "
                           f"{len(record.players)}")
-    found = check_record(record, rs)
+    found = check_record(record, rs, limit=max_violations, partial=bool(partial))
     final = found.final
+    too_many = len(found.violations) + found.omitted > DIALECT_LIMIT
+    diagnosed = (diagnose(record, rs, found.violations, partial=bool(partial))
+                 if dialects and not too_many else ())
     return ValidationReport(
         players=record.players, ruleset=rs, turns=len(record.turns),
         violations=found.violations, scores=final.scores, winners=final.winners,
         ended_by=final.ended_by if final.is_over else None,
-        end_turn=found.end_turn,
-        dialects=diagnose(record, rs, found.violations) if dialects else ())
+        end_turn=found.end_turn, dialects=diagnosed, omitted=found.omitted,
+        dialects_skipped=dialects and too_many, partial=bool(partial))
 
 
 def validate_data(data: object, ruleset: Ruleset | None = None, *,
-                  dialects: bool = True) -> ValidationReport:
+                  dialects: bool = True, partial: bool = False) -> ValidationReport:
     """Validate a parsed JSON record (read strictly, see :func:`read_record`)."""
-    return validate_record(read_record(data), ruleset, dialects=dialects)
+    return validate_record(read_record(data), ruleset, dialects=dialects, partial=partial)
 
 
 def validate_text(text: str, ruleset: Ruleset | None = None, *, source: str = "<record>",
-                  dialects: bool = True) -> ValidationReport:
+                  dialects: bool = True, partial: bool = False) -> ValidationReport:
     """Validate a record given as JSON text; ``source`` names it in error messages."""
-    return validate_record(parse_record_text(text, source), ruleset, dialects=dialects)
+    return validate_record(parse_record_text(text, source), ruleset, dialects=dialects,
+                           partial=partial)
 
 
 def validate_file(path: str | Path, ruleset: Ruleset | None = None, *,
-                  dialects: bool = True) -> ValidationReport:
-    """Validate the record file at ``path``."""
-    return validate_record(load_record(path), ruleset, dialects=dialects)
+                  dialects: bool = True, partial: bool = False) -> ValidationReport:
+    """Validate the record file at ``path`` (at most 32 MB, see :func:`load_record`)."""
+    return validate_record(load_record(path), ruleset, dialects=dialects, partial=partial)

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..display import printable
+
 __all__ = ["Step", "Violation"]
 
 
@@ -71,5 +73,5 @@ class Violation:
         who = ""
         if self.player is not None:
             name = names[self.player] if self.player < len(names) else ""
-            who = f", player {self.player}" + (f" ({name})" if name else "")
+            who = f", player {self.player}" + (f" ({printable(name)})" if name else "")
         return f"turn {self.turn}, {self.step.label}{who}: {self.rule}: {self.message}"

@@ -1,0 +1,200 @@
+"""Fuzz every ``qwixx-math`` command: only the documented exit codes, never a traceback.
+
+The commands are discovered from :func:`qwixx_math.cli.build_parser` (a new command is
+fuzzed without touching this file) and run in-process through :func:`qwixx_math.cli.main`
+with hypothesis-drawn arguments: the command's own option strings and choices, arbitrary
+text, small numbers, and files holding arbitrary bytes, JSON values, near-miss game
+records, CSV text and rolls.  What may come back: exit code 0 or 2 (argparse's usage
+errors and ``--help`` included), and 1 only where the command documents it (``validate``:
+violations, ``dice-test``: not fair, ``conformance --check``: disagreement).  Any other
+exception escaping ``main`` fails the test.
+
+The expensive work behind ``solve``, ``policies``, ``distribution``, ``simulate`` and
+``generate`` (solving, evaluating, simulating, writing many records) and the full corpus
+behind ``conformance`` is replaced by a sentinel: reaching it means every check of the
+arguments passed, which is all a fuzzer can learn there in milliseconds.  ``advise`` and
+``review`` run for real (the cached table loads in 0.1 s).  Every example runs in a fresh
+temporary directory, which is also the cache directory; arbitrary text that names an
+absolute path or climbs out with ``..`` is not drawn, so nothing is written elsewhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import json_values, mutated_json
+
+from qwixx_math import cli
+from qwixx_math.record import random_game
+from qwixx_math.ruleset import Ruleset
+
+#: Commands that document exit code 1 (see each one's --help).
+EXIT_ONE = {"validate", "dice-test", "conformance"}
+
+
+class Reached(Exception):
+    """The fuzzed arguments passed every check and reached the expensive work."""
+
+
+def _sentinel(*_args: Any, **_kwargs: Any) -> Any:
+    raise Reached
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = cli.build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    raise AssertionError("no sub-commands")
+
+
+SUBPARSERS = _subparsers()
+COMMANDS = sorted(SUBPARSERS)
+
+
+def _vocabulary(parser: argparse.ArgumentParser) -> list[str]:
+    """The command's option strings and every value of its choices."""
+    words: list[str] = []
+    for action in parser._actions:
+        words += action.option_strings
+        if action.choices:
+            words += [str(c) for c in action.choices]
+    return words
+
+
+def _safe_text(text: str) -> bool:
+    return not text.startswith(("/", "~", "\\")) and ".." not in text and ":" not in text[:3]
+
+
+VALID_RECORD = random_game(players=2, seed=7, ruleset=Ruleset(players=2)).to_json()
+TEXT = st.text(max_size=12).filter(_safe_text)
+NOTATION = st.sampled_from(["r:2,3/y:-/g:-/b:-/p:0", "r:-/y:-/g:-/b:-/p:0", "w:3,5/r:1/y:2/g:6/b:4",
+                            "w:1,1/r:1/y:1/g:1/b:1", "r:2,3,4,5,6,12", "g:12,11", "-", "red",
+                            "w:3,5", "\u0663", "\x1b[31m", "\u202e", "1e999", "nan"])
+NUMBERS = st.integers(-3, 12).map(str)
+FILE_CONTENT = st.one_of(
+    st.binary(max_size=200),
+    json_values().map(lambda v: json.dumps(v).encode()),
+    mutated_json(st.just(VALID_RECORD)).map(lambda v: json.dumps(v, allow_nan=True).encode()),
+    st.just(json.dumps(VALID_RECORD).encode()),
+    st.just(b"\xef\xbb\xbfwhite1,white2\n1,2\n3,4\n"),
+    st.text(alphabet="0123456789,\n\r\" wr", max_size=80).map(
+        lambda t: ("white1,white2,red,yellow,green,blue\n" + t).encode()),
+    st.just(b'{"white": [' + b"9" * 5000 + b', 1]}'),
+    st.just(b"[" * 10_000),
+)
+SUFFIXES = st.sampled_from([".json", ".csv", ".txt", ".png", ""])
+
+
+@st.composite
+def invocations(draw: st.DrawFn, command: str) -> tuple[list[str], list[tuple[str, bytes]]]:
+    """An argument list for ``command`` and the files it refers to (name, content)."""
+    files = [(f"f{i}{draw(SUFFIXES)}", draw(FILE_CONTENT)) for i in range(draw(st.integers(0, 2)))]
+    tokens = st.one_of(st.sampled_from(_vocabulary(SUBPARSERS[command]) or ["-"]), TEXT,
+                       NOTATION, NUMBERS, st.sampled_from([n for n, _ in files] or ["x"]),
+                       st.sampled_from(["-", "", "missing.json", "sub/x.png", "out"]))
+    return [command, *draw(st.lists(tokens, max_size=7))], files
+
+
+@contextlib.contextmanager
+def _sandbox(monkeypatch: pytest.MonkeyPatch, own_cache: bool) -> Iterator[Path]:
+    """A fresh working directory (and, if ``own_cache``, cache directory), the expensive
+    work replaced by :class:`Reached`."""
+    with tempfile.TemporaryDirectory() as tmp, monkeypatch.context() as m:
+        m.chdir(tmp)
+        if own_cache:
+            m.setenv("QWIXX_MATH_CACHE", str(Path(tmp) / "cache"))
+        m.setattr("qwixx_math.commands.solve.solve", _sentinel)
+        m.setattr("qwixx_math.commands.policies.policy_value", _sentinel)
+        m.setattr("qwixx_math.commands.distribution.score_distribution", _sentinel)
+        m.setattr("qwixx_math.commands.simulate.simulate", _sentinel)
+        m.setattr("qwixx_math.commands.conformance.check_corpus", _sentinel)
+        m.setattr("qwixx_math.commands.conformance.emit_corpus", _sentinel)
+        m.setattr("qwixx_math.commands.generate.generate_records", _sentinel)
+        m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"format": 1}')))
+        yield Path(tmp)
+
+
+def run_fuzzed(monkeypatch: pytest.MonkeyPatch, argv: list[str],
+               files: list[tuple[str, bytes]]) -> tuple[int | str | None, str]:
+    """Run ``argv`` in a sandbox; the exit code (``"reached"`` for the sentinel) and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    # advise and review load the real solver table from the usual cache directory
+    with _sandbox(monkeypatch, own_cache=argv[0] not in ("advise", "review")) as tmp:
+        for name, content in files:
+            (tmp / name).write_bytes(content)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code: int | str | None = cli.main(argv)
+            except SystemExit as exc:  # argparse: --help, --version (0) or a usage error (2)
+                code = exc.code
+            except Reached:
+                code = "reached"
+    return code, err.getvalue()
+
+
+def check(command: str, code: int | str | None, err: str) -> None:
+    allowed: set[int | str | None] = {0, 2, "reached"}
+    if command in EXIT_ONE:
+        allowed.add(1)
+    assert code in allowed, f"exit code {code!r}; stderr: {err[-2000:]}"
+    for line in err.splitlines():
+        assert len(line) <= 1500, f"an error line of {len(line)} characters"
+        assert "\x1b" not in line and "\u202e" not in line, f"raw control text in {line!r}"
+    assert "Traceback" not in err
+
+
+#: Examples per test; ``QWIXX_FUZZ_EXAMPLES=500`` for a longer hunt (not derandomized then).
+EXAMPLES = int(os.environ.get("QWIXX_FUZZ_EXAMPLES", "25"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 25,
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_answers_arbitrary_arguments(command: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    @FUZZ
+    @given(invocations(command))
+    def fuzz(case: tuple[list[str], list[tuple[str, bytes]]]) -> None:
+        argv, files = case
+        code, err = run_fuzzed(monkeypatch, argv, files)
+        check(command, code, err)
+
+    fuzz()
+
+
+@pytest.mark.parametrize("command", ["validate", "review", "dice-test"])
+def test_file_commands_answer_arbitrary_files(command: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file is the positional argument, so every example reaches the reader."""
+    @FUZZ
+    @given(FILE_CONTENT, SUFFIXES, st.booleans())
+    def fuzz(content: bytes, suffix: str, json_out: bool) -> None:
+        name = f"input{suffix}"
+        argv = [command, name, *(["--json"] if json_out else []),
+                *(["--quiet"] if command == "review" else [])]
+        code, err = run_fuzzed(monkeypatch, argv, [(name, content)])
+        check(command, code, err)
+        if code == 2:
+            assert err.strip(), "exit code 2 without a message"
+
+    fuzz()
+
+
+def test_the_commands_are_all_fuzzed() -> None:
+    """Discovery found the commands (a broken discovery would fuzz nothing)."""
+    assert {"advise", "validate", "dice-test", "distribution", "generate", "review",
+            "solve"} <= set(COMMANDS)
