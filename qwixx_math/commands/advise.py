@@ -15,16 +15,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from ..advice import Advice, Advisor
 from ..errors import IllegalMoveError, ParseError
+from ..files import read_text_bounded
 from ..model import COLOURS, Sheet
 from ..notation import format_roll, format_sheet, parse_roll, parse_sheet
 from ..rules import GameState, Phase
 from ..ruleset import Ruleset
 from ..table import TableAdvisor, check_before_me, check_players
+from ._args import ascii_int, path_arg
 from ._solitaire import add_solver_options, solitaire_ruleset
+
+#: Largest game-state file read (a state is a few hundred bytes).
+MAX_STATE_BYTES = 1 << 20
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,16 +50,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--roll", help="the roll, e.g. 'w:3,5/r:1/y:2/g:6/b:4'")
     p.add_argument("--passive", action="store_true",
                    help="advise a non-active player (white sum only, no penalty)")
-    p.add_argument("--players", type=int, default=None, metavar="N",
+    p.add_argument("--players", type=ascii_int(), default=None, metavar="N",
                    help="rank by the exact value at a table of N players (1 to 5)")
-    p.add_argument("--before-me", type=int, default=None, metavar="K",
+    p.add_argument("--before-me", type=ascii_int(), default=None, metavar="K",
                    help="with --players and --passive: the other players' rolls before "
                         "this player's next own roll, this one included (1 to N-1)")
-    p.add_argument("--state", metavar="FILE",
+    p.add_argument("--state", type=path_arg, metavar="FILE",
                    help="a game state (GameState JSON, docs/notation.md) in any phase")
-    p.add_argument("--player", type=int, default=None, metavar="P",
+    p.add_argument("--player", type=ascii_int(), default=None, metavar="P",
                    help="with --state: the player to advise (0-based; default the active one)")
-    p.add_argument("--top", type=int, default=None, metavar="N",
+    p.add_argument("--top", type=ascii_int(), default=None, metavar="N",
                    help="show only the N best plans")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_solver_options(p, "no progress bar while solving")
@@ -124,10 +128,7 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
 
 
 def _read_state(path: str) -> GameState:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ParseError(f"cannot read the state file {path}: {exc}") from None
+    text = read_text_bounded(path, MAX_STATE_BYTES, "game state")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

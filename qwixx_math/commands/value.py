@@ -19,6 +19,7 @@ import json
 from ..notation import format_colours, format_sheet, parse_colours, parse_sheet
 from ..ruleset import Ruleset
 from ..table import TableAdvisor, check_before_me, check_players
+from ._args import ascii_int
 from ._solitaire import add_solver_options
 
 __all__ = ["register", "run"]
@@ -31,12 +32,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "play, at a table of N players where this player may mark the white sum "
                     "of every other player's roll and the others never close a row or take "
                     "a penalty (docs/table.md).  N = 1 is solitaire.")
-    parser.add_argument("--players", type=int, default=1, metavar="N",
+    parser.add_argument("--players", type=ascii_int(), default=1, metavar="N",
                         help="players at the table, 1 to 5 (default 1)")
     parser.add_argument("--sheet", required=True, help="the sheet, e.g. 'r:2,3/g:12/p:1'")
     parser.add_argument("--closed", default="-", metavar="C",
                         help="colours closed by anyone, e.g. 'g,b' (default none)")
-    parser.add_argument("--before-me", type=int, default=0, metavar="K",
+    parser.add_argument("--before-me", type=ascii_int(), default=0, metavar="K",
                         help="other players' rolls before this player's next own roll, "
                              "0 to N-1 (default 0: this player rolls next)")
     parser.add_argument("--json", action="store_true",
