@@ -40,7 +40,7 @@ from functools import lru_cache
 from .advice import Advice, Advisor
 from .errors import ParseError
 from .model import Colour, Sheet
-from .rules import GameState
+from .rules import GameState, Phase
 from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .solver import SolverTable, solve
 
@@ -133,6 +133,9 @@ class TableAdvisor(Advisor):
         if state.is_over:
             return float(state.sheets[player].score)
         self._check_state(state)
+        if state.phase is not Phase.ROLL:
+            raise ParseError(f"a table value is taken before a roll; the state is in the "
+                             f"{state.phase.value} phase (rank the choices with advise_player)")
         return self._lookup(state.sheets[player], state.closed,
                             (player - state.active) % self.players)
 

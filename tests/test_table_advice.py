@@ -348,3 +348,9 @@ def test_module_function_dispatches_on_the_phase() -> None:
     assert advise(rolled, 1) == advisor.advise_passive(rolled, 1)
     after1 = rolled.with_action1([None, None])
     assert advise(after1) == advisor.advise_action2(after1)
+
+
+def test_state_value_is_taken_before_a_roll() -> None:
+    advisor = TableAdvisor.for_ruleset(players=2, progress=False)
+    with pytest.raises(ParseError, match="before a roll"):
+        advisor.state_value(new_game(2).with_roll(parse_roll("w:1,2/r:1/y:1/g:1/b:1")), 0)
