@@ -1,7 +1,7 @@
 """qwixx_math: the exact mathematics of the dice game Qwixx.
 
 The rules core is imported eagerly; the solver-backed parts (:class:`Advisor`,
-:func:`advise`, :func:`solve`) are imported on first use, so that ``import
+:func:`advise`, :func:`solve`, :class:`TableAdvisor`) are imported on first use, so that ``import
 qwixx_math`` stays quick.
 """
 
@@ -53,10 +53,11 @@ from .ruleset import DieRemoval, EndCheck, Ruleset
 if TYPE_CHECKING:
     from .advice import Advisor, advise
     from .solver import solve
+    from .table import TableAdvisor
 
 __version__ = "0.1.0"
 
-_LAZY = {"Advisor": "advice", "advise": "advice", "solve": "solver"}
+_LAZY = {"Advisor": "advice", "advise": "advice", "solve": "solver", "TableAdvisor": "table"}
 
 
 def __getattr__(name: str) -> Any:
@@ -85,6 +86,7 @@ __all__ = [
     "Roll",
     "Ruleset",
     "Sheet",
+    "TableAdvisor",
     "TurnPlan",
     "__version__",
     "advise",

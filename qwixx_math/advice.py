@@ -5,11 +5,14 @@ worth the optimal expected final score of the position it leads to (or that
 position's score, when the game is over).  The plans themselves come from the
 rules core, so the advice never offers an illegal move.
 
-In a multiplayer game the advice is **single-player advice**: it looks at one
-player's own sheet, respects the colours closed by anyone and the dice out of
-play, and then assumes the player goes on alone.  Opponents are not modelled:
-neither their chances of closing rows (which can end the game early) nor the
-race to win.
+In a multiplayer game the advice is **single-player advice** (model
+:data:`SOLITAIRE_MODEL`): it looks at one player's own sheet, respects the
+colours closed by anyone and the dice out of play, and then assumes the player
+goes on alone.  Opponents are not modelled: neither their chances of closing
+rows (which can end the game early) nor the race to win.  The exact value at a
+table of N players, with the free marks of the others' rolls, is
+:class:`qwixx_math.table.TableAdvisor`'s (``docs/table.md``); both rank with the
+methods written here.
 
 Ranking: best expected score first; plans of equal value keep the rules core's
 order (action 1 first, then action 2, "no mark" before any mark).
@@ -29,13 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-from .errors import IllegalMoveError, ParseError
+from .errors import IllegalMoveError, InvalidStateError, ParseError
 from .keys import table_index
 from .model import COLOURS, LAST_POSITION, PENALTY_BOXES, Colour, Mark, Roll, Sheet, TurnPlan
-from .notation import colour_set, format_plan, mark_to_json
+from .notation import colour_set, format_plan, format_roll, mark_to_json
 from .rules import (
     COLOURS_TO_END,
     GameState,
@@ -48,9 +52,22 @@ from .rules import (
 from .ruleset import Ruleset
 from .solver import SolverTable, Variant, solve
 
-__all__ = ["Advice", "Advisor", "RankedPlan", "advise"]
+__all__ = ["SOLITAIRE_MODEL", "UNKNOWN", "Advice", "Advisor", "RankedPlan", "Unknown", "advise"]
 
 _LAST_BIT = 1 << LAST_POSITION
+
+#: The model :class:`Advisor` ranks by (named in every :class:`Advice`).
+SOLITAIRE_MODEL = "solitaire (this player alone; opponents not modelled)"
+
+
+class Unknown(Enum):
+    """The type of :data:`UNKNOWN`: a choice that has not been made yet."""
+
+    UNKNOWN = "unknown"
+
+
+#: The active player's action 2 when it is not known (the default of ``advise_passive``).
+UNKNOWN = Unknown.UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +106,13 @@ class RankedPlan:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """Every legal choice of one player for one roll, best first."""
+    """Every legal choice of one player for one roll, best first, and the model that ranked
+    them (:data:`SOLITAIRE_MODEL` or a table model, :func:`qwixx_math.table.table_model`)."""
 
     player: int
     passive: bool
     plans: tuple[RankedPlan, ...]
+    model: str = SOLITAIRE_MODEL
 
     @property
     def best(self) -> RankedPlan:
@@ -111,16 +130,31 @@ class Advice:
                                self.player)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "passive": self.passive,
+        return {"player": self.player, "passive": self.passive, "model": self.model,
                 "plans": [p.to_json() for p in self.plans]}
 
 
 class Advisor:
-    """Ranks plans with one solver table (built for one value of R15's option)."""
+    """Ranks plans with one solver table (built for one value of R15's option).
+
+    This class gives solitaire advice (:data:`SOLITAIRE_MODEL`); the table
+    advisor (:class:`qwixx_math.table.TableAdvisor`) is a subclass that changes
+    only what comes after a roll: the value lookup (``before_me``), the state
+    check and the model's name.
+    """
+
+    #: The model this advisor ranks by.
+    model: str = SOLITAIRE_MODEL
 
     def __init__(self, table: SolverTable) -> None:
         if not isinstance(table, SolverTable):
             raise ParseError(f"an Advisor needs a SolverTable, not {type(table).__name__}")
+        if table.players != 1:
+            raise ParseError("Advisor gives solitaire advice from the one-player table; use "
+                             "qwixx_math.table.TableAdvisor for a table of more players")
+        self._use(table)
+
+    def _use(self, table: SolverTable) -> None:
         if table.variant != Variant():
             raise ParseError("advice needs the table of the official game (Variant())")
         self.table = table
@@ -128,6 +162,7 @@ class Advisor:
         self._offsets = [int(x) for x in layout.offsets]
         self._strides = [[int(x) for x in row] for row in layout.strides]
         self._data = table.data
+        self._level_size = int(layout.level_size)
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None
@@ -152,6 +187,10 @@ class Advisor:
                 "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))",
                 rule="R15")
 
+    def _check_state(self, state: GameState) -> None:
+        """Refuse a state this advisor's model cannot value (here: another R15 option)."""
+        self._check_ruleset(state.ruleset)
+
     # -- values -------------------------------------------------------------------------------
     def value(self, sheet: Sheet, closed: Iterable[Colour | str] = frozenset()) -> float:
         """Optimal expected final score of ``sheet`` before a roll, playing on alone.
@@ -163,10 +202,14 @@ class Advisor:
         if not isinstance(sheet, Sheet):
             raise ParseError(f"expected a Sheet, not {type(sheet).__name__} "
                              "(parse_sheet reads the text form)")
-        return self._value(sheet, colour_set(closed, "closed colours"))
+        return self._lookup(sheet, colour_set(closed, "closed colours"), 0)
 
-    def _value(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
-        """:meth:`value` without the input checks."""
+    def _lookup(self, sheet: Sheet, closed: frozenset[Colour], before_me: int) -> float:
+        """The table's value of ``sheet`` with ``before_me`` other players' rolls before this
+        player's next own roll (always 0 in the one-player table), or its score once the
+        game is over.  The table's levels ``before_me`` = 0, 1, ... are copies of one
+        layout, ``level_size`` values apart (:mod:`qwixx_math.solver.layout`).  No input
+        checks (:meth:`value` makes them)."""
         masks = sheet.masks
         mask = 0
         points = 0
@@ -180,7 +223,17 @@ class Advisor:
         if n_closed >= COLOURS_TO_END or sheet.penalties >= PENALTY_BOXES:
             return float(sheet.score)
         index = table_index(sheet, mask, self._offsets, self._strides)
-        return points + float(self._data[index])
+        return points + float(self._data[before_me * self._level_size + index])
+
+    def _after_turn(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
+        """The value of the active player's sheet after their own turn (solitaire: they
+        roll next)."""
+        return self._lookup(sheet, closed, 0)
+
+    def _before_me_after(self, rolled: GameState, player: int) -> int:
+        """Other players' rolls, after this one, before ``player``'s next own roll
+        (solitaire: none, the player goes on alone)."""
+        return 0
 
     def state_value(self, state: GameState, player: int) -> float:
         """:meth:`value` of ``player``'s sheet in ``state`` (its score once the game is over)."""
@@ -203,9 +256,9 @@ class Advisor:
         player (the active player's ignored); by default they pass.
         """
         rolled = _rolled(state, roll)
-        self._check_ruleset(rolled.ruleset)
+        self._check_state(rolled)
         a = rolled.active
-        value = self._value
+        value = self._after_turn
         scored: list[tuple[float, TurnPlan]] = []
         for a1, after1 in _action1_outcomes(rolled, a, _choices(rolled, others)):
             # The sheet and the closed colours settle the value (value() knows when the
@@ -213,7 +266,7 @@ class Advisor:
             # with_action2; tests compare this with playing every plan out.
             sheet, closed = after1.sheets[a], after1.closed
             if after1.phase is Phase.OVER:
-                scored.append((value(sheet, closed), TurnPlan(a1, None)))
+                scored.append((float(sheet.score), TurnPlan(a1, None)))
                 continue
             scored.append((value(sheet.with_penalty() if a1 is None else sheet, closed),
                            TurnPlan(a1, None)))
@@ -221,37 +274,114 @@ class Advisor:
                 marked = sheet._marked(a2.colour.index, a2.position)
                 scored.append((value(marked, closed | {a2.colour} if a2.closes else closed),
                                TurnPlan(a1, a2)))
-        return Advice(a, False, _rank(scored, passive=False))
+        return Advice(a, False, _rank(scored, passive=False), self.model)
 
     def advise_passive(self, state: GameState, player: int, roll: Roll | None = None,
                        others: Sequence[Mark | None] | None = None,
-                       action2: Mark | None = None) -> Advice:
+                       action2: Mark | Unknown | None = UNKNOWN) -> Advice:
         """A non-active player's choices for the white sum: pass or mark it, ranked.
 
-        Everybody else's action-1 choices are ``others`` (default: they pass); the
-        active player's action 2 is ``action2`` (default: none), applied when the
-        game goes on after action 1.  If a choice of this player makes ``action2``
-        illegal (by closing its colour), that evaluation goes on without it.  The
-        value is that of this player's sheet afterwards.
+        Everybody else's action-1 choices are ``others`` (default: they pass); a
+        colour they close in this action 1 is closed for the valuation, and may end
+        the game (R14), but their sheets are not this player's concern.  The active
+        player's action 2 is unknown by default and then **not** applied: no
+        penalty is assumed for them (nor the end of the game at their fourth), no
+        close.  A known ``action2`` (a mark, or None for "no mark", e.g. in a
+        review) is applied when the game goes on after action 1; if this player's
+        choice makes it illegal (by closing its colour), that evaluation goes on
+        without it.  The value is that of this player's sheet afterwards, before
+        the next roll.
+
+        A state in the ``ACTION2`` phase is refused: every action-1 choice is
+        made, so there is nothing left for a passive player to decide.
         """
+        if isinstance(state, GameState) and state.phase is Phase.ACTION2 and roll is None:
+            raise ParseError(f"the state is in the action2 phase: player {player!r}'s action-1 "
+                             "choice is made, so a passive player has nothing to decide")
         rolled = _rolled(state, roll)
-        self._check_ruleset(rolled.ruleset)
+        self._check_state(rolled)
         if not (isinstance(player, int) and not isinstance(player, bool)
                 and 0 <= player < rolled.players):
             raise ParseError(f"player {player!r} does not exist")
         if player == rolled.active:
             raise ParseError(f"player {player} is the active player; use advise()")
-        if action2 is not None and not isinstance(action2, Mark):
+        if action2 is not None and action2 is not UNKNOWN and not isinstance(action2, Mark):
             raise ParseError(f"action2 must be a Mark or None, not {action2!r}")
+        before_me = self._before_me_after(rolled, player)
         scored: list[tuple[float, TurnPlan]] = []
         for a1, after in _action1_outcomes(rolled, player, _choices(rolled, others, player)):
-            if after.phase is Phase.ACTION2:
+            if after.phase is Phase.ACTION2 and after.ended_by is None \
+                    and action2 is not UNKNOWN:
                 try:
                     after = after.with_action2(action2)
                 except IllegalMoveError:
                     after = after.with_action2(None)
-            scored.append((self.state_value(after, player), TurnPlan(a1, None)))
-        return Advice(player, True, _rank(scored, passive=True))
+            sheet = after.sheets[player]
+            if after.ended_by is not None:  # ended in action 1 (or by the known action 2)
+                value = float(sheet.score)
+            else:
+                value = self._lookup(sheet, after.closed, before_me)
+            scored.append((value, TurnPlan(a1, None)))
+        return Advice(player, True, _rank(scored, passive=True), self.model)
+
+    def advise_action2(self, state: GameState) -> Advice:
+        """The active player's action-2 choices once everybody's action 1 is known.
+
+        ``state`` is in the ``ACTION2`` phase (``state.action1`` holds every choice).
+        The choices are "no mark" (a penalty only when the active player's action 1
+        was none, R11) and each legal action-2 mark, each valued by the position after
+        the turn (its score when the game ends, R13, R14, R15).
+        """
+        if not isinstance(state, GameState):
+            raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
+        if state.phase is not Phase.ACTION2:
+            raise ParseError(f"action-2 advice needs a state in the action2 phase, not "
+                             f"{state.phase.value}")
+        self._check_state(state)
+        roll, action1 = state.roll, state.action1
+        assert roll is not None and action1 is not None
+        for colour in state.closed:
+            if roll.die(colour) is not None and not any(
+                    m is not None and m.closes and m.colour is colour for m in action1):
+                raise InvalidStateError(
+                    "R9", f"{colour.value} was closed before this turn, so its die left play, "
+                          f"but the roll shows it ({format_roll(roll)})")
+        a = state.active
+        a1 = action1[a]
+        scored: list[tuple[float, TurnPlan]] = []
+        for a2 in (None, *legal_action2(state)):
+            after = state.with_action2(a2)
+            sheet = after.sheets[a]
+            value = (float(sheet.score) if after.is_over
+                     else self._after_turn(sheet, after.closed))
+            scored.append((value, TurnPlan(a1, a2)))
+        return Advice(a, False, _rank(scored, passive=False), self.model)
+
+    def advise_player(self, state: GameState, player: int, roll: Roll | None = None,
+                      others: Sequence[Mark | None] | None = None) -> Advice:
+        """Whatever ``player`` has to decide in ``state``: the active player's plans
+        (:meth:`advise`; ``ROLL`` phase with ``roll``, or ``ACTION1``), a passive
+        player's white-sum choices (:meth:`advise_passive`), or, in the ``ACTION2``
+        phase, the active player's action-2 choices (:meth:`advise_action2`).  A
+        passive player in the ``ACTION2`` phase and a finished game are refused."""
+        if not isinstance(state, GameState):
+            raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
+        if not (isinstance(player, int) and not isinstance(player, bool)
+                and 0 <= player < state.players):
+            raise ParseError(f"player {player!r} does not exist (the game has "
+                             f"{state.players} players, numbered from 0)")
+        if state.is_over:
+            raise IllegalMoveError(state.ended_by or "R13",
+                                   "the game is over; there is nothing to decide")
+        if state.phase is Phase.ACTION2:
+            if roll is not None:
+                raise ParseError("the state in the action2 phase has its roll already")
+            if player != state.active:
+                return self.advise_passive(state, player)  # refused, with the reason
+            return self.advise_action2(state)
+        if player == state.active:
+            return self.advise(state, roll, others)
+        return self.advise_passive(state, player, roll, others)
 
 
 def _rolled(state: GameState, roll: Roll | None) -> GameState:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from strategies import small_skip_chooser
 
 from qwixx_math import IllegalMoveError, ParseError
-from qwixx_math.advice import Advice, Advisor, advise
+from qwixx_math.advice import UNKNOWN, Advice, Advisor, Unknown, advise
 from qwixx_math.cli import main
 from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 from qwixx_math.notation import format_roll, format_sheet, parse_sheet
@@ -68,10 +68,11 @@ def brute_force(advisor: Advisor, state: GameState, roll: Roll,
 
 
 def brute_force_passive(table: SolverTable, rolled: GameState, player: int,
-                        others: list[Mark | None], action2: Mark | None = None
+                        others: list[Mark | None], action2: Mark | Unknown | None = UNKNOWN
                         ) -> list[tuple[float, TurnPlan]]:
-    """Every choice of a passive ``player`` (pass or a legal mark), the turn played out with
-    the active player's ``action2`` (none when the choice made it illegal), valued."""
+    """Every choice of a passive ``player`` (pass or a legal mark), valued after everybody's
+    action 1; a known ``action2`` of the active player is played too (none when the choice
+    made it illegal), an unknown one is not (no penalty is assumed)."""
     out = []
     for a1 in (None, *legal_action1(rolled, player)):
         choices = list(others)
@@ -80,12 +81,16 @@ def brute_force_passive(table: SolverTable, rolled: GameState, player: int,
             after = rolled.with_action1(choices)
         except IllegalMoveError:
             continue
-        if after.phase is Phase.ACTION2:
+        if after.phase is Phase.ACTION2 and not isinstance(action2, Unknown):
             try:
                 after = after.with_action2(action2)
             except IllegalMoveError:
                 after = after.with_action2(None)
-        out.append((table_value(table, after, player), TurnPlan(a1, None)))
+        if after.ended_by is not None:
+            value = float(after.sheets[player].score)
+        else:
+            value = table_value(table, after, player)
+        out.append((value, TurnPlan(a1, None)))
     return out
 
 

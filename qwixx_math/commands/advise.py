@@ -1,4 +1,14 @@
-"""``qwixx-math advise``: rank every legal plan for a sheet and a roll."""
+"""``qwixx-math advise``: rank every legal choice for a sheet and a roll, or for a game state.
+
+    qwixx-math advise --sheet S --roll R [--passive]                 (solitaire model)
+    qwixx-math advise --players N --sheet S --roll R [--passive --before-me K]
+    qwixx-math advise --state FILE [--player P] [--roll R] [--players N]
+
+Without ``--players`` the sheet form ranks by the solitaire model, as it always
+did.  ``--players N`` ranks by the exact table value of N players
+(:mod:`qwixx_math.table`, ``docs/table.md``); ``--state`` always does, with N the
+state's number of players.  The output names the model.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +18,17 @@ import sys
 
 from ..advice import Advice, Advisor
 from ..errors import IllegalMoveError, ParseError
+from ..files import read_text_bounded
 from ..model import COLOURS, Sheet
 from ..notation import format_roll, format_sheet, parse_roll, parse_sheet
-from ..rules import GameState
+from ..rules import GameState, Phase
 from ..ruleset import Ruleset
+from ..table import TableAdvisor, check_before_me, check_players
+from ._args import ascii_int, path_arg
 from ._solitaire import add_solver_options, solitaire_ruleset
+
+#: Largest game-state file read (a state is a few hundred bytes).
+MAX_STATE_BYTES = 1 << 20
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,30 +37,43 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="rank every legal plan for a sheet and a roll by expected final score",
         description=(
             "Rank every legal plan (action-1 mark, action-2 mark, or neither = penalty) "
-            "by the expected final score under optimal solitaire play afterwards. "
-            "Colours whose die is missing from the roll are taken as closed (by another "
-            "player when the sheet has no lock there). Opponents are not modelled. "
-            "The solver table is built on first use (about a minute) and cached."
+            "by the expected final score afterwards. Without --players: optimal solitaire "
+            "play, opponents not modelled. With --players N (or --state): the exact table "
+            "value of N players, where this player may mark the white sum of each other "
+            "player's roll and the others never close a row or take a penalty. Colours "
+            "whose die is missing from the roll are taken as closed (by another player "
+            "when the sheet has no lock there). The solver table is built on first use "
+            "(20 to 40 seconds per table) and cached."
         ),
     )
-    p.add_argument("--sheet", required=True, help="the sheet, e.g. 'r:2,3/y:-/g:12/b:-/p:0'")
-    p.add_argument("--roll", required=True, help="the roll, e.g. 'w:3,5/r:1/y:2/g:6/b:4'")
+    p.add_argument("--sheet", help="the sheet, e.g. 'r:2,3/y:-/g:12/b:-/p:0'")
+    p.add_argument("--roll", help="the roll, e.g. 'w:3,5/r:1/y:2/g:6/b:4'")
     p.add_argument("--passive", action="store_true",
                    help="advise a non-active player (white sum only, no penalty)")
-    p.add_argument("--top", type=int, default=None, metavar="N",
+    p.add_argument("--players", type=ascii_int(), default=None, metavar="N",
+                   help="rank by the exact value at a table of N players (1 to 5)")
+    p.add_argument("--before-me", type=ascii_int(), default=None, metavar="K",
+                   help="with --players and --passive: the other players' rolls before "
+                        "this player's next own roll, this one included (1 to N-1)")
+    p.add_argument("--state", type=path_arg, metavar="FILE",
+                   help="a game state (GameState JSON, docs/notation.md) in any phase")
+    p.add_argument("--player", type=ascii_int(), default=None, metavar="P",
+                   help="with --state: the player to advise (0-based; default the active one)")
+    p.add_argument("--top", type=ascii_int(), default=None, metavar="N",
                    help="show only the N best plans")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_solver_options(p, "no progress bar while solving")
     p.set_defaults(func=run)
 
 
-def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = False
-             ) -> GameState:
+def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = False,
+             seat: int | None = None) -> GameState:
     """The state of ``sheet`` after ``roll`` (closed colours read off the roll).
 
-    Active: a one-player game.  Passive: the sheet is player 1's in a two-player
-    game whose active player 0 has an empty sheet (which cannot change what this
-    player may do).
+    The sheet is player ``seat``'s in a game of ``ruleset.players`` whose active
+    player 0 rolled and whose other sheets are empty (an empty sheet cannot change
+    what this player may do).  Without ``seat``: an active player in a one-player
+    game, or (``passive``) player 1 of a two-player game.
     """
     roll = parse_roll(roll_text)
     closed = frozenset(c for c in COLOURS if roll.die(c) is None)
@@ -53,33 +82,112 @@ def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = Fal
             raise IllegalMoveError(
                 "R9", f"the sheet closed {colour.value}, so its die left play, but the roll "
                       f"has it ({format_roll(roll)})")
-    if passive:
-        state = GameState(Ruleset(players=2, action2_after_game_end=ruleset.action2_after_game_end),
-                          (Sheet.EMPTY, sheet), closed=closed | sheet.locked)
+    if seat is None:
+        seat = 1 if passive else 0
+        ruleset = Ruleset(players=2 if passive else 1,
+                          action2_after_game_end=ruleset.action2_after_game_end)
+    sheets = tuple(sheet if i == seat else Sheet.EMPTY for i in range(ruleset.players))
+    return GameState(ruleset, sheets, closed=closed | sheet.locked).with_roll(roll)
+
+
+def _sheet_advice(args: argparse.Namespace, progress: bool | None
+                  ) -> tuple[Advice, GameState, Sheet, dict[str, object]]:
+    if args.sheet is None or args.roll is None:
+        raise ParseError("give --sheet and --roll (or --state FILE)")
+    if args.player is not None:
+        raise ParseError("--player goes with --state; with --sheet the sheet is the player's")
+    sheet = parse_sheet(args.sheet)
+    if args.players is None:
+        if args.before_me is not None:
+            raise ParseError("--before-me needs --players N (the solitaire model has no "
+                             "other players)")
+        ruleset = solitaire_ruleset(args)
+        rolled = position(sheet, args.roll, ruleset, args.passive)
+        advisor = Advisor.for_ruleset(ruleset, progress=progress)
+        advice = advisor.advise_passive(rolled, 1) if args.passive else advisor.advise(rolled)
+        return advice, rolled, sheet, {}
+    n = check_players(args.players)
+    if args.passive:
+        if args.before_me is None:
+            raise ParseError("--passive with --players needs --before-me K: the other "
+                             "players' rolls before your next own roll, this one included")
+        k = check_before_me(args.before_me, n)
+        if k == 0:
+            raise ParseError("R12: --before-me 0 means this is your own roll; drop --passive")
     else:
-        state = GameState(ruleset, (sheet,), closed=closed | sheet.locked)
-    return state.with_roll(roll)
+        k = 0 if args.before_me is None else check_before_me(args.before_me, n)
+        if k != 0:
+            raise ParseError("R12: on your own roll no other player rolls before it; "
+                             "--before-me K > 0 needs --passive")
+    ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
+    # player 0 rolls now; the player at seat k has k rolls (this one included) before theirs
+    rolled = position(sheet, args.roll, ruleset, seat=k)
+    advisor = TableAdvisor.for_ruleset(ruleset, players=n, progress=progress)
+    advice = advisor.advise_passive(rolled, k) if args.passive else advisor.advise(rolled)
+    return advice, rolled, sheet, {"players": n, "before_me": k}
+
+
+def _read_state(path: str) -> GameState:
+    text = read_text_bounded(path, MAX_STATE_BYTES, "game state")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"the state file {path} is not JSON: {exc}") from None
+    return GameState.from_json(data)
+
+
+def _state_advice(args: argparse.Namespace, progress: bool | None
+                  ) -> tuple[Advice, GameState, Sheet, dict[str, object]]:
+    if args.sheet is not None or args.passive or args.before_me is not None:
+        raise ParseError("--state gives every sheet and whose turn it is; drop --sheet, "
+                         "--passive and --before-me")
+    state = _read_state(args.state)
+    n = state.players
+    if args.players is not None and check_players(args.players) != n:
+        raise ParseError(f"R3: --players {args.players} but the state has {n} players")
+    if args.action2_after_game_end and not state.ruleset.action2_after_game_end:
+        raise ParseError("R15: the state's ruleset forbids action 2 after the game ends; "
+                         "drop --action2-after-game-end")
+    player = state.active if args.player is None else args.player
+    roll = None
+    if args.roll is not None:
+        if state.phase is not Phase.ROLL:
+            raise ParseError(f"the state is in the {state.phase.value} phase; --roll goes "
+                             "with a state in the roll phase")
+        roll = parse_roll(args.roll)
+    elif state.phase is Phase.ROLL:
+        raise ParseError("the state waits for the roll: give --roll")
+    advisor = TableAdvisor.for_ruleset(state.ruleset, players=n, progress=progress)
+    advice = advisor.advise_player(state, player, roll)
+    rolled = state if roll is None else state.with_roll(roll)
+    extra: dict[str, object] = {"players": n, "phase": rolled.phase.value}
+    if advice.passive:
+        extra["before_me"] = (player - state.active) % n
+    return advice, rolled, rolled.sheets[player], extra
 
 
 def run(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 1:
         raise ParseError("--top must be at least 1")
-    ruleset = solitaire_ruleset(args)
-    sheet = parse_sheet(args.sheet)
-    rolled = position(sheet, args.roll, ruleset, args.passive)
-    advisor = Advisor.for_ruleset(ruleset, progress=False if args.quiet else None)
-    advice = (advisor.advise_passive(rolled, 1) if args.passive else advisor.advise(rolled))
+    progress = False if args.quiet else None
+    if args.state is not None:
+        advice, rolled, sheet, extra = _state_advice(args, progress)
+    else:
+        advice, rolled, sheet, extra = _sheet_advice(args, progress)
     shown = advice.plans if args.top is None else advice.plans[: args.top]
+    roll_text = format_roll(rolled.roll) if rolled.roll is not None else None
     if args.json:
-        out = Advice(advice.player, advice.passive, shown).to_json()
-        del out["player"]
+        out = Advice(advice.player, advice.passive, shown, advice.model).to_json()
+        if args.state is None:
+            del out["player"]
         out["sheet"] = format_sheet(sheet)
-        out["roll"] = format_roll(rolled.roll) if rolled.roll is not None else None
+        out["roll"] = roll_text
+        out.update(extra)
         json.dump(out, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    print(f"sheet {format_sheet(sheet)}   roll "
-          f"{format_roll(rolled.roll) if rolled.roll is not None else '-'}"
+    who = f"player {advice.player}   " if args.state is not None else ""
+    print(f"{who}sheet {format_sheet(sheet)}   roll {roll_text or '-'}"
           f"{'   (passive player)' if advice.passive else ''}")
     print(f"{'rank':>4}  {'plan':<9} {'expected':>9} {'loss':>8}  in words")
     for rank, ranked in enumerate(shown, start=1):
@@ -87,6 +195,13 @@ def run(args: argparse.Namespace) -> int:
               f"{ranked.loss:8.3f}  {ranked.describe()}")
     if args.top is not None and len(shown) < len(advice.plans):
         print(f"({len(advice.plans) - len(shown)} more plans; drop --top to see them)")
-    print("Expected final score under optimal solitaire play afterwards; opponents are "
-          "not modelled.")
+    if "players" in extra:
+        after = ""
+        before = extra.get("before_me")
+        if advice.passive and isinstance(before, int):
+            after = f"; {before - 1} other roll(s) before this player's own after this one"
+        print(f"Expected final score by the model: {advice.model}{after}.")
+    else:
+        print("Expected final score under optimal solitaire play afterwards; opponents are "
+              "not modelled.")
     return 0
