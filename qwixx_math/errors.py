@@ -7,6 +7,8 @@ keeps working for callers that do not care about the distinction.
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "CacheError",
     "IllegalMoveError",
@@ -20,6 +22,10 @@ class QwixxError(Exception):
     """Base class of every error raised by qwixx_math on purpose."""
 
 
+#: A message's leading rule id: ``"R12: ..."``.
+_RULE_PREFIX = re.compile(r"(R\d{1,2}): ")
+
+
 class ParseError(QwixxError, ValueError):
     """Malformed text or JSON: says what was expected and where.
 
@@ -27,11 +33,16 @@ class ParseError(QwixxError, ValueError):
     character offset of the problem in ``text`` when one is known.  ``rule`` is
     the id of the rule of RULES.md the input contradicts (``"R2"`` for a number
     no row holds), like :class:`IllegalMoveError`'s, or None when the problem is
-    the form only; the message then starts with it (``"R2: ..."``).
+    the form only; the message then starts with it (``"R2: ..."``).  A message
+    that already starts with a rule id (``"R3: a table has ..."``) sets ``rule``.
     """
 
     def __init__(self, message: str, text: str = "", position: int | None = None, *,
                  rule: str | None = None) -> None:
+        if rule is None:
+            match = _RULE_PREFIX.match(message)
+            if match is not None:
+                rule, message = match.group(1), message[match.end():]
         where = f" (at character {position} of {text!r})" if position is not None and text else ""
         super().__init__((f"{rule}: " if rule is not None else "") + message + where)
         self.text = text

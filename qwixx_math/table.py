@@ -35,11 +35,13 @@ Every choice is valued by the exact table value of the position it leads to:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from .advice import Advice, Advisor
 from .errors import ParseError
 from .model import Colour, Sheet
+from .notation import colour_set
 from .rules import GameState, Phase
 from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .solver import SolverTable, solve
@@ -114,18 +116,19 @@ class TableAdvisor(Advisor):
     def _check_state(self, state: GameState) -> None:
         self._check_ruleset(state.ruleset)
         if state.players != self.players:
-            raise ParseError(f"R3: this advisor's table is for {self.players} player(s); the "
+            raise ParseError(f"this advisor's table is for {self.players} player(s); the "
                              f"game has {state.players} (use TableAdvisor.for_ruleset("
-                             f"players={state.players}))")
+                             f"players={state.players}))", rule="R3")
 
-    def value(self, sheet: Sheet, closed: frozenset[Colour] = frozenset(),
+    def value(self, sheet: Sheet, closed: Iterable[Colour | str] = frozenset(),
               before_me: int = 0) -> float:
         """The exact table value of ``sheet`` before the next roll, with ``before_me``
         other players' rolls before this player's own (0..N-1).  ``closed``: colours
-        closed by anyone.  A finished game is worth its score."""
+        closed by anyone, as Colour values or names.  A finished game is worth its score."""
         if not isinstance(sheet, Sheet):
             raise ParseError(f"value needs a Sheet, not {type(sheet).__name__}")
-        return self._lookup(sheet, closed, check_before_me(before_me, self.players))
+        return self._lookup(sheet, colour_set(closed, "closed colours"),
+                            check_before_me(before_me, self.players))
 
     def state_value(self, state: GameState, player: int) -> float:
         """The table value of ``player``'s sheet in ``state`` (phase ``ROLL``; K from the

@@ -320,10 +320,6 @@ def test_type_confusion_raises_qwixx_errors(advisor: Advisor) -> None:
             call()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "needs qwixx_math/commands/advise.py:position to model a colour closed by another "
-    "player with a two-player state, as its --passive branch does: a one-player game "
-    "cannot close a colour its sheet has not locked (R9, issue 10)"))
 def test_cli_advise_with_a_colour_another_player_closed(
         capsys: pytest.CaptureFixture[str]) -> None:
     from qwixx_math.cli import main

@@ -84,7 +84,10 @@ def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = Fal
                       f"has it ({format_roll(roll)})")
     if seat is None:
         seat = 1 if passive else 0
-        ruleset = Ruleset(players=2 if passive else 1,
+        # a colour closed that this sheet did not lock was closed by another player: a
+        # one-player game cannot have it (R9), so the sheet plays in a two-player game
+        others_closed = bool(closed - sheet.locked)
+        ruleset = Ruleset(players=2 if passive or others_closed else 1,
                           action2_after_game_end=ruleset.action2_after_game_end)
     sheets = tuple(sheet if i == seat else Sheet.EMPTY for i in range(ruleset.players))
     return GameState(ruleset, sheets, closed=closed | sheet.locked).with_roll(roll)
