@@ -96,6 +96,8 @@ class TableAdvisor(Advisor):
     """
 
     def __init__(self, table: SolverTable) -> None:
+        if not isinstance(table, SolverTable):
+            raise ParseError(f"a TableAdvisor needs a SolverTable, not {type(table).__name__}")
         self._use(table)
         #: N, the number of players at the table.
         self.players: int = table.players
@@ -108,6 +110,10 @@ class TableAdvisor(Advisor):
 
         ``players`` defaults to ``ruleset.players`` (to 2, the official game, without a
         ruleset).  The table is loaded from the cache or solved once (20-40 s)."""
+        if ruleset is not None and not isinstance(ruleset, Ruleset):
+            raise ParseError(f"expected a Ruleset, not {type(ruleset).__name__}")
+        if progress is not None and not isinstance(progress, bool):
+            raise ParseError(f"progress must be True, False or None, not {progress!r}")
         if players is None:
             players = ruleset.players if ruleset is not None else Ruleset().players
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False

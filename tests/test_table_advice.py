@@ -272,12 +272,13 @@ def test_action2_penalty_only_without_an_action1_mark() -> None:
 
 
 def test_action2_state_with_a_closed_colours_die_is_refused() -> None:
+    """The rules core refuses to build it (R9), and the advisor would refuse it too."""
     advisor = TableAdvisor.for_ruleset(players=2, progress=False)
-    state = GameState(Ruleset(players=2), (Sheet.EMPTY, Sheet.EMPTY),
-                      closed=frozenset({Colour.RED}), phase=Phase.ACTION2,
-                      roll=Roll.of(1, 2, red=1, yellow=1, green=1, blue=1),
-                      action1=(None, None))
-    with pytest.raises(InvalidStateError, match="R9"):
+    with pytest.raises((InvalidStateError, IllegalMoveError), match="R9"):
+        state = GameState(Ruleset(players=2), (Sheet.EMPTY, Sheet.EMPTY),
+                          closed=frozenset({Colour.RED}), phase=Phase.ACTION2,
+                          roll=Roll.of(1, 2, red=1, yellow=1, green=1, blue=1),
+                          action1=(None, None))
         advisor.advise_action2(state)
 
 
@@ -334,7 +335,8 @@ def test_errors() -> None:
         advisor.advise_action2(new_game(2))
     with pytest.raises(ParseError, match="does not exist"):
         advisor.advise_player(new_game(2), 2, roll)
-    over = GameState(Ruleset(players=2), (Sheet.EMPTY,) * 2, phase=Phase.OVER, ended_by="R13")
+    four = Sheet.EMPTY.with_penalty().with_penalty().with_penalty().with_penalty()
+    over = GameState(Ruleset(players=2), (four, Sheet.EMPTY), phase=Phase.OVER, ended_by="R13")
     with pytest.raises(IllegalMoveError, match="R13"):
         advisor.advise_player(over, 0)
     with pytest.raises(ParseError):
