@@ -59,7 +59,6 @@ def test_ruleset_options(capsys: pytest.CaptureFixture[str]) -> None:
     (["greedy"], "2 to 5 players, not 1"),
     (["greedy"] * 6, "2 to 5 players, not 6"),
     (["greedy", "nobody"], "unknown player 'nobody'"),
-    (["greedy", "table"], "registers 'table' yet"),  # qwixx_math.table exists now
     (["greedy", "greedy", "--games", "3"], "multiple of the 2 players"),
     (["greedy", "greedy", "--games", "0"], "--games must be between"),
     (["greedy", "greedy", "--seed", "-1"], "--seed"),
