@@ -1,6 +1,7 @@
 """Benchmark and figures: what playing the strategy of the wrong table costs (issue 11).
 
-    python benchmarks/bench_cross.py [--a2 0|1|both] [--players 2,3,4,5] [--json FILE]
+    python benchmarks/bench_cross.py [--a2 0|1|both] [--players 2,3,4,5]
+                                     [--only at-tables|solo] [--json FILE]
 
 Exact policy evaluation in the table model (docs/table.md) of the official game,
 for each R15 option (default: the official one, then the other):
@@ -45,7 +46,7 @@ def fmt(values: tuple[float, ...]) -> str:
     return ", ".join(f"{v:.6f}" for v in values)
 
 
-def run(a2: bool, players: list[int]) -> dict[str, Any]:
+def run(a2: bool, players: list[int], only: str | None = None) -> dict[str, Any]:
     variant = Variant()
     ruleset = Ruleset(players=1, action2_after_game_end=a2)
     out: dict[str, Any] = {"action2_after_game_end": a2, "solitaire_policy_at": {},
@@ -55,6 +56,8 @@ def run(a2: bool, players: list[int]) -> dict[str, Any]:
     optimum = {1: solo.seat_values}
     # the solitaire policy at N-tables, two tables per sweep (memory: sum(N) * 337 MB)
     groups = [g for g in ([2, 5], [3, 4]) if any(n in players for n in g)]
+    if only == "solo":
+        groups = []
     for group in groups:
         tables = tuple(n for n in group if n in players)
         start = time.perf_counter()
@@ -75,7 +78,7 @@ def run(a2: bool, players: list[int]) -> dict[str, Any]:
             del table
         del ev
     # the N-table policy solo, and at its own table (the identity check)
-    for n in players:
+    for n in ([] if only == "at-tables" else players):
         table = solve(ruleset, variant, players=n)
         start = time.perf_counter()
         ev = evaluate_table_model(variant, a2, np.asarray(table.data), n, (1, n))
@@ -98,6 +101,9 @@ def main() -> None:
     parser.add_argument("--a2", choices=["0", "1", "both"], default="both")
     parser.add_argument("--players", default="2,3,4,5",
                         help="the N-tables, comma-separated (2..5)")
+    parser.add_argument("--only", choices=["at-tables", "solo"],
+                        help="only the solitaire policy at the tables, or only the tables' "
+                             "policies solo")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
     players = sorted({int(x) for x in args.players.split(",")})
@@ -106,7 +112,7 @@ def main() -> None:
     options = [False, True] if args.a2 == "both" else [args.a2 == "1"]
     results = []
     for a2 in options:
-        results.append(run(a2, players))
+        results.append(run(a2, players, args.only))
         if args.json is not None:
             args.json.write_text(json.dumps(results, indent=2))
 
