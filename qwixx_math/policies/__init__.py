@@ -12,7 +12,9 @@ See docs/policies.md.
 """
 
 from .api import (
+    CrossValue,
     PolicyValue,
+    cross_value,
     make_policy,
     policy_value,
     policy_values,
@@ -28,6 +30,7 @@ from .spec import DEFAULT_SPECS, PolicySpec
 __all__ = [
     "DEFAULT_SPECS",
     "PERCENTILES",
+    "CrossValue",
     "HeuristicPolicy",
     "OptimalPolicy",
     "Policy",
@@ -37,6 +40,7 @@ __all__ = [
     "PriorityPolicy",
     "ScoreDistribution",
     "SimulationResult",
+    "cross_value",
     "make_policy",
     "play_game",
     "policy_value",

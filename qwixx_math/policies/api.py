@@ -22,13 +22,13 @@ from ..solver.progress import progress_bar
 from ..solver.variant import Variant
 from .base import HeuristicPolicy, OptimalPolicy, PriorityPolicy
 from .distribution import ScoreDistribution, forward_distribution
-from .evaluate import evaluate_tables
+from .evaluate import evaluate_table_model, evaluate_tables
 from .simulate import SimulationResult, simulate_tables
 from .spec import DEFAULT_SPECS, PolicySpec
 from .store import load_result, result_path, save_result
 
-__all__ = ["PolicyValue", "make_policy", "policy_value", "policy_values", "score_distribution",
-           "simulate"]
+__all__ = ["CrossValue", "PolicyValue", "cross_value", "make_policy", "policy_value",
+           "policy_values", "score_distribution", "simulate"]
 
 CacheArg = bool | str | os.PathLike[str]
 
@@ -126,6 +126,73 @@ def policy_value(policy: PolicySpec | str, ruleset: Ruleset | None = None,
         save_result(path, variant, a2, spec.name, "value", table_start,
                     {"expected_score": value.expected_score, "seconds": value.seconds})
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class CrossValue:
+    """The exact value, for every seat, of the optimal policy of a table of
+    ``policy_players`` = M played at a table of ``table_players`` = N (the table
+    model of docs/table.md: the others never close a row or take a penalty), beside
+    the N-table's optimal values."""
+
+    policy_players: int
+    table_players: int
+    variant_key: str
+    action2_after_action1_end: bool
+    #: V_pi of the empty sheet for seats 1..N (seat s: s - 1 other rolls before its own).
+    seat_values: tuple[float, ...]
+    #: The N-table's optimal seat values (the solver's).
+    optimal_seat_values: tuple[float, ...]
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def expected_score(self) -> float:
+        """Seat 1's value."""
+        return self.seat_values[0]
+
+    @property
+    def losses(self) -> tuple[float, ...]:
+        """What the wrong strategy costs per seat (optimal minus V_pi; 0 when M = N)."""
+        return tuple(o - v for o, v in zip(self.optimal_seat_values, self.seat_values,
+                                           strict=True))
+
+
+def _players(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+        raise ParseError(f"R3: {name} must be 1 to 5 players, not {value!r}")
+    return value
+
+
+def cross_value(policy_players: int, table_players: int, ruleset: Ruleset | None = None,
+                variant: Variant | None = None, *, cache: CacheArg = True,
+                progress: bool | None = None) -> CrossValue:
+    """The exact value of playing the optimal strategy of an M-table at an N-table
+    (M = ``policy_players``, N = ``table_players``, 1..5; 1 is solitaire): e.g.
+    ``cross_value(1, 2)`` is the solitaire strategy at a 2-player table and
+    ``cross_value(2, 1)`` the 2-player strategy played solo.
+
+    The policy ranks its own plans by the M-table's values after its turn and, on
+    another player's roll, marks the white sum or passes by the M-table's value at
+    level min(K - 1, M - 1) (see :mod:`qwixx_math.policies.evaluate`); ties go to
+    the rules core's order of plans.  V_pi comes from backward evaluation over every
+    state and level of the N-table (minutes on the official game; not cached).
+    The solver tables of M and N players are loaded or solved (``cache``).
+    """
+    m = _players("policy_players", policy_players)
+    n = _players("table_players", table_players)
+    ruleset, variant = _setup(ruleset, variant)
+    a2 = ruleset.action2_after_action1_end
+    policy_table = solve(ruleset, variant, cache=cache, progress=progress, players=m)
+    optimum = (policy_table if m == n
+               else solve(ruleset, variant, cache=cache, progress=progress, players=n))
+    bar = progress_bar(progress, f"evaluating the {m}-table policy at {n}")
+    try:
+        ev = evaluate_table_model(variant, a2, np.asarray(policy_table.data), m, (n,), bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return CrossValue(m, n, variant.key, a2, ev.seat_values(n), optimum.seat_values,
+                      ev.seconds)
 
 
 def policy_values(specs: tuple[PolicySpec, ...] = DEFAULT_SPECS,

@@ -93,6 +93,9 @@ class PriorityPolicy:
         self._data: npt.NDArray[np.float64] | None = None
         if self.table is not None:
             self._data = self.table.data
+            # a table of the table model (players = M > 1) values the position after an
+            # own turn at its level M - 1 (M - 1 other players roll next)
+            self._after = (self.table.players - 1) * self.table.layout.level_size
             # the layout as Python ints, for keys.table_index (as the Advisor keeps it)
             self._offsets = [int(x) for x in self.table.layout.offsets]
             self._strides = [[int(x) for x in row] for row in self.table.layout.strides]
@@ -149,7 +152,7 @@ class PriorityPolicy:
                 mask |= 1 << c.index
                 closed_now += sheet.row_score(c)
         index = table_index(sheet, mask, self._offsets, self._strides)
-        return float(closed_now - closed_before) + float(self._data[index])
+        return float(closed_now - closed_before) + float(self._data[self._after + index])
 
     # -- the solver's variants (row states) ------------------------------------------------------
     def ranked_rows(self, variant: Variant, action2_after_action1_end: bool,
@@ -186,11 +189,15 @@ class PriorityPolicy:
                                 roll)[0][0].plan
 
     def _relative_rows_value(self, rows: tuple[RowState, ...], penalties: int,
-                             game_over: bool, closed_before: int) -> float:
+                             game_over: bool, closed_before: int,
+                             before_me: int | None = None) -> float:
+        """The table's value of the position less ``closed_before``, at level
+        ``before_me`` (default: after an own turn, the table's players - 1)."""
         if game_over:
             return float(score(rows, penalties) - closed_before)
         assert self.table is not None and self._data is not None
-        index, closed_now = self.table.layout.locate(rows, penalties)
+        level = self.table.players - 1 if before_me is None else before_me
+        index, closed_now = self.table.layout.locate(rows, penalties, level)
         return float(closed_now - closed_before) + float(self._data[index])
 
     # -- shared by both representations ----------------------------------------------------------

@@ -65,6 +65,7 @@ __all__ = [
     "decode_plan",
     "evaluate_batch",
     "evaluate_groups",
+    "evaluate_tables_batch",
     "forward_active",
     "forward_scatter",
     "forward_weights",
@@ -565,22 +566,34 @@ def _evaluate_items(
             zh, zt, zj, zc, below)
         for p in range(penalties - 1, -1, -1):
             layer = p if n_layers > 1 else 0
-            acc = 0.0
-            w = weights[layer, 0]
-            if w != 0:
-                if p + 1 >= penalties:
-                    acc += w * float(open_points - PENALTY * (p + 1))
-                else:
-                    acc += w * values[base + p + 1]
-            for cell in range(1, n_cells):
-                w = weights[layer, cell]
-                if w == 0:
-                    continue
-                if cell_out[layer, cell, 0] == GAME_OVER:
-                    acc += w * float(cell_out[layer, cell, 2] - PENALTY * p)
-                else:
-                    acc += w * (cell_out[layer, cell, 2] + values[cell_out[layer, cell, 1] + p])
-            values[base + p] = acc / total
+            values[base + p] = _own_turn(weights, cell_out, layer, n_cells, values, 0, base, p,
+                                         penalties, open_points) / total
+
+
+@jit(inline=True)
+def _own_turn(weights: IntArray, cell_out: IntArray, layer: int, n_cells: int,
+              values: FloatArray, shift: int, base: int, p: int, penalties: int,
+              open_points: int) -> float:
+    """The weighted sum (units of 1 / (36 * 6^k)) of V_pi after the own roll of the
+    configuration at ``base`` with ``p`` penalties, the cells of ``layer`` deciding:
+    the values after the turn are read at ``values[shift + index]`` (``shift`` = 0 in
+    solitaire; in the table model, where level N - 1 of the evaluated table starts)."""
+    acc = 0.0
+    w = weights[layer, 0]
+    if w != 0:
+        if p + 1 >= penalties:
+            acc += w * float(open_points - PENALTY * (p + 1))
+        else:
+            acc += w * values[shift + base + p + 1]
+    for cell in range(1, n_cells):
+        w = weights[layer, cell]
+        if w == 0:
+            continue
+        if cell_out[layer, cell, 0] == GAME_OVER:
+            acc += w * float(cell_out[layer, cell, 2] - PENALTY * p)
+        else:
+            acc += w * (cell_out[layer, cell, 2] + values[shift + cell_out[layer, cell, 1] + p])
+    return acc
 
 
 @jit(parallel=True)
@@ -609,6 +622,165 @@ def evaluate_batch(
                         points, n_codes, length, threshold, penalties, to_end, a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items,
                         ch * chunk, min(n_items, (ch + 1) * chunk))
+
+
+#: White-pair weights of the white sums 2..12 (of 36).
+_SUM_WEIGHTS = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.int64)
+
+
+@jit()
+def _passive_choices(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, points: IntArray, length: int, threshold: int,
+    to_end: int, penalties: int, vpol: FloatArray, policy_players: int, level_size: int,
+    mask: int, open_rows: IntArray, codes: IntArray, base: int,
+    opt: IntArray, choice: IntArray,
+) -> None:
+    """The optimal-for-M policy's choice on another player's roll (table model), for every
+    white sum ``S``, policy level ``L`` (0 .. M - 1) and penalty count ``p``.
+
+    ``opt[S, t]`` = (status, successor, closed or final points) of marking the white
+    sum in open row ``t`` (apply_plan with action 1 only: R7, R8, R14), status ILLEGAL
+    when the sum cannot be marked there.  ``choice[L, p, S]`` is -1 (pass) or the open
+    row ``t`` whose mark has the highest value ``vpol`` at level ``L`` (the M-table's
+    values; the score when the mark ends the game); ties go to passing, then to the
+    lowest row (the rules core's order: no mark first, then marks by row).
+    """
+    k = open_rows.shape[0]
+    m = codes.shape[0]
+    for s in range(N_SUMS):
+        for t in range(k):
+            i = open_rows[t]
+            q = pos_of[i, s + 2]
+            opt[s, t, 0] = ILLEGAL
+            if q < 0:
+                continue
+            r = apply_plan(offsets, strides, code_last, code_marks, next_code, points, length,
+                           threshold, to_end, False, mask, codes, i, q, -1, -1)
+            opt[s, t, 0] = r[0]
+            opt[s, t, 1] = r[1]
+            opt[s, t, 2] = r[2] if r[0] == GOES_ON else r[3]
+    for level in range(policy_players):
+        shift = level * level_size
+        for p in range(penalties):
+            for s in range(N_SUMS):
+                best_h = vpol[shift + base + p]
+                best_tb = 0
+                best = -1
+                for t in range(k):
+                    st = opt[s, t, 0]
+                    if st == ILLEGAL:
+                        continue
+                    i = open_rows[t]
+                    h = plan_value(st, shift + opt[s, t, 1], opt[s, t, 2], opt[s, t, 2], p, vpol)
+                    tb = tie_break(m, length, i, pos_of[i, s + 2], -1, -1)
+                    if _better(h, tb, best_h, best_tb):
+                        best_h = h
+                        best_tb = tb
+                        best = t
+                choice[level, p, s] = best
+
+
+@jit()
+def _evaluate_items_tables(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
+    level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
+    mask: int, open_rows: IntArray, items: IntArray, start: int, stop: int,
+) -> None:
+    """V_pi of ``items[start:stop]`` at every level of every evaluated table, for the
+    policy that is optimal for a table of M = ``policy_players`` (see
+    :func:`evaluate_tables_batch`)."""
+    k = open_rows.shape[0]
+    m = strides.shape[1]
+    n_layers = penalties
+    cell_h, cell_tb, cell_out, weights = _cell_scratch(n_layers, k)
+    n_cells = cell_h.shape[1]
+    zh, zt, zj, zc, below = _sweep_scratch(k)
+    codes = np.zeros(m, dtype=np.int64)
+    opt = np.empty((N_SUMS, max(k, 1), 3), dtype=np.int64)
+    choice = np.empty((policy_players, penalties, N_SUMS), dtype=np.int64)
+    total = _n_rolls(k)
+    for it in range(start, stop):
+        _decode_config(items[it], open_rows, n_codes, codes)
+        base, open_points = config_weights(
+            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+            length, threshold, penalties, to_end, a2_after_end, 0, 0.0, vown,
+            mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
+            zh, zt, zj, zc, below)
+        need_passive = False
+        for x in range(table_players.shape[0]):
+            need_passive = need_passive or table_players[x] > 1
+        if need_passive:
+            _passive_choices(offsets, strides, code_last, code_marks, next_code, pos_of,
+                             points, length, threshold, to_end, penalties, vpol,
+                             policy_players, level_size, mask, open_rows, codes, base,
+                             opt, choice)
+        for x in range(table_players.shape[0]):
+            n_players = table_players[x]
+            first = table_start[x]
+            for p in range(penalties - 1, -1, -1):
+                # this player's own roll (level 0): then the others roll n_players - 1 times
+                values[first + base + p] = _own_turn(
+                    weights, cell_out, p, n_cells, values,
+                    first + (n_players - 1) * level_size, base, p, penalties,
+                    open_points) / total
+                # another player's roll (level K >= 1), leading to level K - 1; the
+                # policy decides at its own level min(K - 1, M - 1)
+                for lev in range(1, n_players):
+                    shift = first + (lev - 1) * level_size
+                    plev = min(lev - 1, policy_players - 1)
+                    acc = 0.0
+                    for s in range(N_SUMS):
+                        t = choice[plev, p, s]
+                        if t < 0:
+                            v = values[shift + base + p]
+                        elif opt[s, t, 0] == GAME_OVER:
+                            v = float(opt[s, t, 2] - PENALTY * p)
+                        else:
+                            v = opt[s, t, 2] + values[shift + opt[s, t, 1] + p]
+                        acc += _SUM_WEIGHTS[s] * v
+                    values[first + lev * level_size + base + p] = acc / 36.0
+
+
+@jit(parallel=True)
+def evaluate_tables_batch(
+    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
+    level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
+    mask: int, open_rows: IntArray, items: IntArray, chunk: int, parallel: bool,
+) -> None:
+    """V_pi in the table model (docs/table.md) of the optimal policy of a table of
+    M = ``policy_players``, played at tables of ``table_players[x]`` players, for the
+    independent configurations ``items`` of table ``mask`` (as :func:`evaluate_batch`).
+
+    ``vpol`` is the M-table (``M * level_size`` values, level-major) and ``vown`` its
+    level M - 1 (the values after the policy's own turn, by which it ranks its plans).
+    Table ``x``'s values, N = ``table_players[x]`` levels of ``level_size`` each, start at
+    ``values[table_start[x]]``: level 0 is this player's own roll (the same plan
+    choice whatever N, so the cells are gathered once for every table), level K >= 1
+    another player's roll, on which the policy marks the white sum in a row or passes
+    (:func:`_passive_choices`, at its level min(K - 1, M - 1)).
+    """
+    n_items = items.shape[0]
+    if not parallel:
+        _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
+                               number_at, points, n_codes, length, threshold, penalties,
+                               to_end, a2_after_end, vown, vpol, policy_players, level_size,
+                               values, table_start, table_players, mask, open_rows, items,
+                               0, n_items)
+        return
+    n_chunks = (n_items + chunk - 1) // chunk
+    for ch in numba.prange(n_chunks):
+        _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
+                               number_at, points, n_codes, length, threshold, penalties,
+                               to_end, a2_after_end, vown, vpol, policy_players, level_size,
+                               values, table_start, table_players, mask, open_rows, items,
+                               ch * chunk, min(n_items, (ch + 1) * chunk))
 
 
 @jit()
