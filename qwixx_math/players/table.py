@@ -33,12 +33,8 @@ class TablePlayer(SoloPlayer):
 
     name = "table"
 
-    def __init__(self, advisor: TableAdvisor) -> None:
-        super().__init__(advisor)
-        self.table_advisor = advisor
-
     def action2(self, seat: int, state: GameState) -> Mark | None:
-        return self.table_advisor.advise_action2(state).best.plan.action2
+        return self.advisor.advise_action2(state).best.plan.action2
 
 
 def make(ruleset: Ruleset, seed: int) -> Player:
