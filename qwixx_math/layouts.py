@@ -1,0 +1,264 @@
+"""The printed sheet: the number and colour of every cell, the locks and the boxes.
+
+One :class:`SheetLayout` value states what a score sheet looks like; the rules
+core, notation, dice mathematics, solver, advice, policies and validator all
+read it (issue 13).  Three layouts are published (:data:`OFFICIAL`, and the two
+pads of Qwixx Mixx, :data:`MIXX_A` and :data:`MIXX_B`); smaller ones exist so
+that a naive reference solver can check the fast one on every state.
+
+**Rows are named by their lock.**  Every row ends in a lock box whose colour is
+the colour of its last cell, and closing the row takes the die of that colour
+out of play (R9).  The locks of a layout have distinct colours, so a row is
+named by its lock colour everywhere in the library: on the official sheet and
+on Mixx B that is simply the row's colour; on Mixx A, row 1 (2..12, ending in
+the red cells 11 and 12) is "the red row", row 2 the yellow one, row 3 the green
+one and row 4 the blue one.  ``rows[i]`` is the row of the ``i``-th lock colour
+of :data:`~qwixx_math.model.COLOURS` that the layout uses.
+
+**Action 2** (white die + coloured die, R6) may be marked in a cell of that
+die's colour, in any open row (on the official sheet and Mixx B that cell is in
+the row of the die's colour).  **Action 1** (the white sum, R5) may be marked in
+any open row, whatever the colour of the cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .errors import ParseError
+from .model import COLOURS, Colour
+
+__all__ = [
+    "LAYOUTS",
+    "MIXX_A",
+    "MIXX_B",
+    "OFFICIAL",
+    "SheetLayout",
+    "layout_named",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLayout:
+    """What a score sheet looks like.
+
+    ``numbers[i]``: the numbers of row ``i``, left to right (the last is the
+    number that closes the row, R8).  ``colours[i]``: the colour of each of
+    those cells; the last one is the row's lock colour.  Rows are listed in the
+    order of their lock colours (red, yellow, green, blue), and no two rows
+    share a lock colour.
+
+    >>> OFFICIAL.cell_colour(Colour.GREEN, 7)
+    <Colour.GREEN: 'green'>
+    >>> MIXX_A.cell_colour(Colour.RED, 5), MIXX_A.numbers[0][:3]
+    (<Colour.BLUE: 'blue'>, (2, 3, 4))
+    >>> MIXX_A.action2_rows(Colour.BLUE, 5)
+    (<Colour.RED: 'red'>,)
+    """
+
+    name: str
+    numbers: tuple[tuple[int, ...], ...]
+    colours: tuple[tuple[Colour, ...], ...]
+    lock_threshold: int = 5
+    penalty_boxes: int = 4
+    closed_rows_to_end: int = 2
+    _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
+        init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ParseError(f"a layout needs a name, not {self.name!r}")
+        numbers, colours = self.numbers, self.colours
+        if not (isinstance(numbers, tuple) and isinstance(colours, tuple)
+                and 1 <= len(numbers) <= len(COLOURS) and len(colours) == len(numbers)):
+            raise ParseError(
+                f"layout {self.name}: 1 to {len(COLOURS)} rows, each with its numbers and "
+                "their colours")
+        locks: list[Colour] = []
+        positions: list[tuple[int, ...]] = []
+        for i, (row, cols) in enumerate(zip(numbers, colours, strict=True)):
+            if not (isinstance(row, tuple) and isinstance(cols, tuple)
+                    and 1 <= len(row) <= 11 and len(cols) == len(row)):
+                raise ParseError(f"layout {self.name}: row {i + 1} needs 1 to 11 cells, "
+                                 "each with a number and a colour")
+            if not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 12
+                       for n in row) or len(set(row)) != len(row):
+                raise ParseError(f"layout {self.name}: row {i + 1} must show distinct numbers "
+                                 f"2..12, not {row!r}")
+            if not all(isinstance(c, Colour) for c in cols):
+                raise ParseError(f"layout {self.name}: row {i + 1}'s cells need Colours")
+            locks.append(cols[-1])
+            pos = [-1] * 13
+            for p, n in enumerate(row):
+                pos[n] = p
+            positions.append(tuple(pos))
+        order = [c.index for c in locks]
+        if order != sorted(set(order)):
+            raise ParseError(
+                f"layout {self.name}: rows must be listed in the order of their lock colours "
+                f"(red, yellow, green, blue), each lock colour once; got "
+                f"{', '.join(c.value for c in locks)}")
+        for name in ("lock_threshold", "penalty_boxes", "closed_rows_to_end"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ParseError(f"layout {self.name}: {name} must be an integer, not {value!r}")
+        if not 0 <= self.lock_threshold <= min(len(r) for r in numbers) - 1:
+            raise ParseError(f"layout {self.name}: lock_threshold {self.lock_threshold} must be "
+                             "0 to (shortest row length - 1)")
+        if self.penalty_boxes < 1:
+            raise ParseError(f"layout {self.name}: at least one penalty box")
+        if not 1 <= self.closed_rows_to_end <= len(numbers):
+            raise ParseError(f"layout {self.name}: closed_rows_to_end must be 1 to the number "
+                             f"of rows, not {self.closed_rows_to_end}")
+        object.__setattr__(self, "_position", tuple(positions))
+        a2: dict[tuple[Colour, int], list[Colour]] = {}
+        for lock, row, cols in zip(locks, numbers, colours, strict=True):
+            for n, c in zip(row, cols, strict=True):
+                a2.setdefault((c, n), []).append(lock)
+        object.__setattr__(self, "_a2", {k: tuple(v) for k, v in a2.items()})
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def rows(self) -> int:
+        """The number of rows."""
+        return len(self.numbers)
+
+    @property
+    def locks(self) -> tuple[Colour, ...]:
+        """Each row's lock colour, in row order: the colours whose dice are rolled (R4)."""
+        return tuple(cols[-1] for cols in self.colours)
+
+    def row_index(self, row: Colour | str) -> int:
+        """The index of the row locked by ``row`` (a Colour or its name)."""
+        colour = Colour.of(row)
+        for i, cols in enumerate(self.colours):
+            if cols[-1] is colour:
+                return i
+        raise ParseError(f"layout {self.name} has no {colour.value} row")
+
+    def position(self, row: Colour | str, number: int) -> int | None:
+        """The position (0 = leftmost) of ``number`` in ``row``, or None if it is not printed."""
+        pos = self._position[self.row_index(row)]
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= 12:
+            return None
+        p = pos[number]
+        return p if p >= 0 else None
+
+    def number(self, row: Colour | str, position: int) -> int:
+        """The number printed at ``position`` of ``row``."""
+        cells = self.numbers[self.row_index(row)]
+        if not isinstance(position, int) or isinstance(position, bool) \
+                or not 0 <= position < len(cells):
+            raise ParseError(f"layout {self.name}: no position {position!r} in a row of "
+                             f"{len(cells)} cells")
+        return cells[position]
+
+    def last_number(self, row: Colour | str) -> int:
+        """The number that closes ``row`` (R8)."""
+        return self.numbers[self.row_index(row)][-1]
+
+    def cell_colour(self, row: Colour | str, number: int) -> Colour:
+        """The colour of the cell showing ``number`` in ``row``."""
+        i = self.row_index(row)
+        p = self.position(row, number)
+        if p is None:
+            raise ParseError(f"layout {self.name}: the {Colour.of(row).value} row does not "
+                             f"show {number!r}", rule="R2")
+        return self.colours[i][p]
+
+    def action2_rows(self, die: Colour | str, number: int) -> tuple[Colour, ...]:
+        """The rows (by lock colour) with a cell of ``die``'s colour showing ``number``:
+        where white + that die may be marked (R6), open or not."""
+        return self._a2.get((Colour.of(die), number), ())
+
+    @property
+    def is_official(self) -> bool:
+        """True for the official sheet."""
+        return self == OFFICIAL
+
+    @property
+    def key(self) -> str:
+        """A short unique name: the published layouts' names, else a spelled-out key."""
+        if self.name in LAYOUTS and LAYOUTS[self.name] == self:
+            return self.name
+        rows = ".".join(
+            "".join(f"{c.letter}{n:x}" for n, c in zip(r, cs, strict=True))
+            for r, cs in zip(self.numbers, self.colours, strict=True))
+        return f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
+
+    # ---------------------------------------------------------------- building
+    @classmethod
+    def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
+                lock_threshold: int = 5, penalty_boxes: int = 4,
+                closed_rows_to_end: int = 2) -> SheetLayout:
+        """A layout from each row's cells as ``(number, colour)`` pairs, left to right."""
+        return cls(name, tuple(tuple(n for n, _ in r) for r in rows),
+                   tuple(tuple(c for _, c in r) for r in rows),
+                   lock_threshold, penalty_boxes, closed_rows_to_end)
+
+    @classmethod
+    def plain(cls, name: str, directions: str, row_length: int = 11, *,
+              lock_threshold: int = 5, penalty_boxes: int = 4,
+              closed_rows_to_end: int = 2) -> SheetLayout:
+        """One-colour rows read ``a``scending (2, 3, ...) or ``d``escending (12, 11, ...),
+        coloured red, yellow, green, blue in order: the official sheet is
+        ``plain("official", "aadd")``; the solver's small test variants are the others."""
+        if not isinstance(directions, str) or not 1 <= len(directions) <= len(COLOURS) \
+                or set(directions) - {"a", "d"}:
+            raise ParseError(f"row directions are 1 to 4 letters a/d, not {directions!r}")
+        if not isinstance(row_length, int) or not 1 <= row_length <= 11:
+            raise ParseError(f"row_length must be 1..11, not {row_length!r}")
+        rows = []
+        for colour, d in zip(COLOURS, directions, strict=False):
+            numbers = range(2, 2 + row_length) if d == "a" else range(12, 12 - row_length, -1)
+            rows.append([(n, colour) for n in numbers])
+        return cls.of_rows(name, rows, lock_threshold=lock_threshold,
+                           penalty_boxes=penalty_boxes, closed_rows_to_end=closed_rows_to_end)
+
+
+def _segments(numbers: Sequence[int], *parts: tuple[Colour, int]) -> list[tuple[int, Colour]]:
+    """Cells of a row coloured in segments: ``parts`` are (colour, cell count), left to right."""
+    colours = [c for c, k in parts for _ in range(k)]
+    assert len(colours) == len(numbers)
+    return list(zip(numbers, colours, strict=True))
+
+
+_R, _Y, _G, _B = COLOURS
+_UP = range(2, 13)
+_DOWN = range(12, 1, -1)
+
+#: The official sheet (R2): red and yellow 2..12, green and blue 12..2.
+OFFICIAL = SheetLayout.plain("official", "aadd")
+
+#: Qwixx Mixx, pad A ("colours mixed"): every row keeps its numbers, its cells are
+#: coloured in segments; row 1 locks red, row 2 yellow, row 3 green, row 4 blue.
+MIXX_A = SheetLayout.of_rows("mixx-a", [
+    _segments(_UP, (_Y, 3), (_B, 3), (_G, 3), (_R, 2)),    # row 1: Y 2-4, B 5-7, G 8-10, R 11-12
+    _segments(_UP, (_R, 2), (_G, 4), (_B, 2), (_Y, 3)),    # row 2: R 2-3, G 4-7, B 8-9, Y 10-12
+    _segments(_DOWN, (_B, 3), (_Y, 3), (_R, 3), (_G, 2)),  # row 3: B 12-10, Y 9-7, R 6-4, G 3-2
+    _segments(_DOWN, (_G, 2), (_R, 4), (_Y, 2), (_B, 3)),  # row 4: G 12-11, R 10-7, Y 6-5, B 4-2
+])
+
+#: Qwixx Mixx, pad B ("numbers mixed"): every row keeps its colour; its numbers are
+#: printed in this order, the last one closing the row.
+MIXX_B = SheetLayout.of_rows("mixx-b", [
+    [(n, _R) for n in (10, 6, 2, 8, 3, 4, 12, 5, 9, 7, 11)],
+    [(n, _Y) for n in (9, 12, 4, 6, 7, 2, 5, 8, 11, 3, 10)],
+    [(n, _G) for n in (8, 2, 10, 12, 6, 9, 7, 4, 5, 11, 3)],
+    [(n, _B) for n in (5, 7, 11, 9, 12, 3, 8, 10, 2, 6, 4)],
+])
+
+#: The published layouts by name (``--layout official|mixx-a|mixx-b``).
+LAYOUTS: dict[str, SheetLayout] = {la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B)}
+
+
+def layout_named(name: str | SheetLayout) -> SheetLayout:
+    """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``)."""
+    if isinstance(name, SheetLayout):
+        return name
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key is None or key not in LAYOUTS:
+        raise ParseError(f"unknown layout {name!r}; expected one of {', '.join(LAYOUTS)}")
+    return LAYOUTS[key]
