@@ -23,11 +23,12 @@ any open row, whatever the colour of the cell.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .colours import COLOURS, Colour
 from .errors import ParseError
-from .model import COLOURS, Colour
 
 __all__ = [
     "LAYOUTS",
@@ -57,7 +58,7 @@ class SheetLayout:
     (<Colour.RED: 'red'>,)
     """
 
-    name: str
+    name: str = field(compare=False)
     numbers: tuple[tuple[int, ...], ...]
     colours: tuple[tuple[Colour, ...], ...]
     lock_threshold: int = 5
@@ -66,6 +67,15 @@ class SheetLayout:
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
+    # Tables for the rules core, indexed by a row's lock colour index (0..3; a colour
+    # that locks no row has an empty row): see _tables().
+    _row_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _pos: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _cell: tuple[tuple[Colour | None, ...], ...] = field(init=False, repr=False, compare=False)
+    _last_bit: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _allowed: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _count: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -118,6 +128,42 @@ class SheetLayout:
             for n, c in zip(row, cols, strict=True):
                 a2.setdefault((c, n), []).append(lock)
         object.__setattr__(self, "_a2", {k: tuple(v) for k, v in a2.items()})
+        self._tables(locks)
+        object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
+                                                self.penalty_boxes, self.closed_rows_to_end)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def _tables(self, locks: Sequence[Colour]) -> None:
+        """The rules core's tables, by lock colour index: the row index (-1: no such row),
+        each number's position (-1: not printed) and cell colour, the last position's bit,
+        and, for every mask of marked positions, the positions R7 and R8 allow next and
+        the mark count with the lock box (R16)."""
+        row_of = [-1] * len(COLOURS)
+        pos: list[tuple[int, ...]] = [(-1,) * 13] * len(COLOURS)
+        cell: list[tuple[Colour | None, ...]] = [(None,) * 13] * len(COLOURS)
+        last_bit = [0] * len(COLOURS)
+        allowed: list[tuple[int, ...]] = [(0,)] * len(COLOURS)
+        count: list[tuple[int, ...]] = [(0,)] * len(COLOURS)
+        for i, lock in enumerate(locks):
+            ci = lock.index
+            row_of[ci] = i
+            pos[ci] = self._position[i]
+            cells: list[Colour | None] = [None] * 13
+            for n, c in zip(self.numbers[i], self.colours[i], strict=True):
+                cells[n] = c
+            cell[ci] = tuple(cells)
+            length = len(self.numbers[i])
+            last = 1 << (length - 1)
+            last_bit[ci] = last
+            allowed[ci] = tuple(_allowed(m, length, self.lock_threshold)
+                                for m in range(1 << length))
+            count[ci] = tuple(m.bit_count() + (1 if m & last else 0) for m in range(1 << length))
+        for name, value in (("_row_of", tuple(row_of)), ("_pos", tuple(pos)),
+                            ("_cell", tuple(cell)), ("_last_bit", tuple(last_bit)),
+                            ("_allowed", tuple(allowed)), ("_count", tuple(count))):
+            object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -188,7 +234,41 @@ class SheetLayout:
             for r, cs in zip(self.numbers, self.colours, strict=True))
         return f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
 
+    def shows(self, row: Colour | str, number: int) -> bool:
+        """Whether ``row`` (a lock colour the layout has) prints ``number``."""
+        return self.position(row, number) is not None
+
+    def row_length(self, row: Colour | str) -> int:
+        """The number of cells of ``row``."""
+        return len(self.numbers[self.row_index(row)])
+
     # ---------------------------------------------------------------- building
+    @classmethod
+    def from_key(cls, key: str) -> SheetLayout:
+        """The layout whose :attr:`key` is ``key`` (a published name or a spelled-out key).
+
+        >>> SheetLayout.from_key(SheetLayout.plain("tiny", "ad", 3, lock_threshold=2).key).numbers
+        ((2, 3, 4), (12, 11, 10))
+        """
+        if not isinstance(key, str):
+            raise ParseError(f"a layout key must be text, not {type(key).__name__}")
+        text = key.strip().lower()
+        if text in LAYOUTS:
+            return LAYOUTS[text]
+        match = _KEY.fullmatch(text)
+        if match is None:
+            raise ParseError(f"unknown layout {key!r}; expected one of {', '.join(LAYOUTS)} "
+                             "or a layout key such as 'r2r3r4.ycybya-t1-p4-k2'")
+        rows = []
+        for part in match.group(1).split("."):
+            cells = []
+            for i in range(0, len(part), 2):
+                cells.append((int(part[i + 1], 16), Colour.parse(part[i])))
+            rows.append(cells)
+        return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
+                           penalty_boxes=int(match.group(3)),
+                           closed_rows_to_end=int(match.group(4)))
+
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
                 lock_threshold: int = 5, penalty_boxes: int = 4,
@@ -216,6 +296,21 @@ class SheetLayout:
             rows.append([(n, colour) for n in numbers])
         return cls.of_rows(name, rows, lock_threshold=lock_threshold,
                            penalty_boxes=penalty_boxes, closed_rows_to_end=closed_rows_to_end)
+
+
+_KEY = re.compile(
+    r"((?:[rygb][2-9a-c])+(?:\.(?:[rygb][2-9a-c])+){0,3})-t(\d{1,2})-p(\d{1,2})-k(\d)")
+
+
+def _allowed(mask: int, length: int, threshold: int) -> int:
+    """Positions a row of ``length`` cells with marks ``mask`` may take next, by R7 and R8."""
+    last = 1 << (length - 1)
+    if mask & last:
+        return 0
+    out = (last - 1) & ~((1 << mask.bit_length()) - 1)
+    if mask.bit_count() >= threshold:
+        out |= last
+    return out
 
 
 def _segments(numbers: Sequence[int], *parts: tuple[Colour, int]) -> list[tuple[int, Colour]]:
@@ -255,10 +350,13 @@ LAYOUTS: dict[str, SheetLayout] = {la.name: la for la in (OFFICIAL, MIXX_A, MIXX
 
 
 def layout_named(name: str | SheetLayout) -> SheetLayout:
-    """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``)."""
+    """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``), or the
+    layout a spelled-out :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
     key = name.strip().lower() if isinstance(name, str) else None
-    if key is None or key not in LAYOUTS:
+    if key is None:
         raise ParseError(f"unknown layout {name!r}; expected one of {', '.join(LAYOUTS)}")
+    if key not in LAYOUTS:
+        return SheetLayout.from_key(key)
     return LAYOUTS[key]

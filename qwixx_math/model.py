@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from typing import ClassVar
 
+from .colours import _COLOUR_NAMES, COLOURS, Colour, _colour  # noqa: F401
 from .errors import InvalidStateError, ParseError
+from .layouts import OFFICIAL, SheetLayout
 
 __all__ = [
     "COLOURS",
@@ -45,85 +46,6 @@ PENALTY_POINTS = 5
 _FULL_MASK = (1 << ROW_LENGTH) - 1
 _LAST_BIT = 1 << LAST_POSITION
 
-
-class Colour(Enum):
-    """The four colours, in sheet order (R1, R2).
-
-    Each colour carries ``index`` (0 red, 1 yellow, 2 green, 3 blue: the order of
-    rows and dice), ``letter`` (``r``, ``y``, ``g``, ``b``: the text notation),
-    ``ascending`` (red and yellow read 2..12, green and blue 12..2) and
-    ``last_number`` (12 for red/yellow, 2 for green/blue: the number that closes
-    the row, R8).
-    """
-
-    RED = "red"
-    YELLOW = "yellow"
-    GREEN = "green"
-    BLUE = "blue"
-
-    index: int
-    letter: str
-    ascending: bool
-    last_number: int
-    _positions: tuple[int, ...]
-
-    # Members are singletons: identity hashing is correct and much faster than Enum's.
-    __hash__ = object.__hash__
-
-    def position(self, number: int) -> int:
-        """Position (0..10, left to right) of ``number`` in this colour's row."""
-        try:
-            pos = self._positions[number] if number >= 0 else -1  # no negative indexing
-        except (IndexError, TypeError):
-            pos = -1
-        if pos < 0 or isinstance(number, bool):
-            raise ParseError(f"a row holds the numbers 2 to 12, not {number!r}", rule="R2")
-        return pos
-
-    def number(self, position: int) -> int:
-        """The number printed at ``position`` (0..10) of this colour's row."""
-        return position + 2 if self.ascending else 12 - position
-
-    @classmethod
-    def parse(cls, text: str) -> Colour:
-        """A colour from its name or letter, case-insensitive (``"r"``, ``"Red"``)."""
-        key = text.strip().lower() if isinstance(text, str) else None
-        colour = _COLOUR_NAMES.get(key) if key is not None else None
-        if colour is None:
-            raise ParseError(
-                f"unknown colour {text!r}; expected one of red, yellow, green, blue (or r, y, g, b)"
-            )
-        return colour
-
-    @classmethod
-    def of(cls, value: Colour | str) -> Colour:
-        """``value`` itself when it is a Colour, else the colour it names (:meth:`parse`).
-
-        Every function of the library that takes a colour accepts both.
-        """
-        if isinstance(value, Colour):
-            return value
-        if isinstance(value, str):
-            return cls.parse(value)
-        raise ParseError(f"expected a colour (a Colour or its name), not {value!r}")
-
-
-for _i, _c in enumerate(Colour):
-    _c.index = _i
-    _c.letter = _c.value[0]
-    _c.ascending = _i < 2
-    _c.last_number = 12 if _c.ascending else 2
-    _c._positions = tuple(
-        -1 if n < 2 else (n - 2 if _c.ascending else 12 - n) for n in range(13))
-
-def _colour(value: Colour | str) -> Colour:
-    """:meth:`Colour.of`, with the common case (a Colour) inline."""
-    return value if value.__class__ is Colour else Colour.of(value)
-
-
-#: The colours in sheet order.
-COLOURS: tuple[Colour, ...] = tuple(Colour)
-_COLOUR_NAMES = {**{c.value: c for c in COLOURS}, **{c.letter: c for c in COLOURS}}
 
 #: T(n) = n(n+1)/2, the points of a row with n marks (R16).
 _TRIANGLE = tuple(n * (n + 1) // 2 for n in range(ROW_LENGTH + 2))
@@ -207,54 +129,77 @@ MARKS: tuple[tuple[Mark, ...], ...] = tuple(
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
-    """One player's score sheet: the marks of the four rows and the penalty boxes (R2).
+    """One player's score sheet: the marks of its rows and the penalty boxes (R2).
 
-    ``masks[i]`` is the row of ``COLOURS[i]`` as a bit mask of marked positions;
-    prefer the friendly constructors :meth:`empty`, :meth:`from_marks` and
-    :func:`qwixx_math.notation.parse_sheet`.  A sheet is validated when built:
-    one that no game can produce raises :class:`InvalidStateError`.
+    ``masks[i]`` is the row locked by ``COLOURS[i]`` as a bit mask of marked
+    positions (0 for a colour that locks no row of the layout); ``layout`` is the
+    printed sheet (:data:`~qwixx_math.layouts.OFFICIAL` unless given), which says
+    which number stands at each position.  Prefer the friendly constructors
+    :meth:`empty`, :meth:`from_marks` and :func:`qwixx_math.notation.parse_sheet`.  A
+    sheet is validated when built: one that no game can produce raises
+    :class:`InvalidStateError`.
+
+    >>> from qwixx_math.layouts import MIXX_B
+    >>> Sheet.from_marks({Colour.RED: [10, 6]}, layout=MIXX_B).masks
+    (3, 0, 0, 0)
     """
 
     masks: tuple[int, int, int, int] = (0, 0, 0, 0)
     penalties: int = 0
+    layout: SheetLayout = OFFICIAL
 
     EMPTY: ClassVar[Sheet]
 
     def __post_init__(self) -> None:
         masks = self.masks
+        layout = self.layout
+        if not isinstance(layout, SheetLayout):
+            raise ParseError(f"Sheet.layout must be a SheetLayout, not {layout!r}")
         if not (isinstance(masks, tuple) and len(masks) == len(COLOURS)):
-            raise ParseError("a sheet has four rows (red, yellow, green, blue)")
+            raise ParseError("a sheet has four row masks (red, yellow, green, blue)")
         for colour, mask in zip(COLOURS, masks, strict=True):
-            if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask <= _FULL_MASK:
-                raise ParseError(f"the {colour.value} row mask must be an integer 0..2047")
-            if mask & _LAST_BIT and (mask & ~_LAST_BIT).bit_count() < LOCK_THRESHOLD:
+            last = layout._last_bit[colour.index]
+            full = (last << 1) - 1 if last else 0
+            if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask <= full:
+                if last == 0 and isinstance(mask, int):
+                    raise ParseError(f"layout {layout.name} has no {colour.value} row, so its "
+                                     "mask must be 0")
+                raise ParseError(f"the {colour.value} row mask must be an integer 0..{full}")
+            if mask & last and (mask & ~last).bit_count() < layout.lock_threshold:
+                number = layout.last_number(colour)
                 raise InvalidStateError(
                     "R8",
-                    f"{colour.value} {colour.last_number} needs {LOCK_THRESHOLD} marks in "
-                    f"{colour.value} before it; this row has "
-                    f"{(mask & ~_LAST_BIT).bit_count()}",
+                    f"{colour.value} {number} needs {layout.lock_threshold} marks in "
+                    f"{colour.value} before it; this row has {(mask & ~last).bit_count()}",
                 )
         p = self.penalties
-        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= PENALTY_BOXES:
-            raise InvalidStateError("R2", f"a sheet has {PENALTY_BOXES} penalty boxes; got {p!r}")
+        boxes = layout.penalty_boxes
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= boxes:
+            raise InvalidStateError("R2", f"a sheet has {boxes} penalty boxes; got {p!r}")
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def empty(cls) -> Sheet:
-        """A fresh sheet."""
-        return cls.EMPTY
+    def empty(cls, layout: SheetLayout = OFFICIAL) -> Sheet:
+        """A fresh sheet (of ``layout``, by default the official sheet)."""
+        if layout is OFFICIAL:
+            return cls.EMPTY
+        return cls((0, 0, 0, 0), 0, _require_layout(layout))
 
     @classmethod
     def from_marks(
         cls,
         marks: Mapping[Colour, Iterable[int]] | None = None,
         penalties: int = 0,
+        layout: SheetLayout = OFFICIAL,
     ) -> Sheet:
         """A sheet from the numbers marked in each row, in the order they were marked.
+
+        Rows are keyed by their lock colour (see :mod:`qwixx_math.layouts`).
 
         >>> Sheet.from_marks({Colour.RED: [2, 3, 5]}, penalties=1)
         Sheet('r:2,3,5/y:-/g:-/b:-/p:1')
         """
+        layout = _require_layout(layout)
         masks = [0, 0, 0, 0]
         if marks is not None and not isinstance(marks, Mapping):
             raise ParseError(f"marks must map each Colour to its numbers, not {marks!r}")
@@ -263,96 +208,124 @@ class Sheet:
                 raise ParseError(f"sheet rows are keyed by Colour, not {colour!r}")
             if isinstance(numbers, (str, bytes)) or not isinstance(numbers, Iterable):
                 raise ParseError(f"the {colour.value} row must list its numbers, not {numbers!r}")
+            numbers = list(numbers)
+            if numbers and layout._row_of[colour.index] < 0:
+                raise InvalidStateError("R2", f"layout {layout.name} has no {colour.value} row")
             mask = 0
             last: int | None = None
+            last_pos = -1
             for number in numbers:
-                pos = colour.position(number)
-                if last is not None and pos <= colour.position(last):
+                pos = _layout_position(layout, colour, number)
+                if last is not None and pos <= last_pos:
                     raise InvalidStateError(
                         "R7",
                         f"{colour.value} {number} is not right of {colour.value} {last}; "
                         "marks in a row go strictly left to right",
                     )
                 mask |= 1 << pos
-                last = number
+                last, last_pos = number, pos
             masks[colour.index] = mask
-        return cls((masks[0], masks[1], masks[2], masks[3]), penalties)
+        return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout)
 
     @classmethod
-    def _unchecked(cls, masks: tuple[int, int, int, int], penalties: int) -> Sheet:
+    def _unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
+                   layout: SheetLayout = OFFICIAL) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
         sheet = object.__new__(cls)
         object.__setattr__(sheet, "masks", masks)
         object.__setattr__(sheet, "penalties", penalties)
+        object.__setattr__(sheet, "layout", layout)
         return sheet
 
     # -- reading ------------------------------------------------------------------------------
+    @property
+    def rows(self) -> tuple[Colour, ...]:
+        """The rows of the sheet, by lock colour, in order."""
+        return self.layout.locks
+
     def marks(self, colour: Colour | str) -> tuple[int, ...]:
         """The numbers marked in ``colour``'s row, left to right (the lock box not included)."""
         colour = _colour(colour)
         mask = self.masks[colour.index]
-        return tuple(colour.number(p) for p in range(ROW_LENGTH) if mask >> p & 1)
+        if not mask:
+            return ()
+        numbers = self.layout.numbers[self.layout._row_of[colour.index]]
+        return tuple(n for p, n in enumerate(numbers) if mask >> p & 1)
 
     def count(self, colour: Colour | str) -> int:
         """Marks in ``colour``'s row, the lock box included (R16)."""
-        return COUNT[self.masks[_colour(colour).index]]
+        ci = _colour(colour).index
+        return self.layout._count[ci][self.masks[ci]]
 
     def is_locked(self, colour: Colour | str) -> bool:
         """Whether this player marked ``colour``'s last number and lock box (R8)."""
-        return bool(self.masks[_colour(colour).index] & _LAST_BIT)
+        ci = _colour(colour).index
+        return bool(self.masks[ci] & self.layout._last_bit[ci])
 
     @property
     def locked(self) -> frozenset[Colour]:
         """The colours this player closed."""
-        return frozenset(c for c in COLOURS if self.masks[c.index] & _LAST_BIT)
+        last = self.layout._last_bit
+        return frozenset(c for c in COLOURS if self.masks[c.index] & last[c.index])
 
     def last_number(self, colour: Colour | str) -> int | None:
         """The rightmost number marked in ``colour``'s row, or None."""
         colour = _colour(colour)
         mask = self.masks[colour.index]
-        return colour.number(mask.bit_length() - 1) if mask else None
+        if not mask:
+            return None
+        return self.layout.numbers[self.layout._row_of[colour.index]][mask.bit_length() - 1]
 
     def row_score(self, colour: Colour | str) -> int:
         """Points of ``colour``'s row (R16)."""
-        return _TRIANGLE[COUNT[self.masks[_colour(colour).index]]]
+        ci = _colour(colour).index
+        return _TRIANGLE[self.layout._count[ci][self.masks[ci]]]
 
     @property
     def score(self) -> int:
-        """Total: the four rows minus 5 per penalty box (R16, R17)."""
+        """Total: the rows minus 5 per penalty box (R16, R17)."""
         m = self.masks
-        return (_TRIANGLE[COUNT[m[0]]] + _TRIANGLE[COUNT[m[1]]] + _TRIANGLE[COUNT[m[2]]]
-                + _TRIANGLE[COUNT[m[3]]] - PENALTY_POINTS * self.penalties)
+        c = self.layout._count
+        return (_TRIANGLE[c[0][m[0]]] + _TRIANGLE[c[1][m[1]]] + _TRIANGLE[c[2][m[2]]]
+                + _TRIANGLE[c[3][m[3]]] - PENALTY_POINTS * self.penalties)
 
     @property
     def total_marks(self) -> int:
         """Marks on the whole sheet, lock boxes included."""
-        return sum(COUNT[m] for m in self.masks)
+        c = self.layout._count
+        return sum(c[i][m] for i, m in enumerate(self.masks))
 
     def allows(self, colour: Colour | str, number: int) -> bool:
         """Whether R7 and R8 allow ``number`` in ``colour``'s row (whether the colour is
         closed is the game's business, not the sheet's: ask
-        :func:`qwixx_math.rules.can_mark` for that)."""
+        :func:`qwixx_math.rules.can_mark` for that).  A number the row does not show
+        raises ParseError (R2)."""
         colour = _colour(colour)
-        return bool(ALLOWED[self.masks[colour.index]] >> colour.position(number) & 1)
+        ci = colour.index
+        pos = _layout_position(self.layout, colour, number)
+        return bool(self.layout._allowed[ci][self.masks[ci]] >> pos & 1)
 
     def why_not(self, colour: Colour | str, number: int) -> tuple[str, str] | None:
         """``None`` if :meth:`allows`, else ``(rule id, reason)`` in plain words."""
         colour = _colour(colour)
-        pos = colour.position(number)
-        mask = self.masks[colour.index]
-        if ALLOWED[mask] >> pos & 1:
+        layout = self.layout
+        ci = colour.index
+        pos = _layout_position(layout, colour, number)
+        mask = self.masks[ci]
+        if layout._allowed[ci][mask] >> pos & 1:
             return None
         name = colour.value
-        if mask & _LAST_BIT:
+        last_bit = layout._last_bit[ci]
+        if mask & last_bit:
             return ("R9", f"{name} is already closed on this sheet")
         if mask and pos < mask.bit_length():
-            last = colour.number(mask.bit_length() - 1)
+            last = layout.numbers[layout._row_of[ci]][mask.bit_length() - 1]
             if pos == mask.bit_length() - 1:
                 return ("R7", f"{name} {number} is already marked")
             return ("R7", f"{name} {number} is left of {name} {last}, already marked; "
                           "a skipped number can never be marked")
-        return ("R8", f"{name} {number} needs {LOCK_THRESHOLD} marks in {name} before it; "
-                      f"this sheet has {mask.bit_count()}")
+        return ("R8", f"{name} {number} needs {layout.lock_threshold} marks in {name} before "
+                      f"it; this sheet has {mask.bit_count()}")
 
     # -- changing (returns new sheets) --------------------------------------------------------
     def with_mark(self, colour: Colour | str, number: int) -> Sheet:
@@ -368,22 +341,23 @@ class Sheet:
 
             rule, text = reason
             raise IllegalMoveError(rule, f"{text} ({format_sheet(self)})")
-        return self._marked(colour.index, colour.position(number))
+        return self._marked(colour.index, self.layout._pos[colour.index][number])
 
     def _marked(self, row: int, position: int) -> Sheet:
         m = list(self.masks)
         m[row] |= 1 << position
-        return Sheet._unchecked((m[0], m[1], m[2], m[3]), self.penalties)
+        return Sheet._unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout)
 
     def with_penalty(self) -> Sheet:
         """This sheet with one more penalty box crossed (R11)."""
-        if self.penalties >= PENALTY_BOXES:
+        boxes = self.layout.penalty_boxes
+        if self.penalties >= boxes:
             from .errors import IllegalMoveError
             from .notation import format_sheet
 
             raise IllegalMoveError(
-                "R13", f"all {PENALTY_BOXES} penalty boxes are crossed ({format_sheet(self)})")
-        return Sheet._unchecked(self.masks, self.penalties + 1)
+                "R13", f"all {boxes} penalty boxes are crossed ({format_sheet(self)})")
+        return Sheet._unchecked(self.masks, self.penalties + 1, self.layout)
 
     # -- notation -----------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -393,6 +367,30 @@ class Sheet:
 
     def __repr__(self) -> str:
         return f"Sheet({str(self)!r})"
+
+
+def _require_layout(layout: object) -> SheetLayout:
+    if not isinstance(layout, SheetLayout):
+        raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
+    return layout
+
+
+def _layout_position(layout: SheetLayout, colour: Colour, number: int) -> int:
+    """The position of ``number`` in ``colour``'s row of ``layout``; ParseError (R2) if the
+    row does not show it."""
+    if layout is OFFICIAL:
+        return colour.position(number)
+    try:
+        pos = layout._pos[colour.index][number] if number >= 0 else -1
+    except (IndexError, TypeError):
+        pos = -1
+    if pos < 0 or isinstance(number, bool):
+        if layout._row_of[colour.index] < 0:
+            raise ParseError(f"layout {layout.name} has no {colour.value} row", rule="R2")
+        shown = ", ".join(str(n) for n in layout.numbers[layout._row_of[colour.index]])
+        raise ParseError(f"the {colour.value} row of layout {layout.name} shows {shown}, "
+                         f"not {number!r}", rule="R2")
+    return pos
 
 
 Sheet.EMPTY = Sheet()

@@ -9,7 +9,9 @@ value      canonical text                        notes
 sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing rows are empty,
                                                  ``p`` defaults to 0; a closed row ends in
                                                  ``12,lock`` (``2,lock`` in green/blue);
-                                                 ``lock`` may be left out (R8 implies it)
+                                                 ``lock`` may be left out (R8 implies it);
+                                                 another layout than the official one is
+                                                 named first: ``mixx-a|r:2,3/.../p:0``
 roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
 mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read
 plan       ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-``     ``penalty`` also reads as ``-/-``
@@ -29,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .errors import InvalidStateError, ParseError
+from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 
 __all__ = [
@@ -95,31 +98,68 @@ def _int(token: str, text: str, offset: int, what: str) -> int:
 # -- sheet ----------------------------------------------------------------------------------------
 
 def format_sheet(sheet: Sheet) -> str:
-    """The canonical text of a sheet: ``r:2,3/y:-/g:-/b:-/p:0``."""
+    """The canonical text of a sheet: ``r:2,3/y:-/g:-/b:-/p:0``.
+
+    A sheet of another layout than the official one starts with the layout's key
+    and ``|``, and lists the layout's rows (by lock colour):
+
+    >>> from qwixx_math.layouts import MIXX_A
+    >>> format_sheet(Sheet.from_marks({Colour.RED: [2, 5]}, layout=MIXX_A))
+    'mixx-a|r:2,5/y:-/g:-/b:-/p:0'
+    """
     _require(sheet, Sheet, "a sheet")
+    layout = sheet.layout
     parts = []
-    for colour in COLOURS:
+    for colour in (COLOURS if layout is OFFICIAL else layout.locks):
         numbers = [str(n) for n in sheet.marks(colour)]
         if sheet.is_locked(colour):
             numbers.append("lock")
         parts.append(f"{colour.letter}:{','.join(numbers) or '-'}")
     parts.append(f"p:{sheet.penalties}")
-    return "/".join(parts)
+    text = "/".join(parts)
+    return text if layout.is_official else f"{layout.key}|{text}"
 
 
-def parse_sheet(text: str) -> Sheet:
+def _split_layout(text: str, layout: SheetLayout | str | None) -> tuple[str, SheetLayout, int]:
+    """The text after an optional ``layout|`` prefix, the layout it names (or ``layout``,
+    or the official sheet) and the offset of the rest."""
+    given = None if layout is None else layout_named(layout)
+    bar = text.find("|")
+    if bar < 0:
+        return text, OFFICIAL if given is None else given, 0
+    try:
+        named = layout_named(text[:bar])
+    except ParseError as err:
+        raise ParseError(f"{err}", text, 0) from None
+    if given is not None and named != given:
+        raise ParseError(f"the sheet names layout {named.name} but layout {given.name} was "
+                         "asked for", text, 0)
+    return text[bar + 1:], named, bar + 1
+
+
+def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
     """Read a sheet from its text notation (see the module docstring).
+
+    The layout is the one the text names (``mixx-b|r:10,6/p:0``), else ``layout``,
+    else the official sheet; a number its row does not show raises ParseError (R2).
 
     >>> parse_sheet("r:2,3,5 / g:12,11 / p:1")
     Sheet('r:2,3,5/y:-/g:12,11/b:-/p:1')
+    >>> parse_sheet("r:10,6", layout="mixx-b").masks
+    (3, 0, 0, 0)
     """
     text = _require_str(text, "a sheet")
     if not text.strip():
         raise ParseError("empty sheet text; an empty sheet is 'r:-/y:-/g:-/b:-/p:0'")
+    body_text, layout, start = _split_layout(text, layout)
+    if not body_text.strip():
+        raise ParseError("empty sheet text after the layout; an empty sheet is "
+                         "'r:-/y:-/g:-/b:-/p:0'", text, start)
     rows: dict[Colour, list[int]] = {}
     locks: set[Colour] = set()
     penalties: int | None = None
-    for key, body, offset in _segments(text):
+    for key, body, offset in _segments(body_text):
+        offset += start
         if key in _PENALTY_KEYS:
             if penalties is not None:
                 raise ParseError("penalties given twice", text, offset)
@@ -146,45 +186,83 @@ def parse_sheet(text: str) -> Sheet:
                     if not 2 <= number <= 12:
                         raise ParseError(
                             f"{colour.value} numbers run from 2 to 12, not {number}", text, pos)
+                    if not layout.is_official:
+                        _check_shown(layout, colour, number, text, pos)
                     numbers.append(number)
                 pos += len(item) + 1
         rows[colour] = numbers
-    _check_locks(rows, locks)
-    return Sheet.from_marks(rows, penalties if penalties is not None else 0)
+    _check_locks(rows, locks, layout)
+    return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout)
 
 
-def _check_locks(rows: dict[Colour, list[int]], locks: set[Colour]) -> None:
+def _check_shown(layout: SheetLayout, colour: Colour, number: int, text: str = "",
+                 pos: int | None = None) -> None:
+    """R2: ``number`` must be printed in ``colour``'s row of ``layout``."""
+    i = layout._row_of[colour.index]
+    if i < 0:
+        raise ParseError(f"layout {layout.name} has no {colour.value} row", text, pos, rule="R2")
+    if layout._pos[colour.index][number] < 0:
+        shown = ", ".join(str(n) for n in layout.numbers[i])
+        raise ParseError(f"the {colour.value} row of layout {layout.name} shows {shown}, "
+                         f"not {number}", text, pos, rule="R2")
+
+
+def _check_locks(rows: dict[Colour, list[int]], locks: set[Colour],
+                 layout: SheetLayout = OFFICIAL) -> None:
     """R8: a lock box needs its row's last number; the last number implies the lock (so
     ``r:2,3,4,5,6,12`` reads as ``r:2,3,4,5,6,12,lock``)."""
     for colour in locks:
+        if layout._row_of[colour.index] < 0:
+            raise InvalidStateError("R2", f"layout {layout.name} has no {colour.value} row")
+        last = layout.last_number(colour)
         numbers = rows.get(colour, [])
-        if not numbers or numbers[-1] != colour.last_number:
+        if not numbers or numbers[-1] != last:
             raise InvalidStateError(
                 "R8", f"the {colour.value} lock box is marked but {colour.value} "
-                      f"{colour.last_number} is not; only marking the last number marks the lock")
+                      f"{last} is not; only marking the last number marks the lock")
 
 
 def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
-    """``{"red": [2, 3], "yellow": [], "green": [], "blue": [], "locks": [], "penalties": 0}``."""
+    """``{"red": [2, 3], "yellow": [], "green": [], "blue": [], "locks": [], "penalties": 0}``.
+
+    A sheet of another layout also carries ``"layout"`` (its key, e.g. ``"mixx-a"``)
+    and lists only that layout's rows."""
     _require(sheet, Sheet, "a sheet")
-    out: dict[str, Any] = {c.value: list(sheet.marks(c)) for c in COLOURS}
-    out["locks"] = [c.value for c in COLOURS if sheet.is_locked(c)]
+    layout = sheet.layout
+    out: dict[str, Any] = {}
+    if not layout.is_official:
+        out["layout"] = layout.key
+    rows = COLOURS if layout.is_official else layout.locks
+    out.update({c.value: list(sheet.marks(c)) for c in rows})
+    out["locks"] = [c.value for c in rows if sheet.is_locked(c)]
     out["penalties"] = sheet.penalties
     return out
 
 
-def sheet_from_json(data: object) -> Sheet:
+def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sheet:
     """Inverse of :func:`sheet_to_json`; missing rows are empty, missing penalties 0.
 
-    Unlike the text form, the JSON form states the locks: ``locks`` must list exactly
-    the rows that end in their last number (R8).
+    The layout is the one ``data["layout"]`` names, else ``layout``, else the official
+    sheet (a contradiction raises ParseError).  Unlike the text form, the JSON form
+    states the locks: ``locks`` must list exactly the rows that end in their last
+    number (R8).
     """
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
-    known = {c.value for c in COLOURS} | {"locks", "penalties"}
+    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout"}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
+    given = None if layout is None else layout_named(layout)
+    if "layout" in data:
+        if not isinstance(data["layout"], str):
+            raise ParseError("sheet.layout must be a layout name")
+        named = layout_named(data["layout"])
+        if given is not None and named != given:
+            raise ParseError(f"the sheet names layout {named.name} but layout {given.name} "
+                             "was asked for")
+        given = named
+    lay = OFFICIAL if given is None else given
     rows: dict[Colour, list[int]] = {}
     for colour in COLOURS:
         numbers = data.get(colour.value, [])
@@ -193,21 +271,28 @@ def sheet_from_json(data: object) -> Sheet:
         for n in numbers:
             if not 2 <= n <= 12:
                 raise ParseError(f"{colour.value} numbers run from 2 to 12, not {n}")
-        rows[colour] = list(numbers)
+            if not lay.is_official:
+                _check_shown(lay, colour, n)
+        if numbers or lay._row_of[colour.index] >= 0:
+            rows[colour] = list(numbers)
     locks_raw = data.get("locks", [])
     if not isinstance(locks_raw, list) or not all(isinstance(x, str) for x in locks_raw):
         raise ParseError("sheet.locks must be a list of colour names")
     locks = {Colour.parse(x) for x in locks_raw}
+    for colour in locks:
+        if lay._row_of[colour.index] < 0:
+            raise InvalidStateError("R2", f"layout {lay.name} has no {colour.value} row")
     for colour, numbers in rows.items():
-        has_last = bool(numbers) and numbers[-1] == colour.last_number
+        last = lay.last_number(colour)
+        has_last = bool(numbers) and numbers[-1] == last
         if has_last != (colour in locks):
             raise InvalidStateError(
-                "R8", f"{colour.value} {colour.last_number} and the {colour.value} lock box "
+                "R8", f"{colour.value} {last} and the {colour.value} lock box "
                       "are marked together or not at all")
     penalties = data.get("penalties", 0)
     if not _is_int(penalties):
         raise ParseError("sheet.penalties must be a number")
-    return Sheet.from_marks(rows, penalties)
+    return Sheet.from_marks(rows, penalties, lay)
 
 
 # -- roll -----------------------------------------------------------------------------------------

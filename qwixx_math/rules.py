@@ -16,6 +16,13 @@ Order of legal moves: marks sort by row (red, yellow, green, blue) and then
 left to right; turn plans sort by action 1 and then action 2, "no mark" before
 any mark (so the penalty plan ``-/-`` comes first).
 
+On another sheet layout (:mod:`qwixx_math.layouts`, docs/mixx.md) every rule reads
+the layout of the sheets: rows are named by their lock colour, action 1 marks the
+white sum in any open row that shows it, action 2 marks white + the die of colour
+``c`` in a cell of colour ``c`` of any open row, closing a row takes the die of its
+lock colour out of play (R9), and R8, R13 and R14 use the layout's lock threshold,
+penalty boxes and closed rows to end.
+
 Where RULES.md is silent:
 
 * when the game ends in action 1 and no action 2 follows (R15 default), the
@@ -34,17 +41,18 @@ from enum import Enum
 from typing import Any
 
 from .errors import IllegalMoveError, InvalidStateError, ParseError
+from .layouts import OFFICIAL, SheetLayout
 from .model import (
     ALLOWED,
     COLOURS,
     LAST_POSITION,
     MARKS,
-    PENALTY_BOXES,
     Colour,
     Mark,
     Roll,
     Sheet,
     TurnPlan,
+    _layout_position,
 )
 from .notation import (
     colour_set,
@@ -69,20 +77,40 @@ __all__ = [
     "legal_action1",
     "legal_action2",
     "legal_plans",
+    "mark_key",
     "new_game",
+    "plan_key",
     "random_roll",
     "turn_outcomes",
     "why_not_mark",
 ]
 
-#: Closed colours that end the game (R14).
-COLOURS_TO_END = 2
+#: Closed colours that end the official game (R14); a layout says its own
+#: (:attr:`SheetLayout.closed_rows_to_end`).
+COLOURS_TO_END = OFFICIAL.closed_rows_to_end
 _LAST_BIT = 1 << LAST_POSITION
-#: _ACTION1[white sum]: (row, position bit, colour, mark) of that number in each row, in row
-#: order (a lookup table for legal_action1).
-_ACTION1: tuple[tuple[tuple[int, int, Colour, Mark], ...], ...] = tuple(
-    tuple((c.index, 1 << c._positions[s], c, MARKS[c.index][s]) for c in COLOURS)
-    if 2 <= s <= 12 else () for s in range(13))
+
+_Action1Table = tuple[tuple[tuple[int, int, Colour, Mark], ...], ...]
+
+
+def _action1_table(layout: SheetLayout) -> _Action1Table:
+    """[white sum]: (row, position bit, colour, mark) of that number in each row of
+    ``layout`` that shows it, in row order (a lookup table for legal_action1)."""
+    return tuple(
+        tuple((c.index, 1 << layout._pos[c.index][s], c, MARKS[c.index][s])
+              for c in layout.locks if layout._pos[c.index][s] >= 0)
+        if 2 <= s <= 12 else () for s in range(13))
+
+
+_ACTION1: _Action1Table = _action1_table(OFFICIAL)
+_ACTION1_TABLES: dict[SheetLayout, _Action1Table] = {OFFICIAL: _ACTION1}
+
+
+def _action1_for(layout: SheetLayout) -> _Action1Table:
+    table = _ACTION1_TABLES.get(layout)
+    if table is None:
+        table = _ACTION1_TABLES[layout] = _action1_table(layout)
+    return table
 
 
 class Phase(Enum):
@@ -137,6 +165,17 @@ class GameState:
             raise ParseError("GameState.closed must be a frozenset of Colour")
         if not isinstance(self.phase, Phase):
             raise ParseError(f"GameState.phase must be a Phase, not {self.phase!r}")
+        layout = self.sheets[0].layout
+        for i, sheet in enumerate(self.sheets):
+            if sheet.layout != layout:
+                raise InvalidStateError(
+                    "R2", f"player {i}'s sheet is of layout {sheet.layout.name}, player 0's of "
+                          f"{layout.name}: every player plays the same sheet")
+        stray = self.closed - frozenset(layout.locks)
+        if stray:
+            raise InvalidStateError(
+                "R9", f"layout {layout.name} has no "
+                      f"{', '.join(c.value for c in COLOURS if c in stray)} row to close")
         for i, sheet in enumerate(self.sheets):
             missing = sheet.locked - self.closed
             if missing:
@@ -158,17 +197,20 @@ class GameState:
         if phase is Phase.ACTION2 and self.ended_by is not None and \
                 not rs.action2_after_action1_end:
             raise InvalidStateError("R15", "the game ended in action 1; there is no action 2")
-        four = any(s.penalties >= PENALTY_BOXES for s in self.sheets)
+        four = any(s.penalties >= layout.penalty_boxes for s in self.sheets)
+        to_end = layout.closed_rows_to_end
         if phase is not Phase.OVER:
             if four:  # the fourth penalty is taken at the end of a turn and ends it (R11, R13)
-                raise InvalidStateError("R13", "a player has four penalties: the game is over")
-            if len(self.closed) >= COLOURS_TO_END and self.ended_by is None and (
+                raise InvalidStateError(
+                "R13", f"a player has {_penalties_word(layout.penalty_boxes)}: the game is over")
+            if len(self.closed) >= to_end and self.ended_by is None and (
                     phase is not Phase.ACTION2 or rs.end_check is not EndCheck.END_OF_TURN):
-                raise InvalidStateError("R14", "two colours are closed: the game is over")
+                raise InvalidStateError(
+                    "R14", f"{_colours_word(to_end)} closed: the game is over")
         if self.ended_by == "R13" and not four:
             raise InvalidStateError(
                 "R13", "the game ended by a fourth penalty, but no player has four")
-        if self.ended_by == "R14" and len(self.closed) < COLOURS_TO_END:
+        if self.ended_by == "R14" and len(self.closed) < to_end:
             raise InvalidStateError(
                 "R14", f"the game ended by a second closed colour, but {len(self.closed)} "
                        f"colour(s) are closed")
@@ -185,7 +227,7 @@ class GameState:
             raise ParseError("GameState.action1 must hold one Mark or None per player")
         if phase is Phase.ACTION1:
             assert self.roll is not None
-            _check_roll_dice(self.roll, self.closed)
+            _check_roll_dice(self.roll, self.closed, layout)
         elif phase is Phase.ACTION2:
             assert self.roll is not None and self.action1 is not None
             self._check_action1(self.roll, self.action1)
@@ -194,6 +236,7 @@ class GameState:
         """An action-2 state: every action-1 mark is the white sum (R5) and on its player's
         sheet, and the roll shows the dice of the colours not closed before this turn (R4, R9:
         a colour closed in action 1 was rolled)."""
+        layout = self.sheets[0].layout
         for i, mark in enumerate(action1):
             if mark is None:
                 continue
@@ -201,12 +244,13 @@ class GameState:
                 raise InvalidStateError(
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not the white sum "
                           f"{roll.white_sum}")
-            if not self.sheets[i].masks[mark.colour.index] >> mark.position & 1:
+            pos = layout._pos[mark.colour.index][mark.number]
+            if pos < 0 or not self.sheets[i].masks[mark.colour.index] >> pos & 1:
                 raise InvalidStateError(
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not on their sheet "
                           f"{format_sheet(self.sheets[i])}")
-        closed_now = {m.colour for m in action1 if m is not None and m.closes}
-        _check_roll_dice(roll, self.closed - closed_now)
+        closed_now = {m.colour for m in action1 if m is not None and _closes(layout, m)}
+        _check_roll_dice(roll, self.closed - closed_now, layout)
 
     @classmethod
     def _make(cls, ruleset: Ruleset, sheets: tuple[Sheet, ...], active: int,
@@ -235,6 +279,11 @@ class GameState:
         return len(self.sheets)
 
     @property
+    def layout(self) -> SheetLayout:
+        """The sheet every player plays on (:mod:`qwixx_math.layouts`)."""
+        return self.sheets[0].layout
+
+    @property
     def is_over(self) -> bool:
         """True once the game has ended (R13, R14)."""
         return self.phase is Phase.OVER
@@ -242,7 +291,7 @@ class GameState:
     @property
     def dice_in_play(self) -> frozenset[Colour]:
         """The coloured dice the next roll must show (R4, R9)."""
-        return frozenset(COLOURS) - self.closed
+        return frozenset(self.sheets[0].layout.locks) - self.closed
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -272,7 +321,7 @@ class GameState:
         self._expect(Phase.ROLL, "roll the dice")
         if not isinstance(roll, Roll):
             raise ParseError(f"a roll must be a Roll, not {roll!r}")
-        _check_roll_dice(roll, self.closed)
+        _check_roll_dice(roll, self.closed, self.sheets[0].layout)
         return GameState._make(self.ruleset, self.sheets, self.active, self.closed,
                                Phase.ACTION1, roll, None, None, self.turn)
 
@@ -290,6 +339,10 @@ class GameState:
             raise ParseError(f"action 1 needs one choice (a Mark or None) for each of {n} players")
         s = roll.white_sum
         sheets = list(self.sheets)
+        layout = sheets[0].layout
+        lpos = layout._pos
+        allowed_t = layout._allowed
+        to_end = layout.closed_rows_to_end
         closed = set(self.closed)
         closers: dict[Colour, int] = {}
         ended_at: int | None = None  # player whose mark ended the game (sequential check)
@@ -314,12 +367,15 @@ class GameState:
                 raise self._illegal("R9", f"{colour.value} is closed; player {i} may not mark "
                                           f"{mark.describe()}", i)
             sheet = sheets[i]
-            pos = colour._positions[s]
-            if not ALLOWED[sheet.masks[colour.index]] >> pos & 1:
+            pos = lpos[colour.index][s]
+            if pos < 0:
+                raise self._illegal("R2", f"layout {layout.name}'s {colour.value} row does not "
+                                          f"show {s}; player {i} may not mark it", i)
+            if not allowed_t[colour.index][sheet.masks[colour.index]] >> pos & 1:
                 reason = sheet.why_not(colour, s)
                 assert reason is not None
                 raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
-            if mark.closes:
+            if pos == len(layout.numbers[layout._row_of[colour.index]]) - 1:
                 if colour in closers and not rs.simultaneous_close:
                     raise self._illegal(
                         "R10", f"player {closers[colour]} closes {colour.value} first; "
@@ -327,7 +383,7 @@ class GameState:
                 closers.setdefault(colour, i)
                 closed.add(colour)
             sheets[i] = sheet._marked(colour.index, pos)
-            if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= COLOURS_TO_END:
+            if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
                 ended_at = i
         return self._after_action1(sheets, frozenset(closed) if closers else self.closed,
                                    tuple(choices))
@@ -338,7 +394,8 @@ class GameState:
         the end check after action 1 (R14 unless end_check=end_of_turn), then action 2
         or, when the game ended and no action 2 follows (R15), the end."""
         rs = self.ruleset
-        if rs.end_check is not EndCheck.END_OF_TURN and len(closed) >= COLOURS_TO_END:
+        if rs.end_check is not EndCheck.END_OF_TURN and \
+                len(closed) >= sheets[0].layout.closed_rows_to_end:
             if not rs.action2_after_game_end:
                 return GameState._make(rs, tuple(sheets), self.active, closed, Phase.OVER,
                                        None, None, "R14", self.turn)
@@ -361,8 +418,10 @@ class GameState:
             reason = self._why_not_action2(mark)
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
-            sheets[a] = sheets[a]._marked(mark.colour.index, mark.position)
-            if mark.closes:
+            layout = sheets[a].layout
+            sheets[a] = sheets[a]._marked(mark.colour.index,
+                                          layout._pos[mark.colour.index][mark.number])
+            if _closes(layout, mark):
                 closed = closed | {mark.colour}
         elif action1[a] is None:
             sheets[a] = sheets[a].with_penalty()  # R11
@@ -373,9 +432,10 @@ class GameState:
         check (R13, R14) unless the game already ended, then the next player's roll."""
         ended_by = self.ended_by
         if ended_by is None:
-            if len(closed) >= COLOURS_TO_END:
+            layout = sheets[0].layout
+            if len(closed) >= layout.closed_rows_to_end:
                 ended_by = "R14"
-            elif any(sh.penalties >= PENALTY_BOXES for sh in sheets):
+            elif any(sh.penalties >= layout.penalty_boxes for sh in sheets):
                 ended_by = "R13"
         if ended_by is not None:
             return GameState._make(self.ruleset, tuple(sheets), self.active, closed, Phase.OVER,
@@ -429,17 +489,37 @@ class GameState:
         return IllegalMoveError(rule, f"{message} ({where})", player)
 
     def _why_not_action2(self, mark: Mark) -> tuple[str, str] | None:
+        """Why the active player may not mark ``mark`` in action 2, or None.
+
+        The die is the one of the cell's colour (on the official sheet, the row's);
+        the row must still be open (its own die in play), and so must the die."""
         roll = self.roll
         assert roll is not None
+        layout = self.sheets[0].layout
         colour = mark.colour
         name = colour.value
+        immediate = self.ruleset.die_removal is DieRemoval.IMMEDIATE
+        die = layout._cell[colour.index][mark.number]
+        if die is None:
+            if layout._row_of[colour.index] < 0:
+                return ("R2", f"layout {layout.name} has no {name} row")
+            return ("R2", f"the {name} row of layout {layout.name} does not show {mark.number}")
         if roll.die(colour) is None:
             return ("R9", f"the {name} die is not in play, so no action 2 in {name}")
-        if colour in self.closed and self.ruleset.die_removal is DieRemoval.IMMEDIATE:
+        if colour in self.closed and immediate:
             return ("R9", f"{name} was closed in action 1; its die left play at once")
-        if mark.number not in roll.action2_numbers(colour):
-            made = " or ".join(str(x) for x in roll.action2_numbers(colour))
-            return ("R6", f"white + {name} makes {made}, not {mark.number}")
+        if die is not colour:
+            dname = die.value
+            if roll.die(die) is None:
+                return ("R9", f"the {dname} die is not in play, so no action 2 in a {dname} "
+                              f"cell ({name} {mark.number} is {dname})")
+            if die in self.closed and immediate:
+                return ("R9", f"{dname} was closed in action 1; its die left play at once, so "
+                              f"no action 2 in a {dname} cell ({name} {mark.number} is {dname})")
+        if mark.number not in roll.action2_numbers(die):
+            made = " or ".join(str(x) for x in roll.action2_numbers(die))
+            where = "" if die is colour else f" ({name} {mark.number} is a {die.value} cell)"
+            return ("R6", f"white + {die.value} makes {made}, not {mark.number}{where}")
         reason = self.sheets[self.active].why_not(colour, mark.number)
         return reason
 
@@ -516,8 +596,33 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_roll_dice(roll: Roll, closed: frozenset[Colour]) -> None:
+def _closes(layout: SheetLayout, mark: Mark) -> bool:
+    """Whether ``mark`` is its row's last number on ``layout`` (R8)."""
+    if layout is OFFICIAL:
+        return mark.closes
+    i = layout._row_of[mark.colour.index]
+    return i >= 0 and layout.numbers[i][-1] == mark.number
+
+
+def _colours_word(n: int) -> str:
+    return {1: "a colour is", 2: "two colours are", 3: "three colours are",
+            4: "four colours are"}.get(n, f"{n} colours are")
+
+
+def _penalties_word(n: int) -> str:
+    return {1: "one penalty", 4: "four penalties"}.get(n, f"{n} penalties")
+
+
+def _check_roll_dice(roll: Roll, closed: frozenset[Colour],
+                     layout: SheetLayout = OFFICIAL) -> None:
+    locks = layout._row_of
     for colour, die in zip(COLOURS, roll.coloured, strict=True):
+        if locks[colour.index] < 0:
+            if die is not None:
+                raise IllegalMoveError(
+                    "R4", f"layout {layout.name} has no {colour.value} row, so there is no "
+                          f"{colour.value} die ({format_roll(roll)})")
+            continue
         if die is None and colour not in closed:
             raise IllegalMoveError(
                 "R4", f"the {colour.value} die is in play and must be rolled ({format_roll(roll)})")
@@ -528,19 +633,25 @@ def _check_roll_dice(roll: Roll, closed: frozenset[Colour]) -> None:
 
 
 def new_game(players: int | None = None, ruleset: Ruleset | None = None,
-             first: int = 0) -> GameState:
-    """A game at its start: empty sheets, player ``first`` to roll.
+             first: int = 0, layout: SheetLayout | str = OFFICIAL) -> GameState:
+    """A game at its start: empty sheets of ``layout`` (a SheetLayout or a layout name,
+    by default the official sheet), player ``first`` to roll.
 
     >>> new_game(3).players
     3
+    >>> new_game(1, layout="mixx-a").layout.name
+    'mixx-a'
     """
+    from .layouts import layout_named
+
+    layout = layout_named(layout)
     if ruleset is None:
         ruleset = Ruleset(players=2 if players is None else players)
     elif not isinstance(ruleset, Ruleset):
         raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
     elif players is not None and players != ruleset.players:
         raise ParseError(f"players={players} contradicts ruleset.players={ruleset.players}")
-    return GameState(ruleset, (Sheet.EMPTY,) * ruleset.players, active=first)
+    return GameState(ruleset, (Sheet.empty(layout),) * ruleset.players, active=first)
 
 
 # -- legal moves ----------------------------------------------------------------------------------
@@ -577,10 +688,17 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
         state, roll = _roll_for(state, roll)
     if not (_is_int(player) and 0 <= player < len(state.sheets)):
         raise ParseError(f"player {player!r} does not exist")
-    masks = state.sheets[player].masks
+    sheet = state.sheets[player]
+    masks = sheet.masks
     closed = state.closed
-    return tuple([mark for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]
-                  if ALLOWED[masks[row]] & bit and colour not in closed])
+    layout = sheet.layout
+    if layout is OFFICIAL:
+        return tuple([mark for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]
+                      if ALLOWED[masks[row]] & bit and colour not in closed])
+    allowed = layout._allowed
+    return tuple([mark for row, bit, colour, mark
+                  in _action1_for(layout)[roll.white[0] + roll.white[1]]
+                  if allowed[row][masks[row]] & bit and colour not in closed])
 
 
 def legal_action2(state: GameState) -> tuple[Mark, ...]:
@@ -595,8 +713,11 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     roll = state.roll
     assert roll is not None
     w1, w2 = roll.white
-    masks = state.sheets[state.active].masks
+    sheet = state.sheets[state.active]
+    masks = sheet.masks
     gone = state.closed if state.ruleset.die_removal is DieRemoval.IMMEDIATE else frozenset()
+    if sheet.layout is not OFFICIAL:
+        return _layout_action2(sheet, roll, gone)
     out: list[Mark] = []
     for c in COLOURS:
         d = roll.coloured[c.index]
@@ -612,6 +733,45 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
         if p2 != p1 and allowed >> p2 & 1:
             out.append(row[c.number(p2)])
     return tuple(out)
+
+
+def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[Mark, ...]:
+    """:func:`legal_action2` on any layout: white + the die of colour ``c`` in a cell of
+    colour ``c`` of any row still open (its lock colour's die rolled, not ``gone``),
+    the die itself in play and not ``gone``; R7 and R8 per row."""
+    layout = sheet.layout
+    masks = sheet.masks
+    allowed, pos = layout._allowed, layout._pos
+    w1, w2 = roll.white
+    found: dict[Mark, tuple[int, int]] = {}
+    for c in COLOURS:
+        d = roll.coloured[c.index]
+        if d is None or c in gone:
+            continue
+        for n in (w1 + d, w2 + d):
+            for row in layout.action2_rows(c, n):
+                ri = row.index
+                if roll.coloured[ri] is None or row in gone:
+                    continue
+                p = pos[ri][n]
+                if allowed[ri][masks[ri]] >> p & 1:
+                    found[MARKS[ri][n]] = (ri, p)
+    return tuple(sorted(found, key=found.__getitem__))
+
+
+def mark_key(layout: SheetLayout, mark: Mark | None) -> tuple[int, int, int]:
+    """The order of marks on ``layout``: none first, then by row (red, yellow, green,
+    blue) and left to right (on the official sheet, ``Mark.sort_key``'s order)."""
+    if mark is None:
+        return (0, 0, 0)
+    return (1, mark.colour.index, layout._pos[mark.colour.index][mark.number])
+
+
+def plan_key(layout: SheetLayout, plan: TurnPlan) -> tuple[tuple[int, int, int],
+                                                            tuple[int, int, int]]:
+    """The order of turn plans on ``layout`` (:meth:`TurnPlan.sort_key`'s, on the
+    layout's positions): by action 1, then action 2, no mark first."""
+    return (mark_key(layout, plan.action1), mark_key(layout, plan.action2))
 
 
 def why_not_mark(state: GameState, player: int, colour: Colour | str,
@@ -632,7 +792,7 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
     if not (_is_int(player) and 0 <= player < len(state.sheets)):
         raise ParseError(f"player {player!r} does not exist")
     colour = Colour.of(colour)
-    colour.position(number)  # R2: a number the row holds
+    _layout_position(state.sheets[0].layout, colour, number)  # R2: a number the row holds
     phase = state.phase
     if phase is Phase.OVER:
         return (state.ended_by or "R13", "the game is over; nobody marks any more")
@@ -720,7 +880,11 @@ def legal_plans(state: GameState, roll: Roll | None = None,
         plans.append(TurnPlan(a1, None))
         if after.phase is Phase.ACTION2:
             plans.extend(TurnPlan(a1, a2) for a2 in legal_action2(after))
-    plans.sort()
+    layout = state.sheets[0].layout
+    if layout is OFFICIAL:
+        plans.sort()
+    else:
+        plans.sort(key=lambda plan: plan_key(layout, plan))
     return tuple(plans)
 
 
