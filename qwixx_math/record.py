@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalMoveError, ParseError, QwixxError
+from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import Mark, Roll
 from .notation import mark_from_json, mark_to_json, roll_from_json, roll_to_json
 from .rules import GameState, Phase, legal_action1, legal_action2, new_game, random_roll
@@ -43,7 +44,7 @@ __all__ = [
 RECORD_FORMAT = "qwixx-math/game-record"
 RECORD_VERSION = 1
 _RECORD_FIELDS = frozenset(
-    {"format", "version", "players", "ruleset", "first", "seed", "turns", "result"})
+    {"format", "version", "players", "ruleset", "first", "seed", "turns", "result", "layout"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,9 @@ class GameResult:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A whole game as played: its players, ruleset, turns and (claimed) result."""
+    """A whole game as played: its players, ruleset, turns and (claimed) result, on the
+    sheet ``layout`` (the official one unless given; the JSON form names any other as
+    ``"layout": "mixx-a"``)."""
 
     players: tuple[str, ...]
     ruleset: Ruleset
@@ -162,6 +165,7 @@ class GameRecord:
     first: int = 0
     seed: int | None = None
     result: GameResult | None = None
+    layout: SheetLayout = OFFICIAL
 
     def __post_init__(self) -> None:
         if not (isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players)):
@@ -175,11 +179,15 @@ class GameRecord:
             raise ParseError("GameRecord.first and .seed must be whole numbers")
         if self.result is not None and not isinstance(self.result, GameResult):
             raise ParseError(f"GameRecord.result must be a GameResult, not {self.result!r}")
+        if not isinstance(self.layout, SheetLayout):
+            raise ParseError(f"GameRecord.layout must be a SheetLayout, not {self.layout!r}")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
                                "players": list(self.players), "ruleset": self.ruleset.to_json(),
                                "first": self.first}
+        if not self.layout.is_official:
+            out["layout"] = self.layout.key
         if self.seed is not None:
             out["seed"] = self.seed
         out["turns"] = [t.to_json() for t in self.turns]
@@ -226,7 +234,10 @@ class GameRecord:
         result = None
         if data.get("result") is not None:
             result = _result_from_json(data["result"])
-        return cls(tuple(players), ruleset, turns, first, seed, result)
+        layout_raw = data.get("layout", OFFICIAL.name)
+        if not isinstance(layout_raw, str):
+            raise ParseError("record.layout must be a layout name such as 'mixx-a'")
+        return cls(tuple(players), ruleset, turns, first, seed, result, layout_named(layout_raw))
 
 
 def _is_int(value: object) -> bool:
@@ -261,7 +272,7 @@ def replay(record: GameRecord) -> list[GameState]:
     if not isinstance(record, GameRecord):
         raise ParseError(f"replay needs a GameRecord, not {type(record).__name__} "
                          "(GameRecord.from_json reads the JSON form)")
-    state = new_game(ruleset=record.ruleset, first=record.first)
+    state = new_game(ruleset=record.ruleset, first=record.first, layout=record.layout)
     states = [state]
     for k, turn in enumerate(record.turns):
         if state.is_over:
@@ -289,12 +300,13 @@ def uniform_chooser(state: GameState, player: int, legal: Sequence[Mark],
 
 def random_game(players: int | None = None, seed: int | None = None, ruleset: Ruleset | None = None,
                 chooser: Chooser = uniform_chooser, names: Sequence[str] | None = None,
-                max_turns: int = 10_000) -> GameRecord:
+                max_turns: int = 10_000, layout: SheetLayout | str = OFFICIAL) -> GameRecord:
     """Play a complete random legal game and return its record (with the result).
 
     Four players by default.  Every player picks uniformly among passing and
     their legal marks (or as ``chooser`` says); the same ``seed`` always gives
-    the same game.  A game still going after ``max_turns`` turns raises
+    the same game; ``layout`` is the sheet (a SheetLayout or its name).  A game still
+    going after ``max_turns`` turns raises
     :class:`~qwixx_math.errors.QwixxError`; with the default none does (each turn the
     active player marks a number or a penalty box, R11, so a game lasts at most 48
     turns per player).
@@ -322,7 +334,8 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
     if len(player_names) != n:
         raise ParseError(f"{len(player_names)} names given for {n} players")
     rng = random.Random(seed)
-    state = new_game(ruleset=rs)
+    lay = layout_named(layout)
+    state = new_game(ruleset=rs, layout=lay)
     turns: list[TurnRecord] = []
     while not state.is_over:
         if len(turns) >= max_turns:
@@ -347,4 +360,4 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
             end = after1
         turns.append(TurnRecord._unchecked(state.active, roll, tuple(choices), a2))
         state = end
-    return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state))
+    return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state), lay)

@@ -7,6 +7,9 @@ values through the public API unless its name says otherwise.
 Values
     :func:`colours`, :func:`numbers`, :func:`marks`, :func:`row_masks`,
     :func:`sheets`, :func:`rolls`, :func:`plans`, :func:`rulesets`
+Layouts
+    :data:`TINY` (a small plain layout), :data:`RULE_LAYOUTS`, :func:`layouts`,
+    :func:`closes`, :func:`position`
 Games
     :data:`SWITCHES` (the 24 switch combinations), :func:`all_rulesets`,
     :data:`CHOOSERS` (``uniform``, ``small_skips``), :func:`small_skip_chooser`,
@@ -35,6 +38,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
+from qwixx_math.layouts import MIXX_A, MIXX_B, OFFICIAL, SheetLayout
 from qwixx_math.model import (
     COLOURS,
     LAST_POSITION,
@@ -51,19 +55,24 @@ from qwixx_math.ruleset import DieRemoval, EndCheck, Ruleset
 
 __all__ = [
     "CHOOSERS",
+    "RULE_LAYOUTS",
     "SWITCHES",
+    "TINY",
     "PlayedGame",
     "TurnTrace",
     "all_rulesets",
+    "closes",
     "colours",
     "game_states",
     "games",
     "json_values",
+    "layouts",
     "marks",
     "mutated_json",
     "numbers",
     "plans",
     "play_game",
+    "position",
     "rolls",
     "row_masks",
     "rulesets",
@@ -72,6 +81,37 @@ __all__ = [
     "small_skip_chooser",
     "trace",
 ]
+
+# -- layouts --------------------------------------------------------------------------------------
+
+#: A small plain layout: three rows (red 2..7 up, yellow 12..7 down, green 2..7 up), a lock
+#: after 2 marks, 3 penalty boxes, the game ends when 2 rows are closed.
+TINY = SheetLayout.plain("tiny", "ada", 6, lock_threshold=2, penalty_boxes=3)
+#: The layouts the rules properties run on.
+RULE_LAYOUTS: tuple[SheetLayout, ...] = (OFFICIAL, MIXX_A, MIXX_B, TINY)
+
+
+def layouts(official_weight: int = 6) -> st.SearchStrategy[SheetLayout]:
+    """A layout: the official sheet ``official_weight`` times in 10, else Mixx A, Mixx B
+    or :data:`TINY` (so the official game keeps most examples)."""
+    rest = 10 - official_weight
+    pool = [OFFICIAL] * official_weight + [MIXX_A] * (rest * 2 // 5) + \
+        [MIXX_B] * (rest * 2 // 5)
+    pool += [TINY] * (10 - len(pool))
+    return st.sampled_from(pool)
+
+
+def closes(layout: SheetLayout, mark: Mark) -> bool:
+    """Whether ``mark`` is its row's last number on ``layout`` (R8)."""
+    return mark.number == layout.last_number(mark.colour)
+
+
+def position(layout: SheetLayout, mark: Mark) -> int:
+    """The position of ``mark`` in its row of ``layout``."""
+    pos = layout.position(mark.colour, mark.number)
+    assert pos is not None
+    return pos
+
 
 # -- values ---------------------------------------------------------------------------------------
 
@@ -154,9 +194,9 @@ def rulesets(players: st.SearchStrategy[int] | None = None) -> st.SearchStrategy
 
 def skip(sheet: Sheet, mark: Mark) -> int:
     """How many boxes of its row ``mark`` would skip on ``sheet`` (0 for a closing mark)."""
-    if mark.closes:
+    if closes(sheet.layout, mark):
         return 0
-    return mark.position - sheet.masks[mark.colour.index].bit_length()
+    return position(sheet.layout, mark) - sheet.masks[mark.colour.index].bit_length()
 
 
 def small_skip_chooser(state: GameState, player: int, legal: Sequence[Mark],
@@ -217,7 +257,7 @@ class PlayedGame:
 def trace(record: GameRecord, chooser: str = "?") -> PlayedGame:
     """Replay ``record`` step by step (with_roll, with_action1, with_action2), keeping every
     state and a snapshot of its JSON taken at once."""
-    state = new_game(ruleset=record.ruleset, first=record.first)
+    state = new_game(ruleset=record.ruleset, first=record.first, layout=record.layout)
     states = [state]
     snapshots = [copy.deepcopy(state.to_json())]
     turns = []
@@ -234,24 +274,26 @@ def trace(record: GameRecord, chooser: str = "?") -> PlayedGame:
     return PlayedGame(record, chooser, tuple(turns), tuple(states), tuple(snapshots))
 
 
-def play_game(ruleset: Ruleset, seed: int, chooser: str = "uniform") -> PlayedGame:
-    """A seeded random legal game under ``ruleset``, traced (see :func:`trace`)."""
-    record = random_game(ruleset=ruleset, seed=seed, chooser=CHOOSERS[chooser])
+def play_game(ruleset: Ruleset, seed: int, chooser: str = "uniform",
+              layout: SheetLayout = OFFICIAL) -> PlayedGame:
+    """A seeded random legal game under ``ruleset`` on ``layout``, traced (see :func:`trace`)."""
+    record = random_game(ruleset=ruleset, seed=seed, chooser=CHOOSERS[chooser], layout=layout)
     return trace(record, chooser)
 
 
 def describe_end(game: PlayedGame) -> list[str]:
     """Labels of how the game went, for :func:`hypothesis.event` and coverage counts."""
     final = game.final
+    layout = final.layout
     labels = [f"ended by {final.ended_by}"]
     if final.closed:
         labels.append("a colour closed")
     if len(final.closed) >= 3:
         labels.append("three colours closed")
-    if any(s.penalties == 4 for s in final.sheets):
+    if any(s.penalties == layout.penalty_boxes for s in final.sheets):
         labels.append("four penalties")
     for t in game.turns:
-        closers = [m for m in t.record.action1 if m is not None and m.closes]
+        closers = [m for m in t.record.action1 if m is not None and closes(layout, m)]
         if len({m.colour for m in closers}) < len(closers):
             labels.append("simultaneous close")
         if t.after1.phase is Phase.ACTION2 and t.after1.ended_by is not None:
@@ -265,13 +307,17 @@ def describe_end(game: PlayedGame) -> list[str]:
 @st.composite
 def games(draw: st.DrawFn, players: st.SearchStrategy[int] | None = None,
           ruleset: st.SearchStrategy[Ruleset] | None = None,
-          chooser: st.SearchStrategy[str] | None = None) -> PlayedGame:
-    """A random legal game: any ruleset for 1..5 players, either chooser, a drawn seed."""
+          chooser: st.SearchStrategy[str] | None = None,
+          layout: st.SearchStrategy[SheetLayout] | None = None) -> PlayedGame:
+    """A random legal game: any ruleset for 1..5 players, either chooser, a drawn seed, on
+    the official sheet (or a layout drawn from ``layout``)."""
     rs = draw(ruleset if ruleset is not None else rulesets(players))
     name = draw(chooser if chooser is not None else st.sampled_from(sorted(CHOOSERS)))
     seed = draw(st.integers(0, 2**32 - 1))
-    game = play_game(rs, seed, name)
+    lay = draw(layout) if layout is not None else OFFICIAL
+    game = play_game(rs, seed, name, lay)
     event(f"chooser {name}")
+    event(f"layout {lay.name}")
     for label in describe_end(game):
         event(label)
     return game
