@@ -14,6 +14,14 @@ Each row gets a *row code*:
 The sheet key is ``(((r*69 + y)*69 + g)*69 + b)*5 + penalties``.  It forgets
 which numbers were skipped, so :func:`sheet_from_key` returns a representative
 sheet (marks packed to the left) with the same key and the same future.
+
+**Other layouts.**  Only positions and counts enter a key, so a sheet of Qwixx
+Mixx A or B (four rows of 11 cells, like the official one) has a key in the same
+space, with the same codes.  A layout with other rows counts each of its rows (by
+lock colour, in order) with the codes of a row of its length ``L``: open codes
+``0 .. L(L-1)/2``, then closed codes ``OPEN + count`` for counts 0..L+1; its key
+space is :func:`key_space`.  :func:`decode_key` and :func:`sheet_from_key` take the
+layout; :func:`sheet_key` reads the sheet's.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import ParseError
+from .layouts import OFFICIAL, SheetLayout
 from .model import COLOURS, COUNT, LAST_POSITION, PENALTY_BOXES, Colour, Sheet
 from .notation import colour_set
 
@@ -33,6 +42,7 @@ __all__ = [
     "RowState",
     "SheetKey",
     "decode_key",
+    "key_space",
     "open_code",
     "row_code",
     "sheet_from_key",
@@ -87,25 +97,71 @@ class RowState:
 
 @dataclass(frozen=True, slots=True)
 class SheetKey:
-    """The friendly form of a sheet key: four row states and the penalties."""
+    """The friendly form of a sheet key: the row states (one per row of ``layout``, by lock
+    colour; four on the official sheet) and the penalties."""
 
-    rows: tuple[RowState, RowState, RowState, RowState]
+    rows: tuple[RowState, ...]
     penalties: int
+    layout: SheetLayout = OFFICIAL
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.rows, tuple) and len(self.rows) == len(COLOURS)
+        if not isinstance(self.layout, SheetLayout):
+            raise ParseError(f"SheetKey.layout must be a SheetLayout, not {self.layout!r}")
+        n = self.layout.rows
+        if not (isinstance(self.rows, tuple) and len(self.rows) == n
                 and all(isinstance(r, RowState) for r in self.rows)):
-            raise ParseError("SheetKey.rows must be a tuple of four RowState")
-        if not (_is_int(self.penalties) and 0 <= self.penalties <= PENALTY_BOXES):
-            raise ParseError(f"SheetKey.penalties must be 0..{PENALTY_BOXES}, "
-                             f"not {self.penalties!r}")
+            raise ParseError(f"SheetKey.rows must be a tuple of {n} RowState")
+        for row, cells in zip(self.rows, self.layout.numbers, strict=True):
+            _check_row_state(row, len(cells), self.layout.lock_threshold)
+        boxes = self.layout.penalty_boxes
+        if not (_is_int(self.penalties) and 0 <= self.penalties <= boxes):
+            raise ParseError(f"SheetKey.penalties must be 0..{boxes}, not {self.penalties!r}")
 
     @property
     def key(self) -> int:
+        if self.layout is OFFICIAL:
+            k = 0
+            for row in self.rows:
+                k = k * ROW_CODES + row.code
+            return k * (PENALTY_BOXES + 1) + self.penalties
         k = 0
-        for row in self.rows:
-            k = k * ROW_CODES + row.code
-        return k * (PENALTY_BOXES + 1) + self.penalties
+        for row, cells in zip(self.rows, self.layout.numbers, strict=True):
+            open_codes, codes = _codes(len(cells))
+            k = k * codes + (open_codes + row.count if row.closed else row.code)
+        return k * (self.layout.penalty_boxes + 1) + self.penalties
+
+
+def _codes(length: int) -> tuple[int, int]:
+    """(open codes, row codes) of a row of ``length`` cells."""
+    open_codes = 1 + (length - 1) * length // 2
+    return open_codes, open_codes + length + 2
+
+
+def _check_row_state(row: RowState, length: int, threshold: int) -> None:
+    """ParseError unless some row of ``length`` cells (lock after ``threshold`` marks) has
+    this state."""
+    if row.closed:
+        ok = row.count <= length + 1 and (row.count >= threshold + 2 or row.count <= length - 1)
+    else:
+        ok = row.last is None or row.last < length - 1
+    if not ok:
+        raise ParseError(f"no row of {length} cells (lock after {threshold} marks) has "
+                         f"last={row.last}, count={row.count}, closed={row.closed}")
+
+
+def key_space(layout: SheetLayout = OFFICIAL) -> int:
+    """The number of distinct sheet keys of ``layout`` (keys run from 0 to this - 1).
+
+    >>> from qwixx_math.layouts import MIXX_A
+    >>> key_space() == key_space(MIXX_A) == KEY_SPACE
+    True
+    """
+    if not isinstance(layout, SheetLayout):
+        raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
+    space = layout.penalty_boxes + 1
+    for cells in layout.numbers:
+        space *= _codes(len(cells))[1]
+    return space
 
 
 def open_code(last: int | None, count: int) -> int:
@@ -168,6 +224,19 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
     if not isinstance(sheet, Sheet):
         raise ParseError(f"expected a Sheet, not {type(sheet).__name__}")
     shut = colour_set(closed, "closed colours")
+    layout = sheet.layout
+    if layout is not OFFICIAL:
+        k = 0
+        for colour, cells in zip(layout.locks, layout.numbers, strict=True):
+            ci = colour.index
+            mask = sheet.masks[ci]
+            open_codes, codes = _codes(len(cells))
+            if colour in shut or mask & layout._last_bit[ci]:
+                code = open_codes + layout._count[ci][mask]
+            else:
+                code = open_code(mask.bit_length() - 1, mask.bit_count()) if mask else 0
+            k = k * codes + code
+        return k * (layout.penalty_boxes + 1) + sheet.penalties
     k = 0
     for colour, mask in zip(COLOURS, sheet.masks, strict=True):
         k = k * ROW_CODES + row_code(mask, colour in shut)
@@ -182,8 +251,10 @@ def _is_int(value: object) -> bool:
 _ROW_CODE: tuple[int, ...] = tuple(row_code(m) for m in range(1 << (LAST_POSITION + 1)))
 
 
-def decode_key(key: int) -> SheetKey:
-    """The :class:`SheetKey` of an integer key."""
+def decode_key(key: int, layout: SheetLayout = OFFICIAL) -> SheetKey:
+    """The :class:`SheetKey` of an integer key (of a sheet of ``layout``)."""
+    if layout is not OFFICIAL:
+        return _decode_layout_key(key, layout)
     if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < KEY_SPACE:
         raise ParseError(f"a sheet key is an integer from 0 to {KEY_SPACE - 1}, not {key!r}")
     key, penalties = divmod(key, PENALTY_BOXES + 1)
@@ -195,9 +266,23 @@ def decode_key(key: int) -> SheetKey:
     return SheetKey((rows[0], rows[1], rows[2], rows[3]), penalties)
 
 
-def _row_state(code: int) -> RowState:
-    if code >= CLOSED_BASE:
-        return RowState(None, code - CLOSED_BASE, True)
+def _decode_layout_key(key: int, layout: SheetLayout) -> SheetKey:
+    space = key_space(layout)
+    if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < space:
+        raise ParseError(f"a sheet key of layout {layout.name} is an integer from 0 to "
+                         f"{space - 1}, not {key!r}")
+    key, penalties = divmod(key, layout.penalty_boxes + 1)
+    rows: list[RowState] = []
+    for cells in reversed(layout.numbers):
+        open_codes, codes = _codes(len(cells))
+        key, code = divmod(key, codes)
+        rows.append(_row_state(code, open_codes))
+    return SheetKey(tuple(reversed(rows)), penalties, layout)
+
+
+def _row_state(code: int, closed_base: int = CLOSED_BASE) -> RowState:
+    if code >= closed_base:
+        return RowState(None, code - closed_base, True)
     if code == 0:
         return RowState(None, 0)
     c = code - 1
@@ -207,13 +292,17 @@ def _row_state(code: int) -> RowState:
     return RowState(last, c - last * (last + 1) // 2 + 1)
 
 
-def sheet_from_key(key: int) -> tuple[Sheet, frozenset[Colour]]:
-    """A representative sheet with this key, and the closed colours the key implies.
+def sheet_from_key(key: int, layout: SheetLayout = OFFICIAL
+                   ) -> tuple[Sheet, frozenset[Colour]]:
+    """A representative sheet (of ``layout``) with this key, and the closed colours the key
+    implies.
 
     Open rows get their marks packed to the left of the rightmost one; a closed
-    row with 7 or more marks becomes a row this player locked, one with fewer a
-    row another player closed.
+    row with 7 or more marks (the lock threshold + 2) becomes a row this player
+    locked, one with fewer a row another player closed.
     """
+    if layout is not OFFICIAL:
+        return _layout_sheet_from_key(key, layout)
     decoded = decode_key(key)
     masks = []
     closed = set()
@@ -229,3 +318,24 @@ def sheet_from_key(key: int) -> tuple[Sheet, frozenset[Colour]]:
         else:
             masks.append(((1 << (row.count - 1)) - 1) | (1 << row.last))
     return Sheet((masks[0], masks[1], masks[2], masks[3]), decoded.penalties), frozenset(closed)
+
+
+def _layout_sheet_from_key(key: int, layout: SheetLayout) -> tuple[Sheet, frozenset[Colour]]:
+    decoded = decode_key(key, layout)
+    masks = [0, 0, 0, 0]
+    closed = set()
+    for colour, row in zip(layout.locks, decoded.rows, strict=True):
+        last_bit = layout._last_bit[colour.index]
+        if row.closed:
+            closed.add(colour)
+            if row.count >= layout.lock_threshold + 2:
+                mask = ((1 << (row.count - 2)) - 1) | last_bit
+            else:
+                mask = (1 << row.count) - 1
+        elif row.last is None:
+            mask = 0
+        else:
+            mask = ((1 << (row.count - 1)) - 1) | (1 << row.last)
+        masks[colour.index] = mask
+    return (Sheet((masks[0], masks[1], masks[2], masks[3]), decoded.penalties, layout),
+            frozenset(closed))

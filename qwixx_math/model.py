@@ -516,14 +516,17 @@ class TurnPlan:
     def __repr__(self) -> str:
         return f"TurnPlan({str(self)!r})"
 
-    def describe(self) -> str:
-        """The plan in plain words."""
+    def describe(self, layout: SheetLayout = OFFICIAL) -> str:
+        """The plan in plain words; action 2 names the die it uses, the colour of the cell
+        on ``layout`` (on the official sheet, the row's colour)."""
         if self.penalty:
             return "mark nothing and take a penalty"
         parts = []
         if self.action1 is not None:
             parts.append(f"mark {self.action1.describe()} with the white sum")
         if self.action2 is not None:
-            parts.append(f"{'then ' if parts else ''}mark {self.action2.describe()} "
-                         f"with white + {self.action2.colour.value}")
+            a2 = self.action2
+            die = _require_layout(layout)._cell[a2.colour.index][a2.number] or a2.colour
+            parts.append(f"{'then ' if parts else ''}mark {a2.describe()} "
+                         f"with white + {die.value}")
         return ", ".join(parts)
