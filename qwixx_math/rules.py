@@ -740,23 +740,32 @@ def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[
     colour ``c`` of any row still open (its lock colour's die rolled, not ``gone``),
     the die itself in play and not ``gone``; R7 and R8 per row."""
     layout = sheet.layout
-    masks = sheet.masks
-    allowed, pos = layout._allowed, layout._pos
-    w1, w2 = roll.white
-    found: dict[Mark, tuple[int, int]] = {}
+    rows = frozenset(c for c in layout.locks if roll.coloured[c.index] is not None) - gone
+    found: set[Mark] = set()
     for c in COLOURS:
         d = roll.coloured[c.index]
         if d is None or c in gone:
             continue
-        for n in (w1 + d, w2 + d):
-            for row in layout.action2_rows(c, n):
-                ri = row.index
-                if roll.coloured[ri] is None or row in gone:
-                    continue
-                p = pos[ri][n]
-                if allowed[ri][masks[ri]] >> p & 1:
-                    found[MARKS[ri][n]] = (ri, p)
-    return tuple(sorted(found, key=found.__getitem__))
+        found.update(_die_options(sheet, c, d, roll.white, rows))
+    pos = layout._pos
+    return tuple(sorted(found, key=lambda m: (m.colour.index, pos[m.colour.index][m.number])))
+
+
+def _die_options(sheet: Sheet, die: Colour, face: int, white: tuple[int, int],
+                 rows: frozenset[Colour]) -> tuple[Mark, ...]:
+    """The action-2 marks white + ``die`` (showing ``face``) offers on ``sheet`` (R6-R8):
+    the cells of the die's colour showing a white + ``face`` sum in the open ``rows``
+    that R7 and R8 allow.  Different dice offer disjoint marks (a cell has one colour)."""
+    layout = sheet.layout
+    masks = sheet.masks
+    allowed, pos = layout._allowed, layout._pos
+    out: list[Mark] = []
+    for n in {white[0] + face, white[1] + face}:
+        for row in layout.action2_rows(die, n):
+            ri = row.index
+            if row in rows and allowed[ri][masks[ri]] >> pos[ri][n] & 1:
+                out.append(MARKS[ri][n])
+    return tuple(out)
 
 
 def mark_key(layout: SheetLayout, mark: Mark | None) -> tuple[int, int, int]:

@@ -21,7 +21,10 @@ The semantics (also in ``docs/probability.md``):
 * **marks**: the most marks the active player can make this turn (0, 1 or 2).
 
 :func:`turn_events` computes all of it from closed forms over the 21 unordered
-white pairs (the coloured dice are independent given the whites);
+white pairs (the coloured dice are independent given the whites); on another
+sheet layout (:mod:`qwixx_math.layouts`) it asks the rules core for each white pair
+and action-1 choice what each coloured die offers, and combines the dice, which are
+independent given the whites and offer disjoint cells (a cell has one colour);
 :func:`roll_events` asks the rules core about one roll and
 :func:`brute_force_events` adds that up over every roll (slow; the reference).
 
@@ -34,7 +37,7 @@ white pairs (the coloured dice are independent given the whites);
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -45,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidStateError, ParseError
+from ..layouts import OFFICIAL, SheetLayout
 from ..model import (
     ALLOWED,
     COLOURS,
@@ -58,8 +62,15 @@ from ..model import (
     TurnPlan,
 )
 from ..notation import colour_set, format_sheet, parse_sheet
-from ..rules import COLOURS_TO_END, GameState, Phase, legal_action1, legal_plans
-from ..ruleset import Ruleset
+from ..rules import (
+    GameState,
+    Phase,
+    _closes,
+    _die_options,
+    legal_action1,
+    legal_plans,
+)
+from ..ruleset import DieRemoval, Ruleset
 from .distribution import Distribution
 from .outcomes import colour_sum_sets, white_sum_distribution
 
@@ -88,7 +99,8 @@ class PlayerEvents:
     """One player's chances this turn (active or passive; see the module docstring).
 
     ``table[colour.index][position]`` is the probability that the number at that
-    position of the row (0 = leftmost) is markable; use :meth:`markable` to ask by number.
+    position of the row (0 = leftmost, on the sheet's ``layout``; an empty tuple for a
+    colour that locks no row) is markable; use :meth:`markable` to ask by number.
     """
 
     table: tuple[tuple[Fraction, ...], ...]
@@ -97,11 +109,18 @@ class PlayerEvents:
     can_end: Fraction
     can_end_by_closing: Fraction
     marks: Distribution[int]
+    layout: SheetLayout = OFFICIAL
 
     def markable(self, colour: Colour | str, number: int) -> Fraction:
         """P(``number`` in ``colour``'s row is markable this turn)."""
         colour = Colour.of(colour)
-        return self.table[colour.index][colour.position(number)]
+        if self.layout is OFFICIAL:
+            return self.table[colour.index][colour.position(number)]
+        pos = self.layout.position(colour, number)
+        if pos is None:
+            raise ParseError(f"the {colour.value} row of layout {self.layout.name} does not "
+                             f"show {number!r}", rule="R2")
+        return self.table[colour.index][pos]
 
     def closing(self, colour: Colour | str) -> Fraction:
         """P(this player can close ``colour`` this turn)."""
@@ -109,11 +128,13 @@ class PlayerEvents:
 
     def to_json(self) -> dict[str, Any]:
         """Fractions as strings (``"7/36"``), rows keyed by colour name and number."""
+        rows = COLOURS if self.layout is OFFICIAL else self.layout.locks
         return {
-            "markable": {c.value: {str(c.number(p)): str(self.table[c.index][p])
-                                   for p in range(ROW_LENGTH)} for c in COLOURS},
+            "markable": {c.value: {str(n): str(self.table[c.index][p])
+                                   for p, n in enumerate(self.layout.numbers[
+                                       self.layout.row_index(c)])} for c in rows},
             "no_mark": str(self.no_mark),
-            "can_close": {c.value: str(self.can_close[c.index]) for c in COLOURS},
+            "can_close": {c.value: str(self.can_close[c.index]) for c in rows},
             "can_end": str(self.can_end),
             "can_end_by_closing": str(self.can_end_by_closing),
             "marks": {str(k): str(v) for k, v in self.marks.probabilities().items()},
@@ -139,7 +160,7 @@ class TurnEvents:
     @property
     def in_play(self) -> tuple[Colour, ...]:
         """The coloured dice rolled this turn, in sheet order (R4, R9)."""
-        return tuple(c for c in COLOURS if c not in self.closed)
+        return tuple(c for c in self.sheet.layout.locks if c not in self.closed)
 
     @property
     def white_sum(self) -> Distribution[int]:
@@ -181,6 +202,7 @@ class RollEvents:
     active_marks: tuple[Mark, ...]
     passive_marks: tuple[Mark, ...]
     passive_ending: tuple[Mark, ...]
+    layout: SheetLayout = OFFICIAL
 
     @property
     def no_mark(self) -> bool:
@@ -205,7 +227,7 @@ class RollEvents:
     def can_close(self, colour: Colour | str) -> bool:
         """Some legal plan of the active player closes ``colour``."""
         colour = Colour.of(colour)
-        return any(m.colour is colour and m.closes for m in self.active_marks)
+        return any(m.colour is colour and _closes(self.layout, m) for m in self.active_marks)
 
 
 # -- validation ------------------------------------------------------------------------------------
@@ -221,15 +243,22 @@ def _prepare(sheet: Sheet | str, closed: Iterable[Colour | str] | str,
     if not isinstance(rs, Ruleset):
         raise ParseError(f"expected a Ruleset, not {type(rs).__name__}")
     shut = extra | sheet.locked
-    if len(shut) >= COLOURS_TO_END:
+    layout = sheet.layout
+    stray = shut - frozenset(layout.locks)
+    if stray:
         raise InvalidStateError(
-            "R14", f"{' and '.join(c.value for c in COLOURS if c in shut)} are closed: "
+            "R9", f"layout {layout.name} has no "
+                  f"{', '.join(c.value for c in COLOURS if c in stray)} row to close")
+    if len(shut) >= layout.closed_rows_to_end:
+        raise InvalidStateError(
+            "R14", f"{' and '.join(c.value for c in COLOURS if c in shut)} "
+                   f"{'is' if len(shut) == 1 else 'are'} closed: "
                    "the game is over and no turn follows "
                    f"({format_sheet(sheet)})")
-    if sheet.penalties >= PENALTY_BOXES:
+    if sheet.penalties >= layout.penalty_boxes:
         raise InvalidStateError(
-            "R13", f"the sheet has {PENALTY_BOXES} penalties: the game is over and no turn "
-                   f"follows ({format_sheet(sheet)})")
+            "R13", f"the sheet has {layout.penalty_boxes} penalties: the game is over and no "
+                   f"turn follows ({format_sheet(sheet)})")
     return sheet, shut, rs
 
 
@@ -332,6 +361,8 @@ def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
     closed, R14; four penalties, R13); the sheet itself is validated when built.
     """
     sheet, shut, rs = _prepare(sheet, closed, ruleset)
+    if sheet.layout is not OFFICIAL:
+        return _layout_events(sheet, shut, rs)
     stats = [(_NEUTRAL if c in shut else _colour_stats(c.index, sheet.masks[c.index]))
              for c in COLOURS]
     a1 = np.stack([s.a1 for s in stats])
@@ -387,9 +418,10 @@ def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
 
 
 def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: int,
-            end_close: int, third: bool, marks: dict[int, int]) -> PlayerEvents:
+            end_close: int, third: bool, marks: dict[int, int],
+            layout: SheetLayout = OFFICIAL) -> PlayerEvents:
     table = tuple(tuple(Fraction(x, den) for x in row) for row in counts)
-    close = tuple(row[_LAST] for row in table)
+    close = tuple(row[-1] if row else Fraction(0) for row in table)
     end_c = Fraction(end_close, total)
     return PlayerEvents(
         table=table,
@@ -398,7 +430,128 @@ def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: 
         can_end=Fraction(1) if third else end_c,
         can_end_by_closing=end_c,
         marks=Distribution(marks),
+        layout=layout,
     )
+
+
+_PAIRS = tuple(((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
+
+
+def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEvents:
+    """:func:`turn_events` on any layout: for each white pair and action-1 choice, the
+    rules core's state after action 1 and what each coloured die offers in action 2
+    (:func:`qwixx_math.rules._die_options`); the dice are independent given the whites
+    and offer disjoint cells, so each event is a sum or product over the dice.  Counts
+    are out of 6**6 (a die not rolled counts as a neutral die, as in the closed forms)."""
+    layout = sheet.layout
+    state = _base_state(sheet, shut, rs)
+    dice = [c for c in layout.locks if c not in shut]
+    neutral = 6 ** (len(COLOURS) - len(dice))
+    coloured = 6 ** len(COLOURS)  # outcomes of the four coloured dice per white pair
+    to_end = layout.closed_rows_to_end
+    third = sheet.penalties == layout.penalty_boxes - 1
+    pos = layout._pos
+    act = [[0] * len(layout.numbers[layout._row_of[c.index]]) if layout._row_of[c.index] >= 0
+           else [] for c in COLOURS]
+    pas = [list(row) for row in act]
+    no_mark = p_no_mark = two = end_close = p_end = must = 0
+    immediate = rs.die_removal is DieRemoval.IMMEDIATE
+    for white, wp in _PAIRS:
+        roll = Roll(white, tuple(1 if c in dice else None for c in COLOURS))  # type: ignore[arg-type]
+        rolled = state.with_roll(roll)
+        a1s = legal_action1(rolled, 0)
+        # the active player's action-1 outcomes: (choice, closed after it, the options
+        # of each die face in action 2 (None when no action 2 follows))
+        outcomes: list[tuple[Mark | None, frozenset[Colour],
+                             dict[Colour, list[tuple[Mark, ...]]] | None]] = []
+        for a1 in (None, *a1s):
+            after = rolled.with_action1([a1] + [None] * (state.players - 1))
+            opts: dict[Colour, list[tuple[Mark, ...]]] | None = None
+            if after.phase is Phase.ACTION2:
+                gone = after.closed if immediate else shut
+                rows = frozenset(dice) - gone
+                mine = after.sheets[0]
+                opts = {c: [_die_options(mine, c, d, white, rows) for d in range(1, 7)]
+                        for c in dice if c not in gone}
+            outcomes.append((a1, after.closed, opts))
+        # passive player (same sheet): the white sum only
+        for m in a1s:
+            pas[m.colour.index][pos[m.colour.index][m.number]] += wp * coloured
+        if len(shut) + 1 >= to_end and any(_closes(layout, m) for m in a1s):
+            p_end += wp * coloured
+        if not a1s:
+            p_no_mark += wp * coloured
+        # markable: by action 1 (every outcome) or by the die of the cell's colour
+        by_a1 = set(a1s)
+        faces: dict[Mark, set[int]] = {}
+        for _, _, opts in outcomes:
+            for per_face in (opts or {}).values():
+                for d, offered in enumerate(per_face):
+                    for m in offered:
+                        faces.setdefault(m, set()).add(d)
+        for m in by_a1:
+            act[m.colour.index][pos[m.colour.index][m.number]] += wp * coloured
+        for m, ds in faces.items():
+            if m not in by_a1:
+                act[m.colour.index][pos[m.colour.index][m.number]] += \
+                    wp * len(ds) * coloured // 6
+
+        base = outcomes[0][2] or {}
+        if not a1s:  # no mark: no die offers anything
+            no_mark += wp * _faces(dice, neutral, _offers_none([base]))
+        with_a2 = [o[2] for o in outcomes[1:] if o[2] is not None]
+        if with_a2:  # two marks: an action-1 mark and some die offering an action-2 mark
+            two += wp * (coloured - _faces(dice, neutral, _offers_none(with_a2)))
+        # ending by closing (R14)
+        if any(len(closed1) >= to_end for a1, closed1, _ in outcomes if a1 is not None):
+            end_close += wp * coloured
+        else:
+            near = [o[2] for o in outcomes if o[2] is not None and len(o[1]) + 1 >= to_end]
+            if near:
+                end_close += wp * (coloured - _faces(dice, neutral,
+                                                     _closes_none(layout, near)))
+        # every plan ends the game (only with the last penalty box to come, R13): every
+        # action-1 mark ends it, and every action-2 mark alone too
+        if third and all(len(closed1) >= to_end for a1, closed1, _ in outcomes
+                         if a1 is not None):
+            if len(shut) + 1 >= to_end:
+                must += wp * _faces(dice, neutral, _all_close(layout, base))
+            else:
+                must += wp * _faces(dice, neutral, _offers_none([base]))
+    marks = {0: no_mark, 1: _TOTAL - no_mark - two, 2: two}
+    active = _player(tuple(tuple(r) for r in act), _TOTAL, no_mark, _TOTAL, end_close,
+                     third, marks, layout)
+    passive = _player(tuple(tuple(r) for r in pas), _TOTAL, p_no_mark, _TOTAL, p_end, False,
+                      {0: p_no_mark, 1: _TOTAL - p_no_mark}, layout)
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, _TOTAL))
+
+
+_Offers = dict[Colour, list[tuple[Mark, ...]]]
+
+
+def _faces(dice: Iterable[Colour], neutral: int, ok: Callable[[Colour, int], bool]) -> int:
+    """Outcomes of the coloured dice (out of 6**4) where every die in play shows a face
+    (index 0..5) that ``ok`` accepts; the dice not rolled count ``neutral`` outcomes."""
+    out = neutral
+    for c in dice:
+        out *= sum(1 for d in range(6) if ok(c, d))
+    return out
+
+
+def _offers_none(outcomes: list[_Offers]) -> Callable[[Colour, int], bool]:
+    """ok(c, d): die ``c`` showing face ``d`` offers no mark after any of ``outcomes``."""
+    return lambda c, d: all(not o[c][d] for o in outcomes if c in o)
+
+
+def _closes_none(layout: SheetLayout, outcomes: list[_Offers]) -> Callable[[Colour, int], bool]:
+    """ok(c, d): die ``c`` showing face ``d`` offers no closing mark after any outcome."""
+    return lambda c, d: all(not any(_closes(layout, m) for m in o[c][d])
+                            for o in outcomes if c in o)
+
+
+def _all_close(layout: SheetLayout, offers: _Offers) -> Callable[[Colour, int], bool]:
+    """ok(c, d): every mark die ``c`` showing face ``d`` offers closes a row."""
+    return lambda c, d: all(_closes(layout, m) for m in offers.get(c, [()] * 6)[d])
 
 
 # -- the reference: the rules core, one roll at a time ---------------------------------------------
@@ -427,11 +580,13 @@ def _roll_events(state: GameState, roll: Roll) -> RollEvents:
     rolled = state.with_roll(roll)
     plans = legal_plans(rolled)
     # the game ends only by a close (R14) or a fourth penalty (R13): play out only those plans
-    third = state.sheets[state.active].penalties == PENALTY_BOXES - 1
+    layout = state.layout
+    third = state.sheets[state.active].penalties == layout.penalty_boxes - 1
     ending = tuple(p for p in plans
-                   if ((p.penalty and third) or any(m.closes for m in p.marks))
+                   if ((p.penalty and third) or any(_closes(layout, m) for m in p.marks))
                    and state.play_plan(roll, p).is_over)
-    marks = sorted({m for p in plans for m in p.marks})
+    marks = sorted({m for p in plans for m in p.marks},
+                   key=lambda m: (m.colour.index, layout._pos[m.colour.index][m.number]))
     passive = legal_action1(rolled, 1)
     others: list[Mark | None] = [None] * state.players
     p_end = []
@@ -442,11 +597,11 @@ def _roll_events(state: GameState, roll: Roll) -> RollEvents:
             after = after.with_action2(None)  # end_check=END_OF_TURN: the end comes now
         if after.ended_by == "R14":
             p_end.append(m)
-    return RollEvents(roll, plans, ending, tuple(marks), passive, tuple(p_end))
+    return RollEvents(roll, plans, ending, tuple(marks), passive, tuple(p_end), layout)
 
 
-def _all_rolls(shut: frozenset[Colour]) -> Iterator[Roll]:
-    dice = [range(1, 7) if c not in shut else (None,) for c in COLOURS]
+def _all_rolls(shut: frozenset[Colour], layout: SheetLayout = OFFICIAL) -> Iterator[Roll]:
+    dice = [range(1, 7) if c not in shut and c in layout.locks else (None,) for c in COLOURS]
     for w1, w2 in product(range(1, 7), repeat=2):
         for r, y, g, b in product(*dice):
             yield Roll((w1, w2), (r, y, g, b))
@@ -460,29 +615,33 @@ def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str 
     """
     sheet, shut, rs = _prepare(sheet, closed, ruleset)
     state = _base_state(sheet, shut, rs)
-    mult = 6 ** len(shut)  # closed colours count as a neutral die, as in turn_events
-    act = [[0] * ROW_LENGTH for _ in COLOURS]
-    pas = [[0] * ROW_LENGTH for _ in COLOURS]
+    layout = sheet.layout
+    # colours not rolled (closed, or locking no row) count as a neutral die, as in turn_events
+    mult = 6 ** (len(COLOURS) - len(frozenset(layout.locks) - shut))
+    act = [[0] * (len(layout.numbers[layout._row_of[c.index]])
+                  if layout._row_of[c.index] >= 0 else 0) for c in COLOURS]
+    pas = [list(row) for row in act]
+    pos = layout._pos
     no_mark = p_no_mark = end_close = p_end = must = 0
     marks = {0: 0, 1: 0, 2: 0}
-    for roll in _all_rolls(shut):
+    for roll in _all_rolls(shut, layout):
         ev = _roll_events(state, roll)
         for m in ev.active_marks:
-            act[m.colour.index][m.position] += mult
+            act[m.colour.index][pos[m.colour.index][m.number]] += mult
         for m in ev.passive_marks:
-            pas[m.colour.index][m.position] += mult
+            pas[m.colour.index][pos[m.colour.index][m.number]] += mult
         no_mark += mult * ev.no_mark
         p_no_mark += mult * (not ev.passive_marks)
         marks[ev.max_marks] += mult
         closing_end = any(
-            any(m.closes for m in p.marks) for p in ev.ending_plans)
+            any(_closes(layout, m) for m in p.marks) for p in ev.ending_plans)
         end_close += mult * closing_end
         p_end += mult * bool(ev.passive_ending)
         must += mult * ev.must_end
-    third = sheet.penalties == PENALTY_BOXES - 1
+    third = sheet.penalties == layout.penalty_boxes - 1
     # ``end_close`` counts rolls where some plan that ends the game closes a colour
     active = _player(tuple(tuple(r) for r in act), _TOTAL, no_mark, _TOTAL, end_close,
-                     third, marks)
+                     third, marks, layout)
     passive = _player(tuple(tuple(r) for r in pas), _TOTAL, p_no_mark, _TOTAL, p_end, False,
-                      {0: p_no_mark, 1: _TOTAL - p_no_mark})
+                      {0: p_no_mark, 1: _TOTAL - p_no_mark}, layout)
     return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, _TOTAL))
