@@ -29,6 +29,13 @@ block matrix ``B`` of one round of ``n`` turns, by back substitution in
 :class:`~fractions.Fraction` (every transition moves a row to a state with a
 larger code or leaves it where it is, so ``B`` is upper triangular).
 
+**Other layouts** (``layout``, :mod:`qwixx_math.layouts`): the row is the one locked
+by ``colour``; its numbers, length and lock threshold are the layout's, and action 2
+takes white + the die of a cell's colour in a cell of that colour (on Qwixx Mixx A a
+row has cells of four colours, so an active turn has 36 * 6**4 outcomes; every die
+is taken to be in play, the other rows never closing).  Among the options of all
+dice the rule takes the closing number, else the leftmost.
+
 >>> ct = turns_to_close(window=10, safe=True)
 >>> ct.p_close
 Fraction(1, 1)
@@ -47,6 +54,7 @@ from math import gcd
 
 from ..errors import InvalidStateError, ParseError
 from ..keys import OPEN_CODES, open_code
+from ..layouts import OFFICIAL, SheetLayout, layout_named
 from ..model import LAST_POSITION, LOCK_THRESHOLD, Colour
 
 __all__ = ["CloseTime", "turns_to_close"]
@@ -59,10 +67,43 @@ _MAX_HORIZON = 100_000
 Matrix = tuple[tuple[int, ...], ...]
 
 
-def _state_list() -> list[tuple[int, int]]:
-    """(last, count) of each open code; last = -1 for the empty row."""
-    out = [(-1, 0)] * OPEN_CODES
-    for last in range(LAST_POSITION):
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A row as the chain sees it: its length, lock threshold, the position of each number
+    (-1: not printed), and for each die colour the position of each number in a cell of
+    that colour (-1: none)."""
+
+    length: int
+    threshold: int
+    pos: tuple[int, ...]
+    die_pos: tuple[tuple[Colour, tuple[int, ...]], ...]
+
+    @property
+    def last(self) -> int:
+        return self.length - 1
+
+    @property
+    def open_codes(self) -> int:
+        return 1 + (self.length - 1) * self.length // 2
+
+
+def _row(layout: SheetLayout, colour: Colour) -> _Row:
+    i = layout.row_index(colour)
+    numbers, cells = layout.numbers[i], layout.colours[i]
+    pos = [-1] * 13
+    die_pos: dict[Colour, list[int]] = {}
+    for p, (n, c) in enumerate(zip(numbers, cells, strict=True)):
+        pos[n] = p
+        die_pos.setdefault(c, [-1] * 13)[n] = p
+    dies = tuple((c, tuple(die_pos[c])) for c in sorted(die_pos, key=lambda c: c.index))
+    return _Row(len(numbers), layout.lock_threshold, tuple(pos), dies)
+
+
+def _state_list(length: int = LAST_POSITION + 1) -> list[tuple[int, int]]:
+    """(last, count) of each open code of a row of ``length`` cells; last = -1 for the
+    empty row."""
+    out = [(-1, 0)] * (1 + (length - 1) * length // 2)
+    for last in range(length - 1):
         for count in range(1, last + 2):
             out[open_code(last, count)] = (last, count)
     return out
@@ -71,50 +112,74 @@ def _state_list() -> list[tuple[int, int]]:
 _STATES = _state_list()
 
 
-def _takes(last: int, count: int, q: int, window: int, safe: bool) -> bool:
+def _takes(last: int, count: int, q: int, window: int, safe: bool,
+           row_last: int = LAST_POSITION, threshold: int = LOCK_THRESHOLD) -> bool:
     """Whether the rule takes position ``q`` in a row at (last, count)."""
-    if q <= last:
-        return False  # R7
-    if q == LAST_POSITION:
-        return count >= LOCK_THRESHOLD  # R8; closing is always taken
+    if q < 0 or q <= last:
+        return False  # not printed, or R7
+    if q == row_last:
+        return count >= threshold  # R8; closing is always taken
     if q - last > window:
         return False
-    return not (safe and count + 1 + (LAST_POSITION - 1 - q) < LOCK_THRESHOLD)
+    return not (safe and count + 1 + (row_last - 1 - q) < threshold)
 
 
-def _after(state: int, q: int) -> int:
-    if q == LAST_POSITION:
-        return CLOSED
-    _, count = _STATES[state]
+def _after(state: int, q: int, states: list[tuple[int, int]] = _STATES,
+           row_last: int = LAST_POSITION) -> int:
+    if q == row_last:
+        return len(states)  # closed
+    _, count = states[state]
     return open_code(q, count + 1)
 
 
 @lru_cache(maxsize=64)
-def _matrices(colour: Colour, window: int, safe: bool) -> tuple[Matrix, Matrix]:
-    """Integer transition counts: active (out of 216) and passive (out of 36)."""
-    def pos(n: int) -> int:
-        return colour.position(n)
+def _matrices(colour: Colour, window: int, safe: bool,
+              layout: SheetLayout = OFFICIAL) -> tuple[Matrix, Matrix]:
+    """Integer transition counts: active (out of 36 * 6**k for the k die colours of the
+    row's cells: 216 on the official sheet) and passive (out of 36)."""
+    row = _row(layout, colour)
+    states = _state_list(row.length)
+    n_open = len(states)
+    closed = n_open
+    size = n_open + 1
+    faces = 6 ** len(row.die_pos)
+    active: list[list[int]] = [[0] * size for _ in range(size)]
+    passive: list[list[int]] = [[0] * size for _ in range(size)]
+    active[closed][closed] = 36 * faces
+    passive[closed][closed] = 36
+    pos, rl = row.pos, row.last
 
-    active: list[list[int]] = [[0] * _N for _ in range(_N)]
-    passive: list[list[int]] = [[0] * _N for _ in range(_N)]
-    active[CLOSED][CLOSED] = 216
-    passive[CLOSED][CLOSED] = 36
-    for s in range(OPEN_CODES):
+    def takes(state: int, q: int) -> bool:
+        last, count = states[state]
+        return _takes(last, count, q, window, safe, rl, row.threshold)
+
+    for s in range(n_open):
         for w1 in range(1, 7):
             for w2 in range(1, 7):
-                last, count = _STATES[s]
-                q = pos(w1 + w2)
-                t = _after(s, q) if _takes(last, count, q, window, safe) else s
+                q = pos[w1 + w2]
+                t = _after(s, q, states, rl) if takes(s, q) else s
                 passive[s][t] += 1
-                for d in range(1, 7):
-                    u = t
-                    if u != CLOSED:
-                        last2, count2 = _STATES[u]
-                        qs = sorted({pos(w1 + d), pos(w2 + d)})
-                        taken = [x for x in qs if _takes(last2, count2, x, window, safe)]
-                        if taken:
-                            u = _after(u, LAST_POSITION if LAST_POSITION in taken else taken[0])
-                    active[s][u] += 1
+                if t == closed:
+                    active[s][closed] += faces
+                    continue
+                # each die: the key of its best option (closing first, then leftmost),
+                # ``size`` for none; the rule takes the smallest key over the dice
+                best: dict[int, int] = {size: 1}  # no die yet: no option
+                for _, dpos in row.die_pos:
+                    per_face: dict[int, int] = {}
+                    for d in range(1, 7):
+                        taken = [x for x in {dpos[w1 + d], dpos[w2 + d]} if takes(t, x)]
+                        key = size if not taken else (-1 if rl in taken else min(taken))
+                        per_face[key] = per_face.get(key, 0) + 1
+                    combined: dict[int, int] = {}
+                    for k1, c1 in best.items():
+                        for k2, c2 in per_face.items():
+                            k = min(k1, k2)
+                            combined[k] = combined.get(k, 0) + c1 * c2
+                    best = combined
+                for key, count in best.items():
+                    u = t if key == size else _after(t, rl if key == -1 else key, states, rl)
+                    active[s][u] += count
     return (tuple(tuple(r) for r in active), tuple(tuple(r) for r in passive))
 
 
@@ -151,10 +216,12 @@ class CloseTime:
     start: tuple[int, ...]
     p_close: Fraction
     expected: Fraction | None
+    layout: SheetLayout = OFFICIAL
 
     def _round(self, t: int) -> list[tuple[Matrix, int]]:
-        active, passive = _matrices(self.colour, self.window, self.safe)
-        return [((active, 216) if (k - self.seat) % self.players == 0 else (passive, 36))
+        active, passive = _matrices(self.colour, self.window, self.safe, self.layout)
+        den = active[-1][-1]  # the closed state keeps every outcome
+        return [((active, den) if (k - self.seat) % self.players == 0 else (passive, 36))
                 for k in range(t)]
 
     def cdf(self, t: int) -> Fraction:
@@ -169,16 +236,18 @@ class CloseTime:
                 not 0 <= horizon <= _MAX_HORIZON:
             raise ParseError(
                 f"a horizon is a whole number of turns 0..{_MAX_HORIZON}, not {horizon!r}")
-        vec = [0] * _N
-        vec[_start_state(self.colour, self.start)] = 1
+        size = _row(self.layout, self.colour).open_codes + 1
+        closed = size - 1
+        vec = [0] * size
+        vec[_start_state(self.colour, self.start, self.layout)] = 1
         den = 1
-        out = [Fraction(vec[CLOSED], den)]
+        out = [Fraction(vec[closed], den)]
         for matrix, d in self._round(horizon):
-            new = [0] * _N
+            new = [0] * size
             for i, v in enumerate(vec):
                 if v:
                     row = matrix[i]
-                    for j in range(i, _N):
+                    for j in range(i, size):
                         if row[j]:
                             new[j] += v * row[j]
             den *= d
@@ -189,7 +258,7 @@ class CloseTime:
                     break
             vec = [v // g for v in new]
             den //= g
-            out.append(Fraction(vec[CLOSED], den))
+            out.append(Fraction(vec[closed], den))
         return tuple(out)
 
     def pmf(self, t: int) -> Fraction:
@@ -207,23 +276,29 @@ class CloseTime:
         return 1 - self.cdf(t)
 
 
-def _start_state(colour: Colour, start: tuple[int, ...]) -> int:
+def _start_state(colour: Colour, start: tuple[int, ...],
+                 layout: SheetLayout = OFFICIAL) -> int:
     if not start:
         return 0
-    last = colour.position(start[-1])
-    if last == LAST_POSITION:
-        return CLOSED
+    row = _row(layout, colour)
+    last = row.pos[start[-1]]
+    if last == row.last:
+        return row.open_codes  # closed
     return open_code(last, len(start))
 
 
 def turns_to_close(colour: Colour | str = Colour.RED, window: int = 10, players: int = 1,
-                   seat: int = 0, start: Iterable[int] = (), safe: bool = False) -> CloseTime:
+                   seat: int = 0, start: Iterable[int] = (), safe: bool = False,
+                   layout: SheetLayout | str = OFFICIAL) -> CloseTime:
     """The law of the number of turns until ``colour``'s row is closed under the window rule.
 
-    ``start`` lists the numbers already marked in the row, left to right.
+    ``start`` lists the numbers already marked in the row, left to right; ``layout`` is
+    the sheet (a SheetLayout or its name), the row the one ``colour`` locks.
     """
     colour = Colour.of(colour)
-    for name, value, lo, hi in (("window", window, 1, LAST_POSITION),
+    layout = layout_named(layout)
+    row = _row(layout, colour)
+    for name, value, lo, hi in (("window", window, 1, max(row.last, 1)),
                                 ("players", players, 1, 5)):
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
             raise ParseError(f"{name} must be a whole number {lo}..{hi}, not {value!r}")
@@ -234,23 +309,37 @@ def turns_to_close(colour: Colour | str = Colour.RED, window: int = 10, players:
     if isinstance(start, (str, bytes)):
         raise ParseError("start lists the numbers marked in the row, e.g. (2, 3, 5)")
     numbers = tuple(start)
-    positions = [colour.position(n) for n in numbers]
+    if layout is OFFICIAL:
+        positions = [colour.position(n) for n in numbers]
+    else:
+        positions = [_layout_position(layout, colour, n) for n in numbers]
     if any(b <= a for a, b in pairwise(positions)):
         raise InvalidStateError("R7", f"the {colour.value} marks {numbers} are not left to right")
-    if positions and positions[-1] == LAST_POSITION and len(positions) - 1 < LOCK_THRESHOLD:
+    if positions and positions[-1] == row.last and len(positions) - 1 < row.threshold:
         raise InvalidStateError(
-            "R8", f"{colour.value} {colour.last_number} needs {LOCK_THRESHOLD} marks before it")
-    p_close, expected = _solve(colour, window, players, seat, safe, _start_state(colour, numbers))
-    return CloseTime(colour, window, players, seat, safe, numbers, p_close, expected)
+            "R8", f"{colour.value} {layout.last_number(colour)} needs {row.threshold} marks "
+                  "before it")
+    p_close, expected = _solve(colour, window, players, seat, safe,
+                               _start_state(colour, numbers, layout), layout)
+    return CloseTime(colour, window, players, seat, safe, numbers, p_close, expected, layout)
+
+
+def _layout_position(layout: SheetLayout, colour: Colour, number: object) -> int:
+    pos = layout.position(colour, number) if isinstance(number, int) else None
+    if pos is None:
+        raise ParseError(f"the {colour.value} row of layout {layout.name} does not show "
+                         f"{number!r}", rule="R2")
+    return pos
 
 
 def _solve(colour: Colour, window: int, players: int, seat: int, safe: bool,
-           start: int) -> tuple[Fraction, Fraction | None]:
-    if start == CLOSED:
+           start: int, layout: SheetLayout = OFFICIAL) -> tuple[Fraction, Fraction | None]:
+    active, passive = _matrices(colour, window, safe, layout)
+    n = len(active) - 1  # transient states 0..n-1
+    if start == n:
         return Fraction(1), Fraction(0)
-    active, passive = _matrices(colour, window, safe)
-    n = OPEN_CODES  # transient states 0..n-1
-    qa = [[Fraction(active[i][j], 216) for j in range(n)] for i in range(n)]
+    den = active[n][n]
+    qa = [[Fraction(active[i][j], den) for j in range(n)] for i in range(n)]
     qp = [[Fraction(passive[i][j], 36) for j in range(n)] for i in range(n)]
     order = [qa if (k - seat) % players == 0 else qp for k in range(players)]
     # survival within one round: w = sum over i < players of (Q_1 ... Q_i) 1
