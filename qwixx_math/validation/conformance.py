@@ -38,6 +38,7 @@ import hashlib
 import json
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -45,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IllegalMoveError, InvalidStateError, ParseError, QwixxError
+from ..layouts import MIXX_A, MIXX_B, OFFICIAL, SheetLayout, layout_named
 from ..model import COLOURS, MARKS, Mark, Roll, Sheet
 from ..notation import (
     format_sheet,
@@ -58,9 +60,16 @@ from ..notation import (
     roll_to_json,
 )
 from ..record import random_game, replay, uniform_chooser
-from ..rules import GameState, Phase, legal_action2
+from ..rules import GameState, Phase, _closes, legal_action2
 from ..ruleset import DieRemoval, EndCheck, Ruleset
-from .corpus_cases import HAND_LEGALITY, HAND_TRANSITIONS, LegalitySpec, TransitionSpec
+from .corpus_cases import (
+    HAND_LEGALITY,
+    HAND_MIXX_LEGALITY,
+    HAND_MIXX_TRANSITIONS,
+    HAND_TRANSITIONS,
+    LegalitySpec,
+    TransitionSpec,
+)
 
 __all__ = [
     "CORPUS_FILES",
@@ -187,9 +196,11 @@ def judge_transition(case: dict[str, Any]) -> dict[str, Any]:
 
 # -- building -------------------------------------------------------------------------------------
 
-def _hand_state(sheets: tuple[str, ...], active: int, switches: dict[str, object]) -> GameState:
+def _hand_state(sheets: tuple[str, ...], active: int, switches: dict[str, object],
+                layout: str = "official") -> GameState:
     ruleset = Ruleset.from_json({"players": len(sheets), **switches})
-    parsed = tuple(Sheet.EMPTY if s == "-" else parse_sheet(s) for s in sheets)
+    lay = layout_named(layout)
+    parsed = tuple(Sheet.empty(lay) if s == "-" else parse_sheet(s, lay) for s in sheets)
     closed = frozenset().union(*(s.locked for s in parsed))
     return GameState(ruleset, parsed, active=active, closed=closed)
 
@@ -209,9 +220,10 @@ def _mark_json(text: str) -> Any:
 
 
 def _hand_legality(spec: LegalitySpec) -> dict[str, Any]:
-    state = _hand_state(spec.sheets, spec.active, spec.ruleset)
+    state = _hand_state(spec.sheets, spec.active, spec.ruleset, spec.layout)
     case: dict[str, Any] = {
         "id": spec.slug, "description": spec.description, "rule_ids": sorted(spec.rules),
+        **_layout_field(state),
         "ruleset": state.ruleset.to_json(), "state": state.to_json(),
         "roll": _raw_or(spec.roll, parse_roll, roll_to_json), "step": spec.step,
         "action1": _choices_json(spec.action1) if spec.step != "roll" else None,
@@ -229,16 +241,18 @@ def _hand_legality(spec: LegalitySpec) -> dict[str, Any]:
 
 
 def _hand_transition(spec: TransitionSpec) -> dict[str, Any]:
-    state = _hand_state(spec.sheets, spec.active, spec.ruleset)
+    state = _hand_state(spec.sheets, spec.active, spec.ruleset, spec.layout)
     case: dict[str, Any] = {
         "id": spec.slug, "description": spec.description, "rule_ids": sorted(spec.rules),
+        **_layout_field(state),
         "ruleset": state.ruleset.to_json(), "state": state.to_json(),
         "roll": roll_to_json(parse_roll(spec.roll)), "action1": _choices_json(spec.action1),
         "action2": _mark_json(spec.action2),
     }
     found = judge_transition(case)
     after = GameState.from_json(found["result_state"])
-    expected_sheets = tuple(format_sheet(Sheet.EMPTY if s == "-" else parse_sheet(s))
+    lay = state.layout
+    expected_sheets = tuple(format_sheet(Sheet.empty(lay) if s == "-" else parse_sheet(s, lay))
                             for s in spec.expect_sheets)
     problems = []
     if tuple(format_sheet(s) for s in after.sheets) != expected_sheets:
@@ -283,9 +297,11 @@ def _dense_chooser(state: GameState, player: int, legal: Sequence[Mark],
     players close colours, which uniformly random players rarely do."""
     best: Mark | None = None
     best_gap = 99
+    layout = state.layout
     for mark in legal:
-        gap = 0 if mark.closes else \
-            mark.position - state.sheets[player].masks[mark.colour.index].bit_length()
+        gap = 0 if _closes(layout, mark) else \
+            layout._pos[mark.colour.index][mark.number] \
+            - state.sheets[player].masks[mark.colour.index].bit_length()
         if gap < best_gap:
             best, best_gap = mark, gap
     return best if best_gap <= 1 and rng.random() < 0.9 else None
@@ -352,23 +368,44 @@ def _random_roll_case(rng: random.Random, state: GameState, roll: Roll) -> dict[
             "player": state.active}
 
 
-def _random_cases() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    rng = random.Random(_RANDOM_SEED)
+def _layout_field(state: GameState) -> dict[str, Any]:
+    """``{"layout": key}`` for a case on another layout than the official one, else {}."""
+    return {} if state.layout.is_official else {"layout": state.layout.key}
+
+
+#: The random Qwixx Mixx cases: (ruleset, layout), after the official ones.
+_RANDOM_MIXX: tuple[tuple[Ruleset, SheetLayout], ...] = (
+    (Ruleset(players=2), MIXX_A),
+    (Ruleset(players=3, die_removal=DieRemoval.END_OF_TURN), MIXX_A),
+    (Ruleset(players=2), MIXX_B),
+    (Ruleset(players=3, action2_after_game_end=True), MIXX_B),
+)
+_RANDOM_MIXX_SEED = 20_261_201
+
+
+def _random_cases(mixx: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The random cases: the official game's (``mixx=False``), or Qwixx Mixx's."""
+    rng = random.Random(_RANDOM_MIXX_SEED if mixx else _RANDOM_SEED)
     legality: list[dict[str, Any]] = []
     transitions: list[dict[str, Any]] = []
-    for r_index, ruleset in enumerate(_RANDOM_RULESETS):
+    plan = _RANDOM_MIXX if mixx else tuple((rs, OFFICIAL) for rs in _RANDOM_RULESETS)
+    seed0 = _RANDOM_MIXX_SEED if mixx else _RANDOM_SEED
+    for r_index, (ruleset, layout) in enumerate(plan):
         for g in range(_GAMES_PER_RULESET):
-            record = random_game(seed=_RANDOM_SEED + 100 * r_index + g, ruleset=ruleset,
-                                 chooser=_dense_chooser if g % 2 else uniform_chooser)
+            record = random_game(seed=seed0 + 100 * r_index + g, ruleset=ruleset,
+                                 chooser=_dense_chooser if g % 2 else uniform_chooser,
+                                 layout=layout)
             states = replay(record)
             turns = record.turns
-            label = ", ".join([f"{ruleset.players} player(s)",
+            label = ", ".join([*([] if layout.is_official else [layout.name]),
+                               f"{ruleset.players} player(s)",
                                *_switches(ruleset.to_json())])
             picks = [rng.randrange(len(turns)) for _ in range(_TRANSITIONS_PER_GAME)]
             for k in [*picks, len(turns) - 1]:
                 turn = turns[k]
                 transitions.append({
                     "description": f"random game ({label}), turn {k + 1}",
+                    **_layout_field(states[k]),
                     "ruleset": ruleset.to_json(), "state": states[k].to_json(),
                     "roll": roll_to_json(turn.roll),
                     "action1": [mark_to_json(m) for m in turn.action1],
@@ -388,16 +425,18 @@ def _random_cases() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                     built = _random_roll_case(rng, state, turn.roll)
                 built.update({"description": f"random game ({label}), turn {k + 1}, "
                                              f"{job} varied at random",
+                              **_layout_field(state),
                               "ruleset": ruleset.to_json(), "state": state.to_json()})
                 legality.append(built)
     _STEP_RULE = {"roll": "R4", "action1": "R5", "action2": "R6"}
+    prefix = "mixx-random" if mixx else "random"
     for i, case in enumerate(legality, start=1):
-        case["id"] = f"random-{i:04d}"
+        case["id"] = f"{prefix}-{i:04d}"
         case.update(judge_legality(case))
         case["rule_ids"] = sorted({_STEP_RULE[case["step"]]}
                                   | ({case["rule"]} if case["rule"] else set()))
     for i, case in enumerate(transitions, start=1):
-        case["id"] = f"random-{i:04d}"
+        case["id"] = f"{prefix}-{i:04d}"
         case.update(judge_transition(case))
         case["rule_ids"] = _transition_rules(case)
     return legality, transitions
@@ -437,6 +476,12 @@ def corpus_files() -> dict[str, str]:
     random_legality, random_transitions = _random_cases()
     legality += random_legality
     transitions += random_transitions
+    # Qwixx Mixx after the official game, so the official cases stay as they were
+    legality += [_hand_legality(s) for s in HAND_MIXX_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_MIXX_TRANSITIONS]
+    mixx_legality, mixx_transitions = _random_cases(mixx=True)
+    legality += mixx_legality
+    transitions += mixx_transitions
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):
@@ -462,6 +507,9 @@ def corpus_files() -> dict[str, str]:
                          "sha256": hashlib.sha256(texts[name].encode()).hexdigest()}
                   for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions))},
         "rules": rules, "switches": dict(sorted(switches.items())),
+        "layouts": {kind: dict(sorted(Counter(c.get("layout", OFFICIAL.name)
+                                               for c in cases).items()))
+                    for kind, cases in (("legality", legality), ("transitions", transitions))},
         "regenerate": "qwixx-math conformance --emit DIR",
         "protocol": "docs/validation.md",
     }

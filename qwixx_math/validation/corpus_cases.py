@@ -10,13 +10,18 @@ sheet), rolls ``w:3,5/r:1/y:2/g:6/b:4``, action-1 choices ``y5,r5,-`` (one per
 player), marks ``g9`` (``-`` no mark).  A roll or action-1 text starting with
 ``{`` or ``[`` is raw JSON (for malformed input).  Closed colours are the
 colours locked on some sheet.
+
+The Qwixx Mixx cases (:data:`HAND_MIXX_LEGALITY`, :data:`HAND_MIXX_TRANSITIONS`) name
+their ``layout``; their sheets are read on it (rows by lock colour, see
+docs/mixx.md).  They come after the official cases, so those stay as they were.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["HAND_LEGALITY", "HAND_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
+__all__ = ["HAND_LEGALITY", "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_TRANSITIONS",
+           "LegalitySpec", "TransitionSpec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +44,7 @@ class LegalitySpec:
     player: int = 0
     active: int = 0
     ruleset: dict[str, object] = field(default_factory=dict)
+    layout: str = "official"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +70,7 @@ class TransitionSpec:
     ruleset: dict[str, object] = field(default_factory=dict)
     expect_active: int | None = None
     expect_winners: tuple[int, ...] | None = None
+    layout: str = "official"
 
 
 _ALL = "w:6,6/r:1/y:1/g:1/b:1"
@@ -329,4 +336,66 @@ HAND_TRANSITIONS: tuple[TransitionSpec, ...] = (
     TransitionSpec("r07-same-row-both-actions", "action 1 red 6, then action 2 red 8 in the "
                    "same row", ("R7",), ("-", "-"), "w:3,3/r:5/y:1/g:1/b:1", "r6,-", "r8",
                    ("r:6,8", _E), (3, 0)),
+)
+
+
+# -- Qwixx Mixx ------------------------------------------------------------------------------------
+# Mixx A rows by lock colour: r = row 1 (2..12: yellow 2-4, blue 5-7, green 8-10, red 11-12),
+# y = row 2 (2..12: red 2-3, green 4-7, blue 8-9, yellow 10-12), g = row 3 (12..2: blue 12-10,
+# yellow 9-7, red 6-4, green 3-2), b = row 4 (12..2: green 12-11, red 10-7, yellow 6-5,
+# blue 4-2).  Mixx B red: 10 6 2 8 3 4 12 5 9 7 11 (the last closes the row).
+
+_A, _B = "mixx-a", "mixx-b"
+_A_RED_CLOSED = "r:2,3,4,5,6,12,lock"
+
+HAND_MIXX_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("mixx-a-white-sum-any-row", "Mixx A: the white sum 5 may be marked in any row, "
+                 "whatever the cell's colour (row 2's 5 is green)", ("R5",), ("-", "-"),
+                 "w:2,3/r:1/y:1/g:1/b:1", "action1", "legal", action1="r5,y5", player=1,
+                 layout=_A),
+    LegalitySpec("mixx-a-action2-in-a-cell-of-the-die", "Mixx A: white 2 + blue 3 marks row "
+                 "1's blue 5", ("R6",), ("-", "-"), "w:2,3/r:1/y:1/g:1/b:3", "action2",
+                 "legal", action1="-,-", action2="r5", layout=_A),
+    LegalitySpec("mixx-a-action2-not-the-cell-colour", "Mixx A: row 2's 5 is green; white + "
+                 "green makes 3 or 4, not 5 (white + blue's 5 goes only in a blue cell)",
+                 ("R6",), ("-", "-"), "w:2,3/r:1/y:1/g:1/b:3", "action2", "R6",
+                 action1="-,-", action2="y5", layout=_A),
+    LegalitySpec("mixx-a-action2-blue-in-row-2", "Mixx A: white 3 + blue 6 = 9, a blue cell "
+                 "of row 2", ("R6",), ("-", "-"), "w:2,3/r:1/y:1/g:1/b:6", "action2", "legal",
+                 action1="-,-", action2="y9", layout=_A),
+    LegalitySpec("mixx-a-closing-row-1-removes-the-red-die", "Mixx A: row 1 ends in red 12, "
+                 "so closing it takes the red die out of play", ("R9",), (_A_RED_CLOSED, "-"),
+                 "w:3,4/r:1/y:2/g:3/b:4", "roll", "R9", layout=_A),
+    LegalitySpec("mixx-a-red-cells-still-take-the-white-sum", "Mixx A: with the red die out, "
+                 "row 2's red 3 still takes the white sum", ("R5", "R9"), (_A_RED_CLOSED, "-"),
+                 "w:1,2/y:1/g:1/b:1", "action1", "legal", action1="-,y3", player=1,
+                 layout=_A),
+    LegalitySpec("mixx-a-red-cells-no-action-2-without-the-red-die", "Mixx A: with the red "
+                 "die out, no action 2 in row 2's red 3", ("R6", "R9"), ("-", _A_RED_CLOSED),
+                 "w:1,2/y:1/g:1/b:1", "action2", "R9", action1="-,-", action2="y3",
+                 layout=_A),
+    LegalitySpec("mixx-b-left-to-right-in-print-order", "Mixx B's red row reads 10 6 2 ...: "
+                 "red 6 is left of red 2", ("R2", "R7"), ("r:10,2", "-"),
+                 "w:3,3/r:1/y:1/g:1/b:1", "action1", "R7", action1="r6,-", layout=_B),
+    LegalitySpec("mixx-b-skip-in-print-order", "Mixx B: red 2 may follow red 10 (skipping 6)",
+                 ("R2", "R7"), ("r:10", "-"), "w:1,1/r:1/y:1/g:1/b:1", "action1", "legal",
+                 action1="r2,-", layout=_B),
+    LegalitySpec("mixx-b-last-number-needs-five", "Mixx B: red 11 closes red and needs 5 red "
+                 "marks before it", ("R8",), ("r:10,6,2,8", "-"), "w:5,6/r:1/y:1/g:1/b:1",
+                 "action1", "R8", action1="r11,-", layout=_B),
+)
+
+HAND_MIXX_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("mixx-a-close-row-1", "Mixx A: white 6+6 closes row 1 (red 12): red is "
+                   "closed, 7 marks with the lock score 28", ("R8", "R9", "R16"),
+                   ("r:2,3,4,5,6", "-"), "w:6,6/r:1/y:1/g:1/b:1", "r12,-", "-",
+                   (_A_RED_CLOSED, "-"), (28, 0), expect_active=1, layout=_A),
+    TransitionSpec("mixx-a-action2-in-another-row", "Mixx A: white 2 + blue 3 marks row 1's "
+                   "blue 5 in action 2", ("R6", "R11"), ("-", "-"), "w:2,3/r:1/y:1/g:1/b:3",
+                   "-,-", "r5", ("r:5", "-"), (1, 0), layout=_A),
+    TransitionSpec("mixx-b-two-rows-close", "Mixx B: green 3 (white sum) and blue 4 (white 1 + "
+                   "blue 3) close two rows: the game ends", ("R8", "R14", "R16"),
+                   ("g:8,2,10,12,6/b:5,7,11,9,12", "-"), "w:1,2/r:1/y:1/g:1/b:3", "g3,-",
+                   "b4", ("g:8,2,10,12,6,3,lock/b:5,7,11,9,12,4,lock", "-"), (56, 0), "R14",
+                   layout=_B),
 )

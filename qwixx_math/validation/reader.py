@@ -29,6 +29,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..files import read_bytes_bounded
+from ..layouts import OFFICIAL, layout_named
 from ..model import COLOURS, PENALTY_BOXES, Mark, Roll
 from ..record import RECORD_FORMAT, RECORD_VERSION, GameRecord, GameResult, TurnRecord
 from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, DieRemoval, EndCheck, Ruleset
@@ -41,7 +42,8 @@ MAX_RECORD_BYTES = 32 * 1024 * 1024
 #: Most turns a record may hold (a legal game has at most 48 per player).
 MAX_TURNS = 2000
 
-_TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turns", "result")
+_TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turns", "result",
+               "layout")
 _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
 _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
@@ -217,7 +219,7 @@ def _claims(value: object, path: str, players: int, high: int | None) -> tuple[i
                  for i, x in enumerate(items))
 
 
-def _turn(value: object, k: int, players: int) -> TurnRecord:
+def _turn(value: object, k: int, players: int, boxes: int = PENALTY_BOXES) -> TurnRecord:
     path = _turn_path(k)
     data = _object(value, path, _TURN_FIELDS, ("active", "roll", "action1", "action2"))
     active = _player(data["active"], f"{path}.active", players)
@@ -229,7 +231,7 @@ def _turn(value: object, k: int, players: int) -> TurnRecord:
     action1 = tuple(_mark(m, f"{path}.action1[{i}]") for i, m in enumerate(choices))
     action2 = _mark(data["action2"], f"{path}.action2")
     scores = _claims(data.get("scores"), f"{path}.scores", players, None)
-    penalties = _claims(data.get("penalties"), f"{path}.penalties", players, PENALTY_BOXES)
+    penalties = _claims(data.get("penalties"), f"{path}.penalties", players, boxes)
     return TurnRecord(active, roll, action1, action2, scores, penalties)
 
 
@@ -293,9 +295,17 @@ def read_record(data: object) -> GameRecord:
     if len(turns_raw) > MAX_TURNS:
         raise _fail("$.turns", f"holds {len(turns_raw)} turns; at most {MAX_TURNS} are read (a "
                                "legal game has at most 48 turns per player)")
-    turns = tuple(_turn(t, k, players) for k, t in enumerate(turns_raw))
+    layout = OFFICIAL
+    if "layout" in top:
+        if not isinstance(top["layout"], str):
+            raise _fail("$.layout", f"must be a layout name (a string), not {_kind(top['layout'])}")
+        try:
+            layout = layout_named(top["layout"])
+        except ParseError as exc:
+            raise _fail("$.layout", str(exc)) from None
+    turns = tuple(_turn(t, k, players, layout.penalty_boxes) for k, t in enumerate(turns_raw))
     result = _result(top.get("result"), players)
-    return GameRecord(tuple(names), ruleset, turns, first, seed, result)
+    return GameRecord(tuple(names), ruleset, turns, first, seed, result, layout)
 
 
 def parse_record_text(text: str, source: str = "<record>") -> GameRecord:

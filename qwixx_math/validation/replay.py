@@ -38,13 +38,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError
-from ..model import COLOURS, PENALTY_BOXES, PENALTY_POINTS, Colour, Mark, Roll, Sheet
+from ..layouts import OFFICIAL, SheetLayout
+from ..model import COLOURS, PENALTY_POINTS, Colour, Mark, Roll, Sheet
 from ..notation import format_mark, format_roll
 from ..record import GameRecord, TurnRecord
 from ..rules import (
-    COLOURS_TO_END,
     GameState,
     Phase,
+    _closes,
     legal_action1,
     legal_action2,
     new_game,
@@ -101,10 +102,15 @@ class _Found:
 # -- lenient steps --------------------------------------------------------------------------------
 
 def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
-    """``sheet`` with ``mark`` crossed whether or not the rules allow it."""
+    """``sheet`` with ``mark`` crossed whether or not the rules allow it (a cell its layout
+    does not print cannot be crossed: the sheet stays as it is)."""
+    pos = sheet.layout._pos[mark.colour.index][mark.number]
+    if pos < 0:
+        return sheet
     masks = list(sheet.masks)
-    masks[mark.colour.index] |= 1 << mark.position
-    return Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties)
+    masks[mark.colour.index] |= 1 << pos
+    return Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
+                            sheet.layout)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -130,7 +136,7 @@ def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
         mark = choices[player]
         assert mark is not None
         sheets[player] = _with_cross(sheets[player], mark)
-        if mark.closes:
+        if _closes(rolled.layout, mark):
             closed.add(mark.colour)
     # As GameState.with_action1: the end check after every action-1 mark (R14, R15).
     state = rolled._after_action1(sheets, frozenset(closed), tuple(choices))
@@ -157,7 +163,7 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
     """``state`` (phase ACTION2, or OVER after an end in action 1) with ``mark`` crossed anyway."""
     sheets = list(state.sheets)
     sheets[state.active] = _with_cross(sheets[state.active], mark)
-    closed = state.closed | {mark.colour} if mark.closes else state.closed
+    closed = state.closed | {mark.colour} if _closes(state.layout, mark) else state.closed
     ended_by = state.ended_by
     if state.phase is Phase.OVER:
         return GameState._make(state.ruleset, tuple(sheets), state.active, closed, Phase.OVER,
@@ -167,10 +173,10 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
 
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
     """``state`` with the penalty boxes the other program claims (its evident state)."""
-    sheets = tuple(Sheet._unchecked(s.masks, p) for s, p in zip(state.sheets, penalties,
-                                                                  strict=True))
+    sheets = tuple(Sheet._unchecked(s.masks, p, s.layout)
+                   for s, p in zip(state.sheets, penalties, strict=True))
     n = len(sheets)
-    four = any(p >= PENALTY_BOXES for p in penalties)
+    four = any(p >= state.layout.penalty_boxes for p in penalties)
     if state.phase is Phase.OVER:
         if state.ended_by == "R13" and not four:  # the other program plays on
             return GameState._make(state.ruleset, sheets, (state.active + 1) % n, state.closed,
@@ -230,11 +236,15 @@ def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: boo
     refused it (and, for an active player with no other mark, took a penalty box)."""
     if mark is None:
         return None
+    pos = sheet.layout._pos[mark.colour.index][mark.number]
+    if pos < 0:
+        return None
     masks = list(sheet.masks)
-    masks[mark.colour.index] &= ~(1 << mark.position)
-    without = Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties)
+    masks[mark.colour.index] &= ~(1 << pos)
+    without = Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
+                               sheet.layout)
     loss = without.score - sheet.score
-    lock = " and its lock box" if mark.closes else ""
+    lock = " and its lock box" if _closes(sheet.layout, mark) else ""
     if gap == loss:
         return "R16", (f"the claimed score leaves out this player's action-1 mark "
                        f"{mark.describe()}{lock}, which the record makes although it is illegal "
@@ -270,12 +280,20 @@ def _penalty_message(player: int, turn: TurnRecord, before: int, claimed: int,
 
 # -- the replay -----------------------------------------------------------------------------------
 
-def _check_roll(roll: Roll, closed_in: dict[Colour, int]) -> tuple[Roll, list[tuple[str, str]]]:
+def _check_roll(roll: Roll, closed_in: dict[Colour, int], layout: SheetLayout = OFFICIAL
+                ) -> tuple[Roll, list[tuple[str, str]]]:
     """The roll the replay uses (dice of closed colours dropped) and the roll's problems."""
     problems: list[tuple[str, str]] = []
     dice = list(roll.coloured)
     for colour in COLOURS:
         die = dice[colour.index]
+        if colour not in layout.locks:
+            if die is not None:
+                problems.append(("R4", f"layout {layout.name} has no {colour.value} row, so "
+                                       f"no {colour.value} die; the roll {format_roll(roll)} "
+                                       "shows one"))
+                dice[colour.index] = None
+            continue
         if die is None and colour not in closed_in:
             problems.append(("R4", f"the {colour.value} die is in play and must be rolled; the "
                                    f"roll {format_roll(roll)} lacks it"))
@@ -297,7 +315,7 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
     """
     rs = record.ruleset if ruleset is None else ruleset
     n = rs.players
-    state = new_game(ruleset=rs, first=record.first)
+    state = new_game(ruleset=rs, first=record.first, layout=record.layout)
     out = _Found(limit)
     closed_in: dict[Colour, int] = {}
     end_turn: int | None = None
@@ -320,7 +338,7 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
             state = GameState._make(rs, state.sheets, turn.active, state.closed, Phase.ROLL,
                                     None, None, None, state.turn)
         before = state
-        roll, problems = _check_roll(turn.roll, closed_in)
+        roll, problems = _check_roll(turn.roll, closed_in, record.layout)
         for rule, message in problems:
             out.append(Violation(k, Step.ROLL, turn.active, rule, message))
         if problems:  # roll with the dice of closed colours dropped, missing dice left out
@@ -405,9 +423,9 @@ def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offse
         out.append(Violation(
             last, Step.END, None, rule,
             f"the record ends after turn {last} but the game is not over: no player has "
-            f"{PENALTY_BOXES} penalty boxes (the most is {most}, R13) and "
+            f"{state.layout.penalty_boxes} penalty boxes (the most is {most}, R13) and "
             f"{len(state.closed)} colour(s) are closed ({_colours(state.closed)}; R14 ends the "
-            f"game at {COLOURS_TO_END})"))
+            f"game at {state.layout.closed_rows_to_end})"))
     if result is None:
         return
     if state.is_over and result.ended_by != state.ended_by:
