@@ -1,5 +1,8 @@
 """Argument types shared by the commands: ASCII whole numbers and decimals, usable paths.
 
+:func:`add_layout_argument` gives a command the shared ``--layout
+official|mixx-a|mixx-b`` option (:func:`layout_from_args` reads it).
+
 ``int`` and ``float`` accept any Unicode digit (``int("\\u0663")``, an Arabic-Indic
 three, is 3) and underscores (``int("1_000")``); a command-line number is ASCII
 digits only (an optional sign, at most :data:`MAX_DIGITS` digits).  A path may
@@ -16,8 +19,11 @@ import re
 from collections.abc import Callable
 
 from ..display import clip, printable
+from ..errors import ParseError
+from ..layouts import LAYOUTS, SheetLayout, layout_named
 
-__all__ = ["MAX_DIGITS", "ascii_float", "ascii_int", "path_arg"]
+__all__ = ["MAX_DIGITS", "add_layout_argument", "ascii_float", "ascii_int", "layout_arg",
+           "layout_from_args", "path_arg"]
 
 #: Longest whole number accepted (no count or seed of this library needs more).
 MAX_DIGITS = 30
@@ -66,3 +72,30 @@ def path_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(f"a file name may not hold a NUL character: "
                                          f"{_shown(text)}")
     return text
+
+
+def layout_arg(text: str) -> SheetLayout:
+    """The argparse type of a sheet layout: ``official``, ``mixx-a`` or ``mixx-b``."""
+    try:
+        return layout_named(text)
+    except ParseError:
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(LAYOUTS)}, not {_shown(text)}") from None
+
+
+layout_arg.__name__ = "layout"
+
+
+def add_layout_argument(parser: argparse.ArgumentParser, what: str = "the sheet") -> None:
+    """Add ``--layout official|mixx-a|mixx-b`` (default: the official sheet, or the layout
+    ``what`` names itself, e.g. a ``mixx-a|...`` sheet)."""
+    parser.add_argument(
+        "--layout", type=layout_arg, default=None, metavar="|".join(LAYOUTS),
+        help=f"the printed sheet: official (default), mixx-a or mixx-b (Qwixx Mixx, see "
+             f"docs/mixx.md); {what} may also name it")
+
+
+def layout_from_args(args: argparse.Namespace) -> SheetLayout | None:
+    """The layout ``--layout`` gave, or None when the option was left out."""
+    layout = getattr(args, "layout", None)
+    return layout if isinstance(layout, SheetLayout) else None

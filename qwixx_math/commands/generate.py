@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 from ..errors import ParseError
+from ..layouts import OFFICIAL
 from ..ruleset import Ruleset
 from ..validation.generate import generate_records
 from ..validation.options import add_ruleset_arguments, ruleset_from_args
-from ._args import ascii_int, path_arg
+from ._args import add_layout_argument, ascii_int, layout_from_args, path_arg
 
 __all__ = ["register", "run"]
 
@@ -35,12 +36,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--out", metavar="DIR", type=path_arg,
                         help="write DIR/game-000001.json, ... instead of JSON Lines to stdout")
     add_ruleset_arguments(parser)
+    add_layout_argument(parser, "each record")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_from_args(args, Ruleset(players=args.players))
-    records = generate_records(args.games, args.seed, ruleset)
+    records = generate_records(args.games, args.seed, ruleset,
+                               layout_from_args(args) or OFFICIAL)
     if args.out is None:
         for record in records:
             sys.stdout.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")

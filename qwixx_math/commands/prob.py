@@ -1,6 +1,6 @@
 """``qwixx-math prob``: the exact chances of the coming turn for one sheet.
 
-    qwixx-math prob --sheet SHEET [--closed COLOURS] [--roll ROLL] [--json]
+    qwixx-math prob --sheet SHEET [--closed COLOURS] [--roll ROLL] [--layout L] [--json]
 
 Prints the markable probability of every (row, number) for the active and for a
 passive player, the forced-penalty, closing and game-end probabilities and the
@@ -26,6 +26,7 @@ from ..notation import (
     parse_sheet,
 )
 from ..ruleset import Ruleset
+from ._args import add_layout_argument, layout_from_args
 
 __all__ = ["register", "run"]
 
@@ -44,11 +45,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--action2-after-game-end", action="store_true",
                    help="R15 Option: action 2 still follows when the game ends in action 1")
     p.add_argument("--json", action="store_true", help="print JSON (fractions as strings)")
+    add_layout_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    sheet = parse_sheet(args.sheet)
+    sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed)
     ruleset = Ruleset(action2_after_game_end=bool(args.action2_after_game_end))
     events = turn_events(sheet, closed, ruleset)
@@ -82,6 +84,11 @@ def _both(p: Fraction) -> str:
 
 
 def _table(player: PlayerEvents, fmt: Any) -> list[str]:
+    layout = player.layout
+    if not layout.is_official:  # rows of their own numbers: number:probability per cell
+        return [f"{c.value:<7} " + " ".join(f"{n}:{fmt(player.markable(c, n))}"
+                                            for n in layout.numbers[layout.row_index(c)])
+                for c in layout.locks]
     cells = [[fmt(player.markable(c, n)) for n in range(2, 13)] for c in COLOURS]
     width = max(4, *(len(x) for row in cells for x in row))
     lines = ["number  " + " ".join(f"{n:>{width}}" for n in range(2, 13))]
@@ -96,7 +103,7 @@ def _player(title: str, player: PlayerEvents, active: bool) -> list[str]:
     label = "forced penalty (no legal mark)" if active else "no legal mark"
     lines.append(f"{label}: {_both(player.no_mark)}")
     lines.append("can close: " + ", ".join(
-        f"{c.value} {_both(player.closing(c))}" for c in COLOURS))
+        f"{c.value} {_both(player.closing(c))}" for c in player.layout.locks))
     lines.append(f"game can end by closing: {_both(player.can_end_by_closing)}")
     if active:
         lines.append(f"game can end (closing or 4th penalty): {_both(player.can_end)}")

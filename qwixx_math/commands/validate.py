@@ -8,6 +8,7 @@ format; the message names the line and column or the JSON path).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -16,7 +17,7 @@ from ..display import printable
 from ..validation.options import add_ruleset_arguments, ruleset_from_args
 from ..validation.reader import MAX_RECORD_BYTES, RecordError, load_record, parse_record_text
 from ..validation.validate import validate_record
-from ._args import path_arg
+from ._args import add_layout_argument, layout_from_args, path_arg
 
 __all__ = ["register", "run"]
 
@@ -45,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="the record may stop before the game ends (a game in progress): "
                              "its end is not a violation unless its result claims one")
     add_ruleset_arguments(parser)
+    add_layout_argument(parser, "the record")
     parser.set_defaults(func=run)
 
 
@@ -63,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
         record = parse_record_text(text, "<stdin>")
     else:
         record = load_record(args.record)
+    layout = layout_from_args(args)
+    if layout is not None and layout != record.layout:
+        if not record.layout.is_official:
+            raise RecordError(f"{printable(args.record)}: the record names layout "
+                              f"{record.layout.name}, not {layout.name} (--layout)")
+        record = dataclasses.replace(record, layout=layout)  # a record that names none
     ruleset = ruleset_from_args(args, record.ruleset)
     report = validate_record(record, ruleset, dialects=not args.no_dialects,
                              partial=args.partial)

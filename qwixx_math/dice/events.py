@@ -174,7 +174,9 @@ class TurnEvents:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: every probability as an exact fraction string."""
+        layout = {} if self.sheet.layout.is_official else {"layout": self.sheet.layout.key}
         return {
+            **layout,
             "sheet": format_sheet(self.sheet),
             "closed": [c.value for c in COLOURS if c in self.closed],
             "dice_in_play": ["white", "white", *(c.value for c in self.in_play)],

@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Iterator
 
 from ..errors import ParseError
+from ..layouts import OFFICIAL, SheetLayout
 from ..record import GameRecord, random_game
 from ..ruleset import Ruleset
 
@@ -31,8 +32,10 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def generate_records(games: int, seed: int, ruleset: Ruleset) -> Iterator[GameRecord]:
-    """``games`` random legal records under ``ruleset``, deterministic in ``seed``."""
+def generate_records(games: int, seed: int, ruleset: Ruleset,
+                     layout: SheetLayout = OFFICIAL) -> Iterator[GameRecord]:
+    """``games`` random legal records under ``ruleset`` on ``layout``, deterministic in
+    ``seed``."""
     for name, value in (("games", games), ("seed", seed)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise ParseError(f"{name} must be a whole number, not {value!r}")
@@ -41,4 +44,4 @@ def generate_records(games: int, seed: int, ruleset: Ruleset) -> Iterator[GameRe
     if not isinstance(ruleset, Ruleset):
         raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")
     for index in range(games):
-        yield random_game(seed=game_seed(seed, index), ruleset=ruleset)
+        yield random_game(seed=game_seed(seed, index), ruleset=ruleset, layout=layout)
