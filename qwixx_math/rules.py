@@ -342,6 +342,7 @@ class GameState:
         layout = sheets[0].layout
         lpos = layout._pos
         allowed_t = layout._allowed
+        last_bits = layout._last_bit
         to_end = layout.closed_rows_to_end
         closed = set(self.closed)
         closers: dict[Colour, int] = {}
@@ -375,7 +376,7 @@ class GameState:
                 reason = sheet.why_not(colour, s)
                 assert reason is not None
                 raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
-            if pos == len(layout.numbers[layout._row_of[colour.index]]) - 1:
+            if 1 << pos == last_bits[colour.index]:  # the last number closes the row (R8)
                 if colour in closers and not rs.simultaneous_close:
                     raise self._illegal(
                         "R10", f"player {closers[colour]} closes {colour.value} first; "
@@ -615,14 +616,14 @@ def _penalties_word(n: int) -> str:
 
 def _check_roll_dice(roll: Roll, closed: frozenset[Colour],
                      layout: SheetLayout = OFFICIAL) -> None:
-    locks = layout._row_of
-    for colour, die in zip(COLOURS, roll.coloured, strict=True):
-        if locks[colour.index] < 0:
-            if die is not None:
+    if layout.rows < len(COLOURS):  # a colour that locks no row has no die
+        for colour, die in zip(COLOURS, roll.coloured, strict=True):
+            if die is not None and layout._row_of[colour.index] < 0:
                 raise IllegalMoveError(
                     "R4", f"layout {layout.name} has no {colour.value} row, so there is no "
                           f"{colour.value} die ({format_roll(roll)})")
-            continue
+        closed = closed | frozenset(COLOURS) - frozenset(layout.locks)
+    for colour, die in zip(COLOURS, roll.coloured, strict=True):
         if die is None and colour not in closed:
             raise IllegalMoveError(
                 "R4", f"the {colour.value} die is in play and must be rolled ({format_roll(roll)})")

@@ -348,3 +348,45 @@ def test_closing_the_second_row_ends_a_tiny_game() -> None:
         end = after1 if after1.is_over else after1.with_action2(None)
         assert end.is_over and end.ended_by == "R14"
         assert end.sheets[0].score == 10 + 10  # 4 marks with the lock in each row
+
+
+# -- fuzzing ------------------------------------------------------------------------------------
+
+_SHEET_ALPHABET = "rygbpl0123456789:,/|-ximxab. "
+
+
+@given(st.text(_SHEET_ALPHABET, max_size=40),
+       st.sampled_from([None, "official", "mixx-a", "mixx-b", TINY]))
+def test_parse_sheet_on_layouts_raises_only_typed_errors(text: str,
+                                                        layout: SheetLayout | str | None) -> None:
+    """Any text, on any layout: a sheet of that layout or a QwixxError, never another
+    exception; what parses round-trips."""
+    try:
+        sheet = parse_sheet(text, layout)
+    except (ParseError, InvalidStateError):
+        return
+    assert parse_sheet(format_sheet(sheet)) == sheet
+
+
+@given(st.text(max_size=30) | st.sampled_from(["official", "MIXX-A", " mixx-b ", TINY.key,
+                                               TINY.key.replace("t2", "t9"), "r2-t0-p1-k1"]))
+def test_layout_names_and_keys_parse_or_raise_parse_error(text: str) -> None:
+    """layout_named reads the published names and spelled-out keys; anything else is a
+    ParseError (a key describing an impossible layout too)."""
+    try:
+        layout = layout_named(text)
+    except ParseError:
+        return
+    assert layout_named(layout.key) == layout
+
+
+@given(st.dictionaries(st.sampled_from(["layout", "red", "yellow", "locks", "penalties"]),
+                       st.none() | st.integers(-2, 13) | st.text(max_size=6)
+                       | st.lists(st.integers(0, 13), max_size=4), max_size=4))
+def test_sheet_json_with_layouts_raises_only_typed_errors(data: dict[str, object]) -> None:
+    """Garbage sheet JSON, layout field included: a sheet or a QwixxError."""
+    try:
+        sheet = sheet_from_json(data)
+    except (ParseError, InvalidStateError):
+        return
+    assert sheet_from_json(sheet_to_json(sheet)) == sheet
