@@ -205,6 +205,10 @@ class SheetLayout:
         """The number that closes ``row`` (R8)."""
         return self.numbers[self.row_index(row)][-1]
 
+    def closes(self, row: Colour | str, number: int) -> bool:
+        """Whether ``number`` is the last number of ``row`` (marking it closes the row, R8)."""
+        return self.position(row, number) == len(self.numbers[self.row_index(row)]) - 1
+
     def cell_colour(self, row: Colour | str, number: int) -> Colour:
         """The colour of the cell showing ``number`` in ``row``."""
         i = self.row_index(row)

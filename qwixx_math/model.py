@@ -82,7 +82,11 @@ class Mark:
     """A cross on ``number`` in the row of ``colour`` (2..12).
 
     Marks sort by row (red, yellow, green, blue) and then left to right, which
-    is the order legal moves are listed in.
+    is the order legal moves are listed in.  ``colour`` names the row by its lock
+    colour (:mod:`qwixx_math.layouts`); :attr:`position`, :attr:`closes` and the sort
+    order read the *official* sheet: on another layout ask the layout
+    (``layout.position(mark.colour, mark.number)``, ``layout.closes(...)``,
+    :func:`qwixx_math.rules.mark_key`).
     """
 
     colour: Colour

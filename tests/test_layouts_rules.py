@@ -88,6 +88,7 @@ def test_published_cells_are_the_issues_lists(layout: SheetLayout) -> None:
             assert layout.position(lock, n) == p
             assert layout.cell_colour(lock, n) is c
         assert layout.last_number(lock) == row[-1][0]
+        assert layout.closes(lock, row[-1][0]) and not layout.closes(lock, row[0][0])
     assert MIXX_A.numbers == OFFICIAL.numbers  # Mixx A keeps the numbers, mixes colours
     assert all(set(cs) == {cs[0]} for cs in MIXX_B.colours)  # Mixx B keeps the colours
 

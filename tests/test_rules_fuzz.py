@@ -1,5 +1,6 @@
 """Hypothesis fuzzing of every parser and entry point of the rules core: arbitrary text,
-arbitrary JSON-like values and near-miss JSON documents.  Only the documented error types
+arbitrary JSON-like values and near-miss JSON documents (games on every layout of
+``strategies.RULE_LAYOUTS``).  Only the documented error types
 (ParseError, InvalidStateError, IllegalMoveError) may escape; anything else is a bug."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from strategies import (
     PlayedGame,
     games,
     json_values,
+    layouts,
     marks,
     mutated_json,
     plans,
@@ -81,7 +83,7 @@ def valid_documents() -> st.SearchStrategy[tuple[Callable[[Any], object], Any]]:
             + [(TurnRecord.from_json, t.to_json()) for t in game.record.turns[-2:]])
 
     return st.one_of(
-        games().flatmap(from_game),
+        games(layout=layouts()).flatmap(from_game),
         sheets().map(lambda s: (sheet_from_json, _sheet_json(s))),
         rolls().map(lambda r: (roll_from_json, _roll_json(r))),
         plans().map(lambda p: (plan_from_json, _plan_json(p))),
@@ -123,7 +125,7 @@ def test_parsers_on_near_miss_json(data: st.DataObject) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(games(), st.data())
+@given(games(layout=layouts()), st.data())
 def test_turn_entry_points_on_arbitrary_choices(game: PlayedGame, data: st.DataObject) -> None:
     """play_turn, play_plan, legal_plans and turn_outcomes on states of real games with
     arbitrary rolls and choices (legal or not): only documented errors."""
