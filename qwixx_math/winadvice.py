@@ -62,13 +62,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .advice import RankedPlan
+from .advice import Advice, RankedPlan
 from .arena.dice import DealDice
 from .arena.external import PREFIX
 from .arena.registry import make_player, player_seed
 from .errors import IllegalMoveError, ParseError
 from .model import Mark, Roll, TurnPlan
-from .notation import format_plan
 from .players.base import Player
 from .rules import GameState, Phase
 from .ruleset import MAX_PLAYERS
@@ -164,14 +163,11 @@ class WinAdvice:
         return self.choices[0]
 
     def find(self, plan: TurnPlan) -> WinChoice:
-        """The entry of ``plan``; IllegalMoveError if it is not a legal choice here."""
-        for choice in self.choices:
-            if choice.plan == plan:
-                return choice
-        legal = ", ".join(format_plan(c.plan) for c in self.choices)
-        raise IllegalMoveError("R5" if self.passive else "R6",
-                               f"{format_plan(plan)} is not a legal choice here; legal: {legal}",
-                               self.player)
+        """The entry of ``plan``; IllegalMoveError if it is not a legal choice here
+        (:meth:`qwixx_math.advice.Advice.find`'s error)."""
+        ranked = Advice(self.player, self.passive, tuple(c.ranked for c in self.choices)
+                        ).find(plan)
+        return next(c for c in self.choices if c.ranked is ranked)
 
     def to_json(self) -> dict[str, Any]:
         return {"objective": "win", "player": self.player, "passive": self.passive,
@@ -313,7 +309,9 @@ def wilson(mean: float, n: int, z: float = _Z95) -> tuple[float, float]:
     z2n = z * z / n
     centre = (mean + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(max(0.0, mean * (1 - mean)) / n + z2n / (4 * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if mean <= 0.0 else max(0.0, centre - half)  # the ends are 0 and 1 exactly there
+    hi = 1.0 if mean >= 1.0 else min(1.0, centre + half)
+    return (lo, hi)
 
 
 # -- the rollouts ----------------------------------------------------------------------------
@@ -393,7 +391,8 @@ def _finish_turn(rolled: GameState, player: int, plan: TurnPlan,
 
 
 def _with_action1(rolled: GameState, choices: list[Mark | None]) -> GameState:
-    """Everybody's action 1; a choice the rules core refuses passes (the referee's rule)."""
+    """Everybody's action 1; a choice the rules core refuses passes (the referee's rule).
+    (``players/win.py`` has the same private helper; it is not part of its public API.)"""
     while True:
         try:
             return rolled.with_action1(choices)
