@@ -176,29 +176,28 @@ class WinAdvice:
                 "choices": [c.to_json() for c in self.choices]}
 
     def to_text(self, top: int | None = None) -> str:
-        """A ranked table in the manner of GNU Backgammon's: win % with its 95% interval
-        (``=`` marks an exact value), the win loss, the table EV and the EV loss."""
+        """A ranked table in the manner of GNU Backgammon's: win % with one standard error
+        and its 95% interval (``= exact`` for an exact value), the win loss against the
+        best with the paired standard error, the table EV and the EV loss."""
         shown = self.choices if top is None else self.choices[:top]
-        lines = [f"{'rank':>4}  {'plan':<9} {'win %':>6} {'± se':>5} {'95% CI':<14} "
-                 f"{'win loss':>8} {'table EV':>9} {'EV loss':>8}  in words"]
+        lines = [f"{'rank':>4}  {'plan':<9} {'win %':>6} {'± se':>5}  {'95% CI':<13} "
+                 f"{'win loss ± se':>13} {'table EV':>9} {'EV loss':>8}  in words"]
         for rank, c in enumerate(shown, start=1):
             if c.exact:
-                ci = "= exact"
-                se = "0"
+                se, ci = "0", "= exact"
             else:
-                ci = f"[{100 * c.ci95[0]:.1f}, {100 * c.ci95[1]:.1f}]"
-                se = f"{100 * c.se:.1f}"
-            loss = "" if rank == 1 else f"{100 * c.win_loss:.1f}"
-            lines.append(f"{rank:>4}  {c.plan!s:<9} {100 * c.win:6.1f} {se:>5} {ci:<14} "
-                         f"{loss:>8} {c.expected_score:9.3f} {c.ev_loss:8.3f}  {c.describe()}")
+                se, ci = f"{100 * c.se:.1f}", f"[{100 * c.ci95[0]:.1f}, {100 * c.ci95[1]:.1f}]"
+            loss = "" if rank == 1 else f"{100 * c.win_loss:.1f} ± {100 * c.se_loss:.1f}"
+            lines.append(f"{rank:>4}  {c.plan!s:<9} {100 * c.win:6.1f} {se:>5}  {ci:<13} "
+                         f"{loss:>13} {c.expected_score:9.3f} {c.ev_loss:8.3f}  {c.describe()}")
         if len(shown) < len(self.choices):
             lines.append(f"({len(self.choices) - len(shown)} more choices; drop --top to see "
                          "them)")
         players = ", ".join(f"seat {s} {name}{' (you)' if s == self.player else ''}"
                             for s, name in enumerate(self.rollout_players))
         lines.append(f"win %: share of the win (ties shared), estimated by {self.rollouts} "
-                     f"rollouts per choice on common dice (seed {self.seed}), played by: "
-                     f"{players}; ± is one standard error.")
+                     f"rollouts per choice on common dice (seed {self.seed}) played by "
+                     f"{players}; in percentage points.")
         lines.append(f"table EV: exact expected final score, {self.ev_model}.")
         return "\n".join(lines)
 
