@@ -48,7 +48,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "player's roll and the others never close a row or take a penalty. Colours "
             "whose die is missing from the roll are taken as closed (by another player "
             "when the sheet has no lock there). The solver table is built on first use "
-            "(20 to 40 seconds per table) and cached."
+            "(20 to 40 seconds per table) and cached. With --objective win and --state: "
+            "every choice's share of the win (ties shared), estimated by rollouts on common "
+            "dice played by arena players (win by default), with its standard error and 95% "
+            "interval, beside the exact table EV (docs/winning.md)."
         ),
     )
     p.add_argument("--sheet", help="the sheet, e.g. 'r:2,3/y:-/g:12/b:-/p:0'")
@@ -73,7 +76,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "the exact table EV")
     p.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
                    help="with --objective win: rollouts per choice (default: as many as fit "
-                        "about a second)")
+                        "a budget of about a second, at least 4)")
     p.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
                    help="with --objective win: the seed of the rollouts' dice (default 0)")
     p.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",
