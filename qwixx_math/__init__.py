@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import CacheError, IllegalMoveError, InvalidStateError, ParseError, QwixxError
-from .keys import sheet_from_key, sheet_key
+from .keys import key_space, sheet_from_key, sheet_key
+from .layouts import LAYOUTS, MIXX_A, MIXX_B, OFFICIAL, SheetLayout, layout_named
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan, row_points
 from .notation import (
     colour_set,
@@ -72,6 +73,10 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "COLOURS",
+    "LAYOUTS",
+    "MIXX_A",
+    "MIXX_B",
+    "OFFICIAL",
     "Advisor",
     "CacheError",
     "Colour",
@@ -88,6 +93,7 @@ __all__ = [
     "Roll",
     "Ruleset",
     "Sheet",
+    "SheetLayout",
     "TableAdvisor",
     "TurnPlan",
     "WinAdvice",
@@ -102,6 +108,8 @@ __all__ = [
     "format_plan",
     "format_roll",
     "format_sheet",
+    "key_space",
+    "layout_named",
     "legal_action1",
     "legal_action2",
     "legal_plans",
