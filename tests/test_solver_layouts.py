@@ -189,3 +189,13 @@ def test_solve_takes_a_layout() -> None:
         solve(variant=Variant(), layout=small, cache=False)
     with pytest.raises(ParseError, match="unknown layout"):
         solve(layout="mixx-c", cache=False)
+
+
+@settings(max_examples=50, deadline=None)
+@given(name=st.one_of(st.text(max_size=12), st.integers(), st.none(), st.just("MIXX-A ")))
+def test_solve_rejects_bad_layouts_with_a_typed_error(name: object) -> None:
+    if name is None or (isinstance(name, str) and name.strip().lower() in
+                        {"official", "mixx-a", "mixx-b"}):
+        return  # a valid request (solving it is the slow test's business)
+    with pytest.raises(ParseError):
+        solve(layout=name, cache=False)  # type: ignore[arg-type]
