@@ -23,6 +23,7 @@ from typing import Any
 from numba.core import event
 
 from ..jit import caches_on_disk
+from ..layouts import LAYOUTS
 from .engine import solve_tables
 from .progress import ProgressBar
 from .variant import Variant
@@ -95,6 +96,9 @@ def solving_label(variant: Variant, players: int = 1) -> str:
     """The bar's text while ``variant`` is solved, in a player's words (no internal key)."""
     if variant.is_official:
         game = "the official game"
+    elif variant.key in LAYOUTS:
+        game = {"mixx-a": "Qwixx Mixx A (colours mixed)",
+                "mixx-b": "Qwixx Mixx B (numbers mixed)"}.get(variant.key, variant.key)
     else:
         game = (f"a game of {variant.rows} rows of {variant.row_length} numbers "
                 f"and {variant.penalty_boxes} penalties")
