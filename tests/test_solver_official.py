@@ -29,7 +29,7 @@ from qwixx_math.solver.state import decode_row, score
 
 pytestmark = pytest.mark.slow
 
-GAMES = 20_000
+GAMES = 10_000
 
 
 @pytest.fixture(scope="module")
