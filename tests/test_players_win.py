@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from itertools import product
 
 import numpy as np
@@ -12,18 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import game_states, rulesets
 
-from qwixx_math.dice.events import turn_events
 from qwixx_math.errors import ParseError
 from qwixx_math.model import Colour, Sheet
 from qwixx_math.notation import parse_roll, parse_sheet
 from qwixx_math.players import Player
-from qwixx_math.players.race import (
-    FEATURES,
-    N_FEATURES,
-    RaceSummary,
-    close_chance,
-    terminal_share,
-)
+from qwixx_math.players.race import FEATURES, N_FEATURES, RaceSummary, terminal_share
 from qwixx_math.players.win import PLAYERS, DeepWinPlayer, WinModel, WinPlayer, load_model
 from qwixx_math.rules import GameState, Phase, legal_action1, legal_action2
 from qwixx_math.ruleset import Ruleset
@@ -111,51 +103,6 @@ def test_every_factory_builds_a_player(rs: Ruleset) -> None:
     for name, make in PLAYERS.items():
         player = make(rs, 0)
         assert isinstance(player, Player) and player.name == name
-
-
-def _close_by_hand(ready: int, active: bool) -> Fraction:
-    """P(some row of ``ready`` (colour bits) can be closed), by counting every roll."""
-    locks = [c.last_number for c in Colour]
-    hits = 0
-    for w1, w2, *dice in product(range(1, 7), repeat=6):
-        for c in range(4):
-            if ready >> c & 1:
-                sums = {w1 + w2} | ({w1 + dice[c], w2 + dice[c]} if active else set())
-                if locks[c] in sums:
-                    hits += 1
-                    break
-    return Fraction(hits, 6 ** 6)
-
-
-@pytest.mark.parametrize("ready", [0b0001, 0b0100, 0b0011, 0b0101, 0b1111])
-def test_close_chance_counts_the_rolls(ready: int) -> None:
-    for active in (True, False):
-        assert close_chance(ready, active) == pytest.approx(float(_close_by_hand(ready, active)),
-                                                            abs=1e-15)
-
-
-def test_close_chance_of_one_row_is_the_dice_events() -> None:
-    """A single row with five marks: the exact can-close chance of qwixx_math.dice."""
-    for colour in Colour:
-        numbers = ",".join(str(colour.number(p)) for p in range(5))
-        ev = turn_events(parse_sheet(f"{colour.value[0]}:{numbers}/p:0"))
-        ready = 1 << colour.index
-        assert close_chance(ready, True) == pytest.approx(float(ev.active.closing(colour)))
-        assert close_chance(ready, False) == pytest.approx(float(ev.passive.closing(colour)))
-
-
-def test_hazard_features_see_the_roller() -> None:
-    rs = Ruleset(players=2)
-    summary = WinPlayer(rs).summary
-    me = parse_sheet("r:2,3,4,5,6/p:0")
-    them = parse_sheet("g:12,11,10,9,8/p:0")
-    mine, theirs = FEATURES.index("my_hazard"), FEATURES.index("opp_hazard")
-    rolling = summary.features((me, them), frozenset(), 0, 0)
-    waiting = summary.features((me, them), frozenset(), 0, 1)
-    assert rolling[mine] == pytest.approx(close_chance(1, True))
-    assert rolling[theirs] == pytest.approx(close_chance(1 << Colour.GREEN.index, False))
-    assert waiting[mine] == pytest.approx(close_chance(1, False))
-    assert waiting[theirs] == pytest.approx(close_chance(1 << Colour.GREEN.index, True))
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

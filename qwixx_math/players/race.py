@@ -11,13 +11,7 @@ numbers seen from one seat (its *perspective*):
   (:meth:`qwixx_math.advice.Advisor.value`, exact for that model, float);
 * the race: for each player the two open rows nearest to five marks, by the
   expected turns until the row holds five marks when raced optimally
-  (:func:`qwixx_math.players.racer.turns_to_five`, exact up to float rounding);
-* table values: each player's exact expected final score in the N-player table
-  model of :mod:`qwixx_math.table` (the others' rolls give free white-sum marks,
-  nobody else closes), at its number of other rolls before its own;
-* the hazard: for each player the exact probability that the coming roll lets
-  it close at least one of its rows that hold five marks already (as the active
-  player if it rolls, else passive; :func:`close_chance`).
+  (:func:`qwixx_math.players.racer.turns_to_five`, exact up to float rounding).
 
 Opponents are summarised by the strongest of them (highest score, highest
 solitaire value, fastest race, most penalties), so the vector has the same
@@ -35,11 +29,10 @@ import numpy.typing as npt
 from ..advice import Advisor
 from ..keys import open_code
 from ..model import COLOURS, COUNT, LAST_POSITION, LOCK_THRESHOLD, PENALTY_BOXES, Colour, Sheet
-from ..table import TableAdvisor
 from .racer import turns_to_five
 
-__all__ = ["FEATURES", "N_FEATURES", "RaceSummary", "close_chance", "is_finished",
-           "race_vector", "terminal_share"]
+__all__ = ["FEATURES", "N_FEATURES", "RaceSummary", "is_finished", "race_vector",
+           "terminal_share"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -60,50 +53,8 @@ FEATURES: tuple[str, ...] = (
     "progress",           # marks per player so far, /10
     "players",            # players at the table, /5
     "my_e5c", "my_e5d", "opp_e5c", "opp_e5d",  # race: the other two rows, /10
-    "my_hazard",          # P(the coming roll lets me close a row that holds five marks)
-    "opp_hazard",         # the same for the opponents: P(at least one of them can), dice shared
-    "tvalue_lead",        # my table value minus the best opponent's, /10
-    "my_tvalue", "opp_tvalue",  # table values (issue 11's exact N-player model), /100
 )
 N_FEATURES = len(FEATURES)
-
-
-def _close_table() -> FloatArray:
-    """``out[a][b]``: P(a roll lets its roller close a row of colour set ``a`` or a
-    non-roller one of set ``b``), for rows that hold five marks; sets are 4-bit masks
-    (colour index = bit).  The roller may use the white sum or white + the colour's
-    die (R5-R8), the others the white sum only.  Counted over the 6**6 equally likely
-    rolls (every die rolled; a closed colour is in no set)."""
-    faces = np.arange(1, 7)
-    grid = np.stack(np.meshgrid(*([faces] * 6), indexing="ij"), axis=-1).reshape(-1, 6)
-    w1, w2 = grid[:, :1], grid[:, 1:2]
-    lock = np.array([c.last_number for c in COLOURS])[None, :]
-    weights = 1 << np.arange(len(COLOURS))
-    white = (w1 + w2) == lock
-    own = ((w1 + grid[:, 2:]) == lock) | ((w2 + grid[:, 2:]) == lock)
-    n = 1 << len(COLOURS)
-    counts = np.bincount((white | own) @ weights * n + white @ weights,
-                         minlength=n * n).reshape(n, n)
-    sets = np.arange(n)
-    out = np.zeros((n, n))
-    for a in range(n):
-        for b in range(n):
-            hit = ((sets[:, None] & a) | (sets[None, :] & b)) != 0
-            out[a, b] = counts[hit].sum() / len(grid)
-    return out
-
-
-#: ``_CLOSE[a][b]``: see :func:`_close_table`; ``_CLOSE_PASSIVE[b] = _CLOSE[0][b]``.
-_CLOSE = _close_table()
-_CLOSE_PASSIVE = _CLOSE[0]
-
-
-def close_chance(ready: int, active: bool) -> float:
-    """P(the coming roll lets a player close at least one row of the colour set ``ready``
-    (a 4-bit mask, colour index = bit: its open rows holding five marks), as the active
-    player (white sum or white + colour, R5-R8) or as a passive one (white sum only).
-    Exact (over the 6**6 equally likely rolls; float)."""
-    return float(_CLOSE[ready, 0] if active else _CLOSE_PASSIVE[ready])
 
 
 def terminal_share(sheets: Sequence[Sheet], seat: int) -> float:
@@ -116,61 +67,49 @@ def terminal_share(sheets: Sequence[Sheet], seat: int) -> float:
 
 
 def _race(sheet: Sheet, closed: frozenset[Colour],
-          e5: tuple[float, ...]) -> tuple[float, float, float, float, int, int]:
+          e5: tuple[float, ...]) -> tuple[float, float, float, float, int]:
     times = []
     lockable = 0
-    ready = 0
     for c in COLOURS:
         m = sheet.masks[c.index]
         if c in closed or m & _LAST_BIT:
             continue
         if m.bit_count() >= LOCK_THRESHOLD:
             lockable += 1
-            ready |= 1 << c.index
             times.append(0.0)
             continue
         t = e5[open_code(None if m == 0 else m.bit_length() - 1, m.bit_count())]
         times.append(min(t, _E5_CAP))
     times.sort()
     times += [_E5_CAP] * 4
-    return times[0], times[1], times[2], times[3], lockable, ready
+    return times[0], times[1], times[2], times[3], lockable
 
 
 #: The summary standing in for the opponents of a solitaire game.
-_NOBODY = (0.0, 0.0, 0.0, 0.0, _E5_CAP, _E5_CAP, 0.0, _E5_CAP, _E5_CAP, 0.0) + (0.0,) * 5
-#: Where the table values (one per number of other rolls before one's own) start.
-_TVALUE = 10
+_NOBODY = (0.0, 0.0, 0.0, 0.0, _E5_CAP, _E5_CAP, 0.0, _E5_CAP, _E5_CAP)
 
 
 class RaceSummary:
     """Computes the feature vector with one advisor and per-sheet caches."""
 
-    def __init__(self, advisor: Advisor, players: int,
-                 table: TableAdvisor | None = None) -> None:
+    def __init__(self, advisor: Advisor, players: int) -> None:
         self.advisor = advisor
         self.players = players
-        self.table = table
         self._e5 = turns_to_five(players)[0]
         self._cache: dict[tuple[Sheet, frozenset[Colour]], tuple[float, ...]] = {}
 
     def sheet_summary(self, sheet: Sheet, closed: frozenset[Colour]) -> tuple[float, ...]:
-        """(score, value, penalties, lockable, e5a, e5b, marks, e5c, e5d, ready, tvalue_0,
-        ..., tvalue_{N-1}) of one sheet (``ready``: the 4-bit mask of its open rows with
-        five marks; ``tvalue_k``: its table value with k other rolls before its own, the
-        solitaire value without a table)."""
+        """(score, value, penalties, lockable, e5a, e5b, marks, e5c, e5d) of one sheet."""
         key = (sheet, closed)
         got = self._cache.get(key)
         if got is None:
             if len(self._cache) > 200_000:
                 self._cache.clear()
-            a, b, c, d, lockable, ready = _race(sheet, closed, self._e5)
+            a, b, c, d, lockable = _race(sheet, closed, self._e5)
             value = self.advisor.value(sheet, closed)
             marks = sum(COUNT[m] for m in sheet.masks)
-            table = self.table
-            tvalues = tuple(table.value(sheet, closed, k) for k in range(self.players)) \
-                if table is not None else (value,) * self.players
             got = (float(sheet.score), value, float(sheet.penalties), float(lockable), a, b,
-                   float(marks), c, d, float(ready), *tvalues)
+                   float(marks), c, d)
             self._cache[key] = got
         return got
 
@@ -189,24 +128,6 @@ def race_vector(summaries: Sequence[tuple[float, ...]], n_closed: int, seat: int
     opp_score = max(o[0] for o in opps)
     opp_value = max(o[1] for o in opps)
     n = len(summaries)
-    mine = int(me[9])
-    theirs = 0
-    for j, o in enumerate(summaries):
-        if j != seat:
-            theirs |= int(o[9])
-    if next_roller == seat:
-        my_hazard, opp_hazard = _CLOSE[mine, 0], _CLOSE[0, theirs]
-    else:
-        roller = int(summaries[next_roller][9])
-        my_hazard = _CLOSE_PASSIVE[mine]
-        passive = 0
-        for j, o in enumerate(summaries):
-            if j not in (seat, next_roller):
-                passive |= int(o[9])
-        opp_hazard = _CLOSE[roller, passive]
-    my_t = me[_TVALUE + (seat - next_roller) % n]
-    opp_t = max((o[_TVALUE + (j - next_roller) % n] for j, o in enumerate(summaries)
-                 if j != seat), default=0.0)
     return np.array([
         (me[0] - opp_score) / 10.0,
         (me[1] - opp_value) / 10.0,
@@ -219,8 +140,6 @@ def race_vector(summaries: Sequence[tuple[float, ...]], n_closed: int, seat: int
         sum(s[6] for s in summaries) / n / 10.0,
         n / 5.0,
         me[7] / 10.0, me[8] / 10.0, min(o[7] for o in opps) / 10.0, min(o[8] for o in opps) / 10.0,
-        float(my_hazard), float(opp_hazard),
-        (my_t - opp_t) / 10.0, my_t / 100.0, opp_t / 100.0,
     ])
 
 

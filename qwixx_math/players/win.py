@@ -9,10 +9,9 @@ of winning (ties shared, R18).
 * A finished position (two colours closed, R14, or a fourth penalty, R13) is
   worth its exact share of the win.
 * Any other position is scored by :class:`WinModel`, a small neural network over
-  the race summary of :mod:`qwixx_math.players.race` (scores, solitaire and
-  table values, penalties, closable rows, turns-to-five of the rows, the exact
-  chance that the coming roll lets each side close a row, closed colours, whose
-  roll), fitted by simulation (:mod:`qwixx_math.players.winfit`).  Its
+  the race summary of :mod:`qwixx_math.players.race` (scores, solitaire values,
+  penalties, closable rows, turns-to-five of the fastest rows, closed colours,
+  whose roll), fitted by simulation (:mod:`qwixx_math.players.winfit`).  Its
   output is an *estimate*: docs/winning.md reports its calibration.
 
 ``win-deep`` spends up to about a second per decision: it keeps the fast
@@ -45,7 +44,6 @@ from ..errors import IllegalMoveError, ParseError
 from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
 from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
 from ..ruleset import Ruleset
-from ..table import TableAdvisor
 from .base import Player
 from .race import N_FEATURES, RaceSummary, terminal_share
 
@@ -195,8 +193,7 @@ class WinPlayer(OnePlyPlayer):
         self.name = name
         self.model = model if model is not None else load_model()
         self.summary = RaceSummary(Advisor.for_ruleset(ruleset, progress=False),
-                                   ruleset.players,
-                                   TableAdvisor.for_ruleset(ruleset, progress=False))
+                                   ruleset.players)
 
     def score(self, seat: int, positions: Sequence[Position],
               next_roller: int) -> Sequence[float]:

@@ -10,14 +10,8 @@
    ``win`` player of the last model, and the targets become TD(lambda) returns
    (:func:`td_targets`), which are less noisy than bare outcomes.
 
-The pool is the tuned ``racer``, four other racers of the family used only here
-(:data:`TRAINING_RACERS`), ``greedy`` and the one-ply solitaire player;
-``racer-simple`` and ``racer-markov`` are kept out, so that the benchmarks can
-check play against racers the model has never seen.
-
 Everything is deterministic for a seed.  Run ``python -m qwixx_math.players.winfit
-OUT.json`` to redo it (about ten minutes on one quiet core; it also writes
-``OUT.json.roundR`` after each round).
+OUT.json`` to redo it (about ten minutes on one core).
 """
 
 from __future__ import annotations
@@ -25,7 +19,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -35,16 +28,13 @@ from ..advice import Advisor
 from ..model import COLOURS, Roll
 from ..rules import Phase, new_game
 from ..ruleset import Ruleset
-from ..table import TableAdvisor
 from .base import Player
 from .race import N_FEATURES, RaceSummary, race_vector, terminal_share
-from .racer import RacerParams
 from .win import WinModel
 
-__all__ = ["TRAINING_RACERS", "fit", "generate", "log_loss", "td_targets", "train"]
+__all__ = ["fit", "generate", "log_loss", "td_targets", "train"]
 
 FloatArray = npt.NDArray[np.float64]
-_START = time.perf_counter()
 Factory = Callable[[Ruleset, int], Player]
 
 
@@ -58,8 +48,7 @@ def generate(pool: Sequence[Factory], games: int, players: int, seed: int,
     """
     rng = random.Random(seed)
     ruleset = Ruleset(players=players)
-    summary = summary or RaceSummary(Advisor.for_ruleset(ruleset, progress=False), players,
-                                     TableAdvisor.for_ruleset(ruleset, progress=False))
+    summary = summary or RaceSummary(Advisor.for_ruleset(ruleset, progress=False), players)
     rows: list[FloatArray] = []
     labels: list[float] = []
     successor: list[int] = []
@@ -169,64 +158,43 @@ def _stack(parts: Sequence[tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]]
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ss)
 
 
-#: Racers of the family used only as training opponents (none of them is a registered
-#: player; ``racer-simple`` and ``racer-markov`` stay out of the fitting, as unseen checks).
-TRAINING_RACERS: dict[str, RacerParams] = {
-    "skip1-dodge2": RacerParams(skip=1, avoid_penalty=2),
-    "skip2-dodge1": RacerParams(skip=2, avoid_penalty=1),
-    "markov-dodge1": RacerParams(markov=True, avoid_penalty=1),
-    "markov-slack0.25-dodge3": RacerParams(markov=True, slack=0.25, avoid_penalty=3),
-}
-
-
 def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] | None = None,
-          games: dict[int, int] | None = None, rounds: int = 3, lam: float = 0.7,
+          games: dict[int, int] | None = None, rounds: int = 2, lam: float = 0.7,
           hidden: int = 32) -> WinModel:
     """The recipe of the shipped model; writes it to ``out`` if given.
 
-    Round 0: games between the tuned ``racer``, the training racers
-    (:data:`TRAINING_RACERS`), ``greedy`` and the one-ply solitaire player (cheap,
-    many), labelled by the outcome.  Rounds 1..``rounds``: games of that pool plus the
-    last model's ``win`` player (three times), added to all earlier data; targets are
-    TD(``lam``) returns under the last model (:func:`td_targets`), refitted twice.
+    Round 0: racer-against-racer games (cheap, many), labelled by the outcome:
+    the model learns P(win) when everybody races.  Rounds 1..``rounds``: games of a pool
+    of the last model's ``win`` player (twice), the racers and the one-ply solitaire
+    player, added to all earlier data; targets are TD(``lam``) returns under the last
+    model (:func:`td_targets`), refitted twice.
     """
-    from .greedy import make as greedy
     from .racer import PLAYERS as RACERS
-    from .racer import Racer
     from .win import SolitairePlayer, WinPlayer
 
     racer_games = racer_games if racer_games is not None else {2: 6000, 3: 1500, 4: 400,
                                                                5: 300}
-    games = games if games is not None else {2: 2000, 3: 500, 4: 150, 5: 100}
+    games = games if games is not None else {2: 1500, 3: 400, 4: 120, 5: 80}
 
     def solitaire(rs: Ruleset, s: int) -> Player:
         return SolitairePlayer(rs)
 
-    def family(params: RacerParams) -> Factory:
-        def make(rs: Ruleset, s: int) -> Player:
-            return Racer(rs, params)
-        return make
-
-    base: list[Factory] = [RACERS["racer"], RACERS["racer"], RACERS["racer"],
-                           *(family(p) for p in TRAINING_RACERS.values()), greedy, greedy,
-                           solitaire]
-    parts = [generate(base, g, n, seed + n) for n, g in racer_games.items()]
+    racers = [RACERS["racer"], RACERS["racer"], RACERS["racer"], RACERS["racer-markov"],
+              RACERS["racer-simple"]]
+    parts = [generate(racers, g, n, seed + n) for n, g in racer_games.items()]
     x, y, s = _stack(parts)
     model = fit(x, y, hidden=hidden, epochs=10, seed=seed)
     _report(0, model, x, y)
     for r in range(1, rounds + 1):
         def winner(rs: Ruleset, sd: int, fitted: WinModel = model) -> Player:
             return WinPlayer(rs, fitted)
-        pool: list[Factory] = [winner, winner, winner, *base]
+        pool: list[Factory] = [winner, winner, *racers[2:], RACERS["racer"], solitaire]
         parts += [generate(pool, g, n, seed + 100 * r + n) for n, g in games.items()]
         x, y, s = _stack(parts)
         for it in range(2):
             model = fit(x, td_targets(model, x, y, s, lam), hidden=hidden, epochs=10,
                         seed=seed + 10 * r + it)
         _report(r, model, x, y)
-        if out is not None:
-            with open(f"{out}.round{r}", "w") as fh:
-                json.dump(model.to_json(), fh)
     if out is not None:
         with open(out, "w") as fh:
             json.dump(model.to_json(), fh)
@@ -234,8 +202,8 @@ def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] 
 
 
 def _report(r: int, model: WinModel, x: FloatArray, y: FloatArray) -> None:
-    print(f"round {r}: {len(y)} rows, log loss against outcomes {log_loss(model, x, y):.4f}, "
-          f"{time.perf_counter() - _START:.0f} s", file=sys.stderr, flush=True)
+    print(f"round {r}: {len(y)} rows, log loss against outcomes {log_loss(model, x, y):.4f}",
+          file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":  # pragma: no cover
