@@ -3,6 +3,10 @@
     python benchmarks/bench_win.py                       # latency + the goal matches
     python benchmarks/bench_win.py --games 2000 --only racer
     python benchmarks/bench_win.py --latency-only --deep
+    python benchmarks/bench_win.py --no-latency --only racer greedy --model CANDIDATE.json
+    python benchmarks/bench_win.py --no-latency --only racer --player deep-8-2-1-25
+
+(From a worktree, put it first: ``PYTHONPATH=. python benchmarks/bench_win.py``.)
 
 Latency: positions from seeded 2- and 3-player games between ``win`` and
 ``racer``; every decision the player makes there is timed (median and 99th
@@ -14,29 +18,33 @@ die is ignored), so each player sits in every seat on the same luck.  The win
 rate counts ties as shared wins; its 95% interval is over games (the rotations
 of one game are one paired observation).  Opponents: ``racer`` (the tuned
 racer, heads-up, goal >= 60%), ``racer-simple`` and ``racer-markov`` (other
-racers), ``solo`` and ``greedy`` when ``qwixx_math.players.solo`` / ``.greedy``
-export ``PLAYERS`` (goals >= 75% and >= 85%; otherwise ``solitaire``, one-ply on
-the solitaire advisor's values, stands in for ``solo``), and 3-player ``win`` vs
-``racer`` vs ``greedy`` (goal >= 45%; ``racer-simple`` when there is no ``greedy``).  Run it with
-``nice``; the figures are in docs/winning.md.
+registered racers, in the fitting's pool), ``racer-wide`` and ``racer-lazy``
+(members of the family it has never seen), the arena registry's real ``solo``
+and ``greedy`` (goals >= 75% and >= 85%), 3-player ``win`` vs ``racer`` vs
+``greedy`` (goal >= 45%) and vs ``racer`` and ``racer-simple``.  ``--player``
+measures another player in ``win``'s place (``win-deep``, or ``deep-R-K-H-M``:
+win-deep with R rollouts of the K best choices for H turns, searched when they
+are within M% of each other; ``adeep-...``: the active player's choices only).
+Run it with ``nice``; the figures are in docs/winning.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib
+import json
 import math
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
 
+from qwixx_math.arena.registry import factories
 from qwixx_math.model import COLOURS, Roll
 from qwixx_math.players import Player
 from qwixx_math.players.racer import PLAYERS as RACERS
+from qwixx_math.players.racer import Racer, RacerParams
 from qwixx_math.players.win import PLAYERS as WINNERS
-from qwixx_math.players.win import SolitairePlayer
+from qwixx_math.players.win import DeepWinPlayer, SolitairePlayer, WinModel, WinPlayer
 from qwixx_math.rules import GameState, Phase, new_game
 from qwixx_math.ruleset import Ruleset
 
@@ -47,10 +55,25 @@ def _solitaire(rs: Ruleset, seed: int) -> Player:
     return SolitairePlayer(rs)
 
 
-REGISTRY: dict[str, Factory] = {**RACERS, **WINNERS, "solitaire": _solitaire}
-for _module in ("solo", "greedy"):  # the arena's baselines, when this tree has them
-    with contextlib.suppress(ImportError, AttributeError):
-        REGISTRY.update(importlib.import_module(f"qwixx_math.players.{_module}").PLAYERS)
+#: The arena's registry (its real ``greedy`` and ``solo``, the racers, ``win``), plus
+#: ``solitaire`` (one-ply on the advisor's values) for comparison.
+REGISTRY: dict[str, Factory] = {**factories(), **RACERS, **WINNERS, "solitaire": _solitaire}
+
+#: Racers of the family that neither the registry nor the fitting (players/winfit.py) uses:
+#: checks of play against racers ``win`` has never seen.
+UNSEEN: dict[str, RacerParams] = {
+    "racer-wide": RacerParams(skip=3, avoid_penalty=6),
+    "racer-lazy": RacerParams(markov=True, slack=0.5, passive=False),
+}
+
+
+def _unseen(name: str, params: RacerParams) -> Factory:
+    def make(rs: Ruleset, seed: int) -> Player:
+        return Racer(rs, params, name)
+    return make
+
+
+REGISTRY.update({name: _unseen(name, params) for name, params in UNSEEN.items()})
 
 
 def play(players: Sequence[Player], ruleset: Ruleset, seed: int,
@@ -127,11 +150,32 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", nargs="*", default=None,
-                    help="opponents: racer racer-simple racer-markov solo greedy 3p")
+                    help="opponents: racer racer-simple racer-markov solo greedy 3p "
+                    "racer-wide racer-lazy 3p-racers")
+    ap.add_argument("--player", default="win", help="the player measured (default win)")
+    ap.add_argument("--model", default=None, help="a WinModel JSON file for win (a candidate)")
     ap.add_argument("--latency-only", action="store_true")
+    ap.add_argument("--no-latency", action="store_true", help="matches only")
     ap.add_argument("--deep", action="store_true", help="also time win-deep (slow)")
     args = ap.parse_args()
-    for players in (2, 3):
+    name = args.player
+    if name.startswith(("deep-", "adeep-")):
+        # [a]deep-ROLLOUTS-TOP-HORIZON-MARGIN%: win-deep's parameters (adeep: the active
+        # player's choices only, passive ones one-ply)
+        r, k, h, m = (int(v) for v in name.split("-")[1:])
+
+        def deep(rs: Ruleset, seed: int) -> Player:
+            return DeepWinPlayer(rs, seed, rollouts=r, top=k, horizon=h, name=name,
+                                 margin=m / 100, passive=not name.startswith("a"))
+        REGISTRY[name] = deep
+    if args.model is not None:
+        with open(args.model) as fh:
+            model = WinModel.from_json(json.load(fh))
+
+        def candidate(rs: Ruleset, seed: int) -> Player:
+            return WinPlayer(rs, model)
+        REGISTRY["win"] = candidate
+    for players in (() if args.no_latency else (2, 3)):
         t = latency("win", 20, players, args.seed)
         print(f"win latency, {players} players: median {statistics.median(t) * 1e3:.2f} ms, "
               f"p99 {sorted(t)[int(0.99 * len(t))] * 1e3:.2f} ms over {len(t)} decisions")
@@ -141,13 +185,12 @@ def main() -> None:
               f"max {max(t) * 1e3:.1f} ms over {len(t)} decisions")
     if args.latency_only:
         return
-    solo = "solo" if "solo" in REGISTRY else "solitaire"
-    third = "greedy" if "greedy" in REGISTRY else "racer-simple"
-    tables = {"racer": ["win", "racer"], "racer-simple": ["win", "racer-simple"],
-              "racer-markov": ["win", "racer-markov"], "solo": ["win", solo],
-              "3p": ["win", "racer", third]}
-    if "greedy" in REGISTRY:
-        tables["greedy"] = ["win", "greedy"]
+    me = args.player
+    tables = {"racer": [me, "racer"], "racer-simple": [me, "racer-simple"],
+              "racer-markov": [me, "racer-markov"], "solo": [me, "solo"],
+              "greedy": [me, "greedy"], "3p": [me, "racer", "greedy"],
+              "racer-wide": [me, "racer-wide"], "racer-lazy": [me, "racer-lazy"],
+              "3p-racers": [me, "racer", "racer-simple"]}
     for key, names in tables.items():
         if args.only is not None and key not in args.only:
             continue

@@ -103,3 +103,14 @@ def test_every_factory_builds_a_player(rs: Ruleset) -> None:
     for name, make in PLAYERS.items():
         player = make(rs, 0)
         assert isinstance(player, Player) and player.name == name
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=game_states((Phase.ACTION1,)).filter(lambda s: s.players >= 2))
+def test_win_deep_without_passive_search_plays_passive_choices_like_win(
+        state: GameState) -> None:
+    deep = DeepWinPlayer(state.ruleset, seed=5, rollouts=2, top=2, margin=1.0, passive=False)
+    fast = WinPlayer(state.ruleset)
+    for seat in range(state.players):
+        if seat != state.active:
+            assert deep.action1(seat, state) == fast.action1(seat, state)

@@ -233,22 +233,37 @@ class DeepWinPlayer(WinPlayer):
     """``win-deep``: the fast player's top choices, each played out ``rollouts`` times."""
 
     def __init__(self, ruleset: Ruleset, seed: int = 0, rollouts: int = 32, top: int = 3,
-                 horizon: int = 4, name: str = "win-deep") -> None:
+                 horizon: int = 4, name: str = "win-deep", margin: float = 0.25,
+                 passive: bool = True) -> None:
         super().__init__(ruleset, name=name)
+        self.margin = margin
+        #: Whether a passive player's choices are searched too (else one-ply, as ``win``).
+        self.passive = passive
+        self._search = True
         self.rng = random.Random(seed)
         self.rollouts = rollouts
         self.top = top
         self.horizon = horizon
         self._fast = [WinPlayer(ruleset, self.model) for _ in range(ruleset.players)]
 
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        self._search = self.passive or seat == state.active
+        return super().action1(seat, state)
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        self._search = True
+        return super().action2(seat, state)
+
     def _best(self, seat: int, choices: Sequence[Any], positions: Sequence[Position],
               next_roller: int) -> Any:
+        if not self._search:
+            return super()._best(seat, choices, positions, next_roller)
         self.decisions += 1
         values = self.score(seat, positions, next_roller)
         order = sorted(range(len(values)), key=lambda i: -values[i])[: self.top]
         live = [i for i in order if not _finished(*positions[i])]
         if len(order) < 2 or not live or values[order[0]] >= 1.0 or \
-                values[order[0]] - values[order[1]] > 0.25:
+                values[order[0]] - values[order[1]] > self.margin:
             return choices[order[0]]
         seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
         means = {}
