@@ -150,10 +150,12 @@ def sample_levels(layout: Layout) -> tuple[IntArray, IntArray, IntArray]:
 def run_kernel(layout: Layout, data: FloatArray, batch: IntArray, perms: IntArray,
                phases: int, parallel: bool = False) -> None:
     v = layout.variant
+    del parallel  # the kernel runs one slice per call; the engine runs slices on threads
     kernel.solve_batch(data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
-        layout.next_code, layout.number_at, layout.points, v.open_codes, v.row_length,
-        v.lock_threshold, v.penalty_boxes, False, 0, np.arange(4, dtype=np.int64), perms,
-        batch, kernel.count_products(4), 16, phases, parallel)
+        layout.next_code, layout.number_at, layout.die_at, layout.points, v.open_codes,
+        v.row_length, v.lock_threshold, v.penalty_boxes, 1, layout.level_size, False, 0,
+        np.arange(4, dtype=np.int64), perms, batch, kernel.count_products(4), 0, len(batch),
+        phases)
 
 
 def bench_profile(data: FloatArray) -> dict[str, float]:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from qwixx_math.cli import main
+from qwixx_math.layouts import MIXX_B
 from qwixx_math.solver import Variant
 from qwixx_math.solver.cache import table_filename, write_table
 from qwixx_math.solver.layout import Layout
@@ -36,6 +37,10 @@ def fake_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data[two.level_size:] = 131.5
     write_table(directory / table_filename(Variant(), False, 2), Variant(), False, data, 130.0,
                 players=2)
+    # a Mixx B table (its own file name: the official file must not be read for it)
+    mixx = Variant(MIXX_B)
+    data = np.full(Layout.of(mixx).size, 99.0)
+    write_table(directory / table_filename(mixx, False), mixx, False, data, 99.0)
     return directory
 
 
@@ -51,8 +56,9 @@ def test_json_output(fake_cache: Path, monkeypatch: pytest.MonkeyPatch,
     code, out, err = run(capsys, "--json")
     assert code == 0
     result = json.loads(out)
-    assert set(result) == {"players", "seat_values", "expected_score", "states", "seconds",
-                           "ruleset"}
+    assert set(result) == {"layout", "players", "seat_values", "expected_score", "states",
+                           "seconds", "ruleset"}
+    assert result["layout"] == "official"
     assert result["players"] == 1 and result["seat_values"] == [123.25]
     assert result["expected_score"] == 123.25
     assert result["states"] == OFFICIAL_STATES
@@ -138,3 +144,17 @@ def test_solve_for_real_then_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     loaded = json.loads(out)
     assert loaded["expected_score"] == solved["expected_score"]
     assert loaded["seconds"] < 0.5 * solved["seconds"]
+
+
+def test_layout_option(fake_cache: Path, monkeypatch: pytest.MonkeyPatch,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(fake_cache))
+    code, out, _ = run(capsys, "--layout", "mixx-b", "--json", "--quiet")
+    assert code == 0
+    result = json.loads(out)
+    assert result["layout"] == "mixx-b" and result["expected_score"] == 99.0
+    code, out, _ = run(capsys, "--layout", "mixx-b", "--quiet")
+    assert code == 0 and "layout: mixx-b" in out and "99.000000" in out
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", "--layout", "mixx-c"])
+    assert exc.value.code == 2

@@ -1,8 +1,10 @@
 """``qwixx-math solve``: the optimal table and its start value.
 
-    qwixx-math solve [--players N] [--action2-after-game-end] [--json] [--quiet]
+    qwixx-math solve [--layout official|mixx-a|mixx-b] [--players N]
+                     [--action2-after-game-end] [--json] [--quiet]
 
-Computes the exact optimal expected final score of solitaire Qwixx, or with
+Computes the exact optimal expected final score of solitaire Qwixx on the
+official sheet or a Qwixx Mixx pad (``--layout``, docs/mixx.md), or with
 ``--players N`` of the table model of N players (docs/table.md), or loads the
 table from the cache (``$QWIXX_MATH_CACHE`` or the user cache directory), and
 prints the start value of every seat with 6 decimals, the number of states and
@@ -15,6 +17,7 @@ import argparse
 import json
 import sys
 
+from ..layouts import LAYOUTS, layout_named
 from ..solver import solve
 from ._solitaire import add_solver_options, solitaire_ruleset
 
@@ -33,9 +36,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "$QWIXX_MATH_CACHE, else the user cache directory.")
     parser.add_argument("--players", type=_players, default=1, metavar="N",
                         help="players at the table, 1 to 5 (default 1: solitaire)")
+    parser.add_argument("--layout", choices=tuple(LAYOUTS), default="official",
+                        help="the sheet: official (default), mixx-a (colours mixed) or "
+                             "mixx-b (numbers mixed); docs/mixx.md")
     parser.add_argument("--json", action="store_true",
-                        help='print {"players", "seat_values", "expected_score", "states", '
-                             '"seconds", "ruleset"} as JSON')
+                        help='print {"layout", "players", "seat_values", "expected_score", '
+                             '"states", "seconds", "ruleset"} as JSON')
     add_solver_options(parser)
     parser.set_defaults(func=run)
 
@@ -49,10 +55,12 @@ def _players(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     ruleset = solitaire_ruleset(args)
     progress = False if args.quiet else sys.stderr.isatty()
-    table = solve(ruleset, progress=progress, players=args.players)
+    layout = layout_named(args.layout)
+    table = solve(ruleset, progress=progress, players=args.players, layout=layout)
     seats = table.seat_values
     if args.json:
         print(json.dumps({
+            "layout": layout.name,
             "players": table.players,
             "seat_values": list(seats),
             "expected_score": table.start_value,
@@ -62,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         }))
     else:
         how = "loaded from the cache" if table.loaded else "solved"
+        if not layout.is_official:
+            print(f"layout: {layout.name}")
         print(f"expected score: {table.start_value:.6f}")
         if table.players > 1:
             print("seat values: " + ", ".join(

@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 
 from ..errors import CacheError, ParseError
+from ..layouts import SheetLayout, layout_named
 from ..ruleset import Ruleset
 from .cache import (
     CacheWarning,
@@ -36,6 +37,7 @@ def solve(
     cache: bool | str | os.PathLike[str] = True,
     progress: bool | None = None,
     players: int = 1,
+    layout: SheetLayout | str | None = None,
 ) -> SolverTable:
     """The optimal solitaire table of ``variant`` under ``ruleset``, or with
     ``players`` = N > 1 the exact table of the **table model** (docs/table.md):
@@ -46,6 +48,11 @@ def solve(
     ``ruleset`` defaults to ``Ruleset(players=1)``; only
     :attr:`Ruleset.action2_after_action1_end` changes solitaire (R15), and its
     ``players`` is ignored.  ``variant`` defaults to the official game.
+
+    ``layout``: the sheet to solve instead of a ``variant``: a
+    :class:`~qwixx_math.layouts.SheetLayout` or a published layout's name
+    (``"official"``, ``"mixx-a"``, ``"mixx-b"``); ``solve(layout=L)`` is
+    ``solve(variant=Variant(L))``.
 
     ``cache``: True (the default) uses :func:`~qwixx_math.solver.cache.cache_dir`,
     a path uses that directory, False solves in memory without touching disk.
@@ -58,6 +65,12 @@ def solve(
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 5:
         raise ParseError(f"a table has 1 to 5 players, not {players!r}", rule="R3")
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
+    if layout is not None:
+        if variant is not None:
+            raise ParseError("solve() takes a variant or a layout, not both")
+        if not isinstance(layout, (SheetLayout, str)):
+            raise ParseError(f"layout must be a SheetLayout or a layout name, not {layout!r}")
+        variant = Variant(layout_named(layout))
     variant = variant if variant is not None else Variant()
     if not isinstance(ruleset, Ruleset):
         raise ParseError(f"solve() needs a Ruleset, not {type(ruleset).__name__}")

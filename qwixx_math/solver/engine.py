@@ -105,7 +105,7 @@ def solve_tables(
                     continue
                 args = (
                     data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
-                    layout.next_code, layout.number_at, layout.points,
+                    layout.next_code, layout.number_at, layout.die_at, layout.points,
                     n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
                     players, layout.level_size, action2_after_action1_end, rep, open_rows,
                     perms, batch, products,

@@ -8,7 +8,10 @@ value for every penalty count at once, in three steps (docs/solver.md):
 1. **Gather** (look-ups, the memory-bound part), :func:`_gather`.
    ``one[p, j, n]``: the value after marking number n in open row j only.
    ``m2[p, S, j, n]``: the best value after action 1 at white sum S (in any
-   row, or none) and then number n in row j as action 2.  Both depend on the
+   row, or none) and then number n as action 2 with die j, in a cell of die j's
+   colour (on the official sheet: in row j; on Qwixx Mixx A in whichever row
+   has that cell; a row closed in action 1 takes its die out of play, R9, and
+   its cells too).  Both depend on the
    sums only, not on the individual dice, so they are gathered once per
    configuration (R7, R8 with the action-1 mark counted, R9 and R15 apply here).
 2. **Expected maximum** per white pair (w1 <= w2, weight 1 or 2 of 36),
@@ -125,6 +128,8 @@ def _gather(
     code_marks: IntArray,
     next_code: IntArray,
     number_at: IntArray,
+    dcell: IntArray,
+    identity: bool,
     points: FloatArray,
     length: int,
     threshold: int,
@@ -152,7 +157,10 @@ def _gather(
     marking number n in open row j only (-inf if illegal), for every level
     L < ``players``; ``m2[((p * N_SUMS + S) * k + j) * N_SUMS + n]`` is
     the best value after action 1 at white sum S (in any row, or none) and then
-    action 2 at number n in row j.  ``lk_*`` are scratch space for the look-up list.
+    action 2 with die j at number n (in any open row whose cell showing n has die
+    j's colour: ``dcell[r, q]`` is the open index of the die of row r's cell q, -1
+    when that die is out of play; ``identity`` says every cell has its own row's
+    die, as on the official sheet).  ``lk_*`` are scratch space for the look-up list.
     """
     k = open_rows.shape[0]
     P = penalties
@@ -195,11 +203,27 @@ def _gather(
 
     # action 2 alone is available whatever the white sum
     active = (players - 1) * level_stride
-    for p in range(P):
-        for s in range(N_SUMS):
-            offset = (p * N_SUMS + s) * one_stride
-            for x in range(one_stride):
-                m2[offset + x] = one[active + p * one_stride + x]
+    if identity:  # die j marks row j only
+        for p in range(P):
+            for s in range(N_SUMS):
+                offset = (p * N_SUMS + s) * one_stride
+                for x in range(one_stride):
+                    m2[offset + x] = one[active + p * one_stride + x]
+    else:  # die d marks the cells of its colour, in any row
+        for x in range(P * N_SUMS * one_stride):
+            m2[x] = -np.inf
+        for jj in range(k):
+            j = open_rows[jj]
+            for q in range(length):
+                d = dcell[j, q]
+                if d < 0:
+                    continue
+                n = number_at[j, q] - 2
+                for p in range(P):
+                    v = one[active + p * one_stride + jj * N_SUMS + n]
+                    for s in range(N_SUMS):
+                        cell = (p * N_SUMS + s) * one_stride + d * N_SUMS + n
+                        m2[cell] = max(m2[cell], v)
 
     # --- two marks that close nothing.  First the list of look-ups (index, and the
     # two m2 cells the value competes for), then all loads, then the maxima: the
@@ -213,10 +237,14 @@ def _gather(
             na = number_at[i, a] - 2
             c1 = next_code[ci, a]
             bi = base + si * (c1 - ci)
+            da = dcell[i, a]
             # same row: action 2 right of the action-1 mark (R7); one cell, listed twice
             for q in range(a + 1, last_q):
+                dq = dcell[i, q]
+                if dq < 0:
+                    continue
                 lk_index[n_lk] = base + si * (next_code[c1, q] - ci)
-                cell = (na * k + ii) * N_SUMS + number_at[i, q] - 2
+                cell = (na * k + dq) * N_SUMS + number_at[i, q] - 2
                 lk_target[2 * n_lk] = cell
                 lk_target[2 * n_lk + 1] = cell
                 n_lk += 1
@@ -226,10 +254,15 @@ def _gather(
                 cj = codes[j]
                 sj = strides[mask, j]
                 for q in range(code_last[cj] + 1, last_q):
+                    dq = dcell[j, q]
+                    if dq < 0 and da < 0:
+                        continue
                     nq = number_at[j, q] - 2
+                    t1 = (na * k + dq) * N_SUMS + nq
+                    t2 = (nq * k + da) * N_SUMS + na
                     lk_index[n_lk] = bi + sj * (next_code[cj, q] - cj)
-                    lk_target[2 * n_lk] = (na * k + jj) * N_SUMS + nq
-                    lk_target[2 * n_lk + 1] = (nq * k + ii) * N_SUMS + na
+                    lk_target[2 * n_lk] = t1 if dq >= 0 else t2
+                    lk_target[2 * n_lk + 1] = t2 if da >= 0 else t1
                     n_lk += 1
     for x in range(n_lk):
         idx = lk_index[x]
@@ -255,6 +288,7 @@ def _gather(
                      mask | (1 << i), open_rows, acodes, amarks)
         amarks[i] = ni
         for a in range(code_last[ci] + 1, last_q):
+            # the last cell has the row's lock colour: die i
             cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, last_q] - 2
             _max_into(m2, cell, m2_stride, tmp)
 
@@ -298,19 +332,22 @@ def _gather(
                 continue
             cj = codes[j]
             nj = code_marks[cj]
-            row_block = (s * k + jj) * N_SUMS
             for q in range(code_last[cj] + 1, last_q):
+                d = dcell[j, q]
+                if d < 0 or d == ii:
+                    continue  # R9: die i left play with its row (or no die has this colour)
                 acodes[j] = next_code[cj, q]
                 amarks[j] = nj + 1
                 _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask1, open_rows, acodes, amarks)
-                _max_into(m2, row_block + number_at[j, q] - 2, m2_stride, tmp)
+                _max_into(m2, (s * k + d) * N_SUMS + number_at[j, q] - 2, m2_stride, tmp)
             if nj >= threshold:
                 acodes[j] = cj
                 amarks[j] = nj + 2
                 _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask1 | (1 << j), open_rows, acodes, amarks)
-                _max_into(m2, row_block + number_at[j, last_q] - 2, m2_stride, tmp)
+                _max_into(m2, (s * k + jj) * N_SUMS + number_at[j, last_q] - 2, m2_stride,
+                          tmp)
             acodes[j] = cj
             amarks[j] = nj
         amarks[i] = ni
@@ -423,6 +460,7 @@ def solve_batch(
     code_marks: IntArray,
     next_code: IntArray,
     number_at: IntArray,
+    die_at: IntArray,
     points: FloatArray,
     n_codes: int,
     length: int,
@@ -447,6 +485,8 @@ def solve_batch(
     so the items of one level (see :func:`canonical_items`) are independent and
     threads may solve disjoint slices of them at once (the kernel runs without the
     GIL; :func:`qwixx_math.solver.engine.solve_tables` does that on every core).
+    ``die_at[r, q]`` is the die (the row it locks) whose colour row r's cell q has,
+    -1 for none.
     ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
     table's stabiliser; each computed value is written to all its images.
     ``products`` is :func:`count_products` of the table's number of open rows.
@@ -456,6 +496,16 @@ def solve_batch(
     k = open_rows.shape[0]
     m = strides.shape[1]
     block = penalties * players
+    # dcell[r, q]: the open index of the die of row r's cell q, -1 when out of play
+    dcell = np.full((m, length), -1, dtype=np.int64)
+    identity = True
+    for r in range(m):
+        for q in range(length):
+            d = die_at[r, q]
+            identity = identity and d == r
+            for t in range(k):
+                if open_rows[t] == d:
+                    dcell[r, q] = t
     one = np.empty(block * k * N_SUMS)
     m2 = np.empty(penalties * N_SUMS * k * N_SUMS)
     lk_cap = k * k * length * length
@@ -481,9 +531,9 @@ def solve_batch(
             base += strides[mask, r] * codes[r]
             score += points[code_marks[codes[r]]]
         _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                points, length, threshold, penalties, players, level_size, a2_after_end,
-                mask, open_rows, codes, base, one, m2, acodes, amarks, tmp, lk_index, lk_target,
-                lk_values)
+                dcell, identity, points, length, threshold, penalties, players, level_size,
+                a2_after_end, mask, open_rows, codes, base, one, m2, acodes, amarks, tmp,
+                lk_index, lk_target, lk_values)
         if phases & 2:
             _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products)
         else:

@@ -63,6 +63,8 @@ class Layout:
     pos_of: IntArray
     #: ``number_at[row, q]``: the number at position q of the row.
     number_at: IntArray
+    #: ``die_at[row, q]``: the die (= the row it locks) whose colour the cell has, -1 if none.
+    die_at: IntArray
     #: ``points[marks]``: row points for 0..L+1 marks (and beyond, harmlessly).
     points: FloatArray
 
@@ -100,11 +102,13 @@ class Layout:
                 next_code[code, q] = encode_row(q, marks + 1)
         pos_of = np.full((m, 13), -1, dtype=np.int64)
         number_at = np.empty((m, length), dtype=np.int64)
+        die_at = np.empty((m, length), dtype=np.int64)
         for r in range(m):
             for q in range(length):
                 n = variant.number_at(r, q)
                 number_at[r, q] = n
                 pos_of[r, n] = q
+                die_at[r, q] = variant.die_at(r, q)
         points = np.array([row_points(k) for k in range(length + 4)], dtype=np.float64)
         return cls(
             variant=variant,
@@ -119,6 +123,7 @@ class Layout:
             next_code=next_code,
             pos_of=pos_of,
             number_at=number_at,
+            die_at=die_at,
             points=points,
         )
 

@@ -7,10 +7,12 @@ that compare the two check the kernel's rules against this module.
 
 * A **mark** is ``(row, number)``: the row index and the number printed there.
 * A **roll** is ``(white1, white2, {row: die})`` with one coloured die for every
-  row still open at the start of the turn (R4, R9).
+  row still open at the start of the turn (R4, R9): die ``i`` has the colour of
+  row ``i``'s lock.
 * A **plan** is a :class:`TurnPlan`: the action-1 mark (the white sum, in any
-  row) or None, and the action-2 mark (one white die plus the row's own die) or
-  None.  Both None is the penalty (R11).
+  row) or None, and the action-2 mark (one white die plus a coloured die, in a
+  cell of that die's colour: on the official sheet, the die's own row; see
+  :meth:`Variant.action2_targets`) or None.  Both None is the penalty (R11).
 """
 
 from __future__ import annotations
@@ -196,25 +198,26 @@ def unchecked_turn_outcomes(
             outcomes.append(Outcome(TurnPlan(action1), rows1, penalties, over))
             if over and not action2_after_action1_end:
                 continue  # R15: the game ended in action 1
-        for j, die in sorted(colours.items()):
-            row = rows1[j]
-            if row.closed:
-                continue  # R9: closed in action 1, its die has left play
+        for d, die in sorted(colours.items()):
+            if rows1[d].closed:
+                continue  # R9: its row closed in action 1, the die has left play
             numbers = (white1 + die,) if white1 == white2 else (white1 + die, white2 + die)
             for number in sorted(numbers):
-                position = positions[j][number]
-                if position is None:
-                    continue
-                new = mark_row(variant, row, position)
-                if new is None:
-                    continue
-                rows2 = (*rows1[:j], new, *rows1[j + 1:])
-                outcomes.append(
-                    Outcome(
-                        TurnPlan(action1, (j, number)),
-                        rows2,
-                        penalties,
-                        closed1 + new.closed >= end_closed,
+                for j in variant.action2_targets(d, number):  # cells of die d's colour
+                    row = rows1[j]
+                    position = positions[j][number]
+                    if row.closed or position is None:
+                        continue
+                    new = mark_row(variant, row, position)
+                    if new is None:
+                        continue
+                    rows2 = (*rows1[:j], new, *rows1[j + 1:])
+                    outcomes.append(
+                        Outcome(
+                            TurnPlan(action1, (j, number)),
+                            rows2,
+                            penalties,
+                            closed1 + new.closed >= end_closed,
+                        )
                     )
-                )
     return outcomes

@@ -1,19 +1,24 @@
-"""The symmetry group of a solitaire variant.
+"""The symmetry group of a solitaire variant, found by search.
 
-Two kinds of relabelling leave the game unchanged (SOLVER.md):
+A symmetry relabels the rows (each row's lock colour, and so its die), the
+colours of the cells with them, and possibly flips every die, d -> 7-d (which
+maps the white sum S to 14-S and every colour sum n to 14-n), so that the sheet
+is mapped onto itself: the cell at position p of row i, showing n in the colour
+of die d, goes to position p of row g[i], which must show n (or 14-n when
+flipped) in the colour of die g[d].  Then every turn of a position maps to a
+turn of its image with the same marks at the same positions, so the value is
+unchanged (the property tests check this on every layout).
 
-* permuting rows of the same direction (red <-> yellow, green <-> blue), and
-* the die flip d -> 7-d, which maps the white sum S to 14-S and a colour sum
-  n to 14-n, so the number at position p of an ascending row (2+p) becomes
-  the number at position p of a descending row (12-p).  Together with a
-  permutation that sends every ascending row to a descending one and back, it
-  maps the game onto itself; that exists when there are as many ascending as
-  descending rows.
+:func:`symmetry_group` tries every row permutation with and without the flip
+(4! x 2 = 48 candidates at most).  The official sheet has a group of order 8
+(red <-> yellow, green <-> blue, and the flip with red <-> green, yellow <->
+blue); Qwixx Mixx A has order 2 (the flip with rows 1 <-> 3 and 2 <-> 4,
+colours red <-> green and yellow <-> blue); Mixx B has none but the identity.
 
 Row states are positional (last position, count), so a group element acts on
 a state by permuting its rows only.  An element is a tuple ``g`` with
 ``g[i]`` the row that row ``i`` goes to; the state ``x`` maps to ``y`` with
-``y[g[i]] = x[i]``.  The official game has a group of order 8.
+``y[g[i]] = x[i]``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from .variant import Variant
 __all__ = [
     "Permutation",
     "closed_set_orbits",
+    "is_symmetry",
     "map_mask",
     "stabiliser",
     "symmetry_group",
@@ -35,15 +41,27 @@ __all__ = [
 Permutation = tuple[int, ...]
 
 
+def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
+    """Whether relabelling row (and die) ``i`` as ``perm[i]``, with every die flipped
+    when ``flip``, maps ``variant``'s sheet onto itself."""
+    for i in range(variant.rows):
+        for p in range(variant.row_length):
+            n = variant.number_at(i, p)
+            d = variant.die_at(i, p)
+            if variant.number_at(perm[i], p) != (14 - n if flip else n):
+                return False
+            if variant.die_at(perm[i], p) != (perm[d] if d >= 0 else -1):
+                return False
+    return True
+
+
 @lru_cache(maxsize=32)
 def symmetry_group(variant: Variant) -> tuple[Permutation, ...]:
-    """Every row permutation that is a symmetry of ``variant``, identity first."""
-    dirs = variant.directions
+    """Every row permutation that is a symmetry of ``variant`` (with or without the
+    die flip), identity first."""
     group: list[Permutation] = []
     for perm in itertools.permutations(range(variant.rows)):
-        keeps = all(dirs[perm[i]] is dirs[i] for i in range(variant.rows))
-        flips = all(dirs[perm[i]] is not dirs[i] for i in range(variant.rows))
-        if keeps or flips:
+        if any(is_symmetry(variant, perm, flip) for flip in (False, True)):
             group.append(perm)
     return tuple(group)
 

@@ -1,36 +1,55 @@
-"""The :class:`Variant`: the shape of the solitaire game the solver solves.
+"""The :class:`Variant`: the solitaire game the solver solves, read from a sheet layout.
 
-The official game is ``Variant()`` (= :meth:`Variant.official`): four rows read
-2..12, 2..12, 12..2, 12..2, the last number of a row needs 5 marks before it,
-four penalty boxes, and the game ends when two rows are closed.  Smaller
-variants exist so that a deliberately naive reference solver can check the fast
-one on every state (see :mod:`qwixx_math.solver.naive`).
+A variant is a :class:`~qwixx_math.layouts.SheetLayout` (the number and colour
+of every cell, the locks, the lock threshold, the penalty boxes and how many
+closed rows end the game) seen the way the solver needs it: rows by index
+(row ``i`` is the layout's ``i``-th row, locked by its ``i``-th lock colour, and
+its die is die ``i``), positions ``0 .. L-1`` left to right, and for every cell
+the die whose colour it has.
 
-Positions.  A row of length ``L`` has positions ``0 .. L-1`` read left to right.
-An ascending row shows the number ``2 + p`` at position ``p``, a descending row
-``12 - p``.  Position ``L-1`` is the row's last number (R8): it may be marked
-only when the row already holds ``lock_threshold`` marks, and marking it also
-marks the lock box, which closes the row (R9) and adds 2 to its count.
+The official game is ``Variant()`` (= :meth:`Variant.official`, the
+:data:`~qwixx_math.layouts.OFFICIAL` sheet); ``Variant(MIXX_A)`` and
+``Variant(MIXX_B)`` are the two Qwixx Mixx pads; :meth:`Variant.from_letters`
+builds the small one-colour test variants (:meth:`SheetLayout.plain`) that the
+naive reference solver can check the fast one on (see :mod:`.naive`).
+
+>>> from qwixx_math.layouts import MIXX_A
+>>> mixx = Variant(MIXX_A)
+>>> mixx.number_at(0, 3), mixx.die_at(0, 3)  # row 1 (red lock): 5 is a blue cell
+(5, 3)
+>>> mixx.action2_targets(3, 5)  # white + blue making 5: the red row's cell only
+(0,)
+>>> Variant.from_letters("ad", 4, 2, 2, 1).key
+'ad-L4-t2-p2-k1'
+
+Positions.  Every row of a variant has the same length ``L``.  Position ``L-1``
+is the row's last number (R8): it may be marked only when the row already holds
+``lock_threshold`` marks, and marking it also marks the lock box, which closes
+the row (R9), adds 2 to its count and takes die ``i`` out of play.  Action 1
+(the white sum) may be marked in any open row; action 2 with die ``d`` at
+number ``n`` in any open row whose cell showing ``n`` has die ``d``'s colour
+(:meth:`Variant.action2_targets`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import ParseError
+from ..layouts import LAYOUTS, OFFICIAL, SheetLayout
 from ..model import PENALTY_POINTS
 
 __all__ = ["PENALTY_POINTS", "Direction", "Variant", "row_points"]
 
-#: Largest number of rows a variant may have (the solver's tables grow as 56^rows).
-MAX_ROWS = 6
+#: Largest number of rows a variant may have (the lock colours of a sheet).
+MAX_ROWS = 4
 #: Largest row length: the numbers 2..12 of two six-sided dice.
 MAX_ROW_LENGTH = 11
 
 
 class Direction(Enum):
-    """The reading direction of a row (R2)."""
+    """The reading direction of a one-colour row (R2)."""
 
     #: 2, 3, ..., 12 from left to right (red and yellow).
     ASCENDING = "ascending"
@@ -53,64 +72,49 @@ def row_points(marks: int) -> int:
     return marks * (marks + 1) // 2
 
 
-_OFFICIAL_DIRECTIONS = (
-    Direction.ASCENDING,
-    Direction.ASCENDING,
-    Direction.DESCENDING,
-    Direction.DESCENDING,
-)
+#: The geometry a variant is compared and hashed by (its layout without the name).
+_Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A solitaire Qwixx variant.  The defaults are the official game.
+    """A solitaire Qwixx game on the sheet ``sheet`` (default: the official one).
 
-    ``directions``: one :class:`Direction` per row (row ``i`` is the ``i``-th entry).
-    ``row_length``: numbers per row (1..11); the row holds ``row_length + 1``
-    marks at most (every number and the lock).
-    ``lock_threshold``: marks a row needs before its last number (R8), 0..row_length-1.
-    ``penalty_boxes``: the game ends when all of them are marked (R13).
-    ``closed_rows_to_end``: the game ends when this many rows are closed (R14).
+    Two variants are equal when their sheets agree cell for cell (numbers, dice,
+    lock threshold, penalty boxes, closed rows that end the game), whatever the
+    sheets are called.
     """
 
-    directions: tuple[Direction, ...] = _OFFICIAL_DIRECTIONS
-    row_length: int = 11
-    lock_threshold: int = 5
-    penalty_boxes: int = 4
-    closed_rows_to_end: int = 2
+    sheet: SheetLayout = field(default=OFFICIAL, compare=False)
+    _numbers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _dice: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _targets: tuple[tuple[tuple[int, ...], ...], ...] = field(
+        init=False, repr=False, compare=False)
+    _identity: _Identity = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.directions, tuple) or not all(
-            isinstance(d, Direction) for d in self.directions
-        ):
-            raise ParseError(
-                f"Variant.directions must be a tuple of Direction, not {self.directions!r}"
-            )
-        if not 1 <= len(self.directions) <= MAX_ROWS:
-            raise ParseError(
-                f"Variant.directions must name 1 to {MAX_ROWS} rows, not {len(self.directions)}"
-            )
-        for name in ("row_length", "lock_threshold", "penalty_boxes", "closed_rows_to_end"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ParseError(f"Variant.{name} must be an integer, not {value!r}")
-        if not 1 <= self.row_length <= MAX_ROW_LENGTH:
-            raise ParseError(
-                f"Variant.row_length must be between 1 and {MAX_ROW_LENGTH}, "
-                f"not {self.row_length}"
-            )
-        if not 0 <= self.lock_threshold <= self.row_length - 1:
-            raise ParseError(
-                f"Variant.lock_threshold must be between 0 and row_length-1 = "
-                f"{self.row_length - 1}, not {self.lock_threshold}"
-            )
-        if self.penalty_boxes < 1:
-            raise ParseError(f"Variant.penalty_boxes must be at least 1, not {self.penalty_boxes}")
-        if not 1 <= self.closed_rows_to_end <= len(self.directions):
-            raise ParseError(
-                f"Variant.closed_rows_to_end must be between 1 and the number of rows "
-                f"({len(self.directions)}), not {self.closed_rows_to_end}"
-            )
+        sheet = self.sheet
+        if not isinstance(sheet, SheetLayout):
+            raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
+        lengths = {len(r) for r in sheet.numbers}
+        if len(lengths) != 1:
+            raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
+                             f"{sorted(lengths)}")
+        locks = sheet.locks
+        dice = tuple(
+            tuple(locks.index(c) if c in locks else -1 for c in cols) for cols in sheet.colours)
+        targets: list[list[list[int]]] = [[[] for _ in range(13)] for _ in locks]
+        for r, (row, cells) in enumerate(zip(sheet.numbers, dice, strict=True)):
+            for n, d in zip(row, cells, strict=True):
+                if d >= 0:
+                    targets[d][n].append(r)
+        object.__setattr__(self, "_numbers", sheet.numbers)
+        object.__setattr__(self, "_dice", dice)
+        object.__setattr__(self, "_targets",
+                           tuple(tuple(tuple(t) for t in die) for die in targets))
+        object.__setattr__(self, "_identity", (
+            sheet.numbers, dice, sheet.lock_threshold, sheet.penalty_boxes,
+            sheet.closed_rows_to_end))
 
     @classmethod
     def official(cls) -> Variant:
@@ -126,24 +130,51 @@ class Variant:
         penalty_boxes: int = 4,
         closed_rows_to_end: int = 2,
     ) -> Variant:
-        """A variant with rows spelled as letters: ``Variant.from_letters("ad", 5, 2, 2, 1)``."""
-        table = {"a": Direction.ASCENDING, "d": Direction.DESCENDING}
-        try:
-            if not isinstance(letters, str):
-                raise KeyError(letters)
-            directions = tuple(table[c] for c in letters)
-        except KeyError as exc:
-            raise ParseError(
-                f"row directions are spelled with 'a' and 'd', not {letters!r}"
-            ) from exc
-        return cls(directions, row_length, lock_threshold, penalty_boxes, closed_rows_to_end)
+        """A variant of one-colour rows spelled as letters (``a``scending 2, 3, ...,
+        ``d``escending 12, 11, ...): ``Variant.from_letters("ad", 5, 2, 2, 1)``."""
+        if not isinstance(letters, str) or not letters or set(letters) - {"a", "d"}:
+            raise ParseError(f"row directions are spelled with 'a' and 'd', not {letters!r}")
+        if len(letters) > MAX_ROWS:
+            raise ParseError(f"a variant has 1 to {MAX_ROWS} rows, not {len(letters)}")
+        for name, value in (("row_length", row_length), ("lock_threshold", lock_threshold),
+                            ("penalty_boxes", penalty_boxes),
+                            ("closed_rows_to_end", closed_rows_to_end)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ParseError(f"Variant {name} must be an integer, not {value!r}")
+        if not 1 <= row_length <= MAX_ROW_LENGTH:
+            raise ParseError(f"Variant row_length must be between 1 and {MAX_ROW_LENGTH}, "
+                             f"not {row_length}")
+        key = f"{letters}-L{row_length}-t{lock_threshold}-p{penalty_boxes}-k{closed_rows_to_end}"
+        return cls(SheetLayout.plain(key, letters, row_length, lock_threshold=lock_threshold,
+                                     penalty_boxes=penalty_boxes,
+                                     closed_rows_to_end=closed_rows_to_end))
 
     # ----------------------------------------------------------------- geometry
 
     @property
     def rows(self) -> int:
-        """The number of rows."""
-        return len(self.directions)
+        """The number of rows (and of coloured dice)."""
+        return len(self._numbers)
+
+    @property
+    def row_length(self) -> int:
+        """The number of cells of every row."""
+        return len(self._numbers[0])
+
+    @property
+    def lock_threshold(self) -> int:
+        """Marks a row needs before its last number (R8)."""
+        return self.sheet.lock_threshold
+
+    @property
+    def penalty_boxes(self) -> int:
+        """The game ends when all of them are marked (R13)."""
+        return self.sheet.penalty_boxes
+
+    @property
+    def closed_rows_to_end(self) -> int:
+        """The game ends when this many rows are closed (R14)."""
+        return self.sheet.closed_rows_to_end
 
     @property
     def open_codes(self) -> int:
@@ -160,23 +191,56 @@ class Variant:
         """True for the official game."""
         return self == Variant()
 
+    @property
+    def directions(self) -> tuple[Direction | None, ...]:
+        """Each row's :class:`Direction` when it reads 2, 3, ... or 12, 11, ... (else None)."""
+        out: list[Direction | None] = []
+        for row in self._numbers:
+            if row == tuple(range(2, 2 + len(row))):
+                out.append(Direction.ASCENDING)
+            elif row == tuple(range(12, 12 - len(row), -1)):
+                out.append(Direction.DESCENDING)
+            else:
+                out.append(None)
+        return tuple(out)
+
+    @property
+    def is_plain(self) -> bool:
+        """True when every row reads up or down from 2 or 12 and is one die's colour only
+        (the official sheet and :meth:`from_letters`' variants)."""
+        return None not in self.directions and all(
+            all(d == r for d in cells) for r, cells in enumerate(self._dice))
+
     def number_at(self, row: int, position: int) -> int:
         """The number printed at ``position`` of ``row``."""
         self._check_row(row)
         if not isinstance(position, int) or isinstance(position, bool) or \
                 not 0 <= position < self.row_length:
             raise ParseError(f"position {position} is outside a row of length {self.row_length}")
-        if self.directions[row] is Direction.ASCENDING:
-            return 2 + position
-        return 12 - position
+        return self._numbers[row][position]
 
     def position_of(self, row: int, number: int) -> int | None:
         """The position of ``number`` in ``row``, or None when the row does not show it."""
         self._check_row(row)
         if not isinstance(number, int) or isinstance(number, bool):
             raise ParseError(f"a row's numbers are whole numbers, not {number!r}")
-        position = number - 2 if self.directions[row] is Direction.ASCENDING else 12 - number
-        return position if 0 <= position < self.row_length else None
+        try:
+            return self._numbers[row].index(number)
+        except ValueError:
+            return None
+
+    def die_at(self, row: int, position: int) -> int:
+        """The die (= the row it locks) whose colour the cell has, -1 if no die has it."""
+        self.number_at(row, position)
+        return self._dice[row][position]
+
+    def action2_targets(self, die: int, number: int) -> tuple[int, ...]:
+        """The rows whose cell showing ``number`` has die ``die``'s colour: where
+        white + that die may mark ``number`` (R6), open or not."""
+        self._check_row(die)
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= 12:
+            return ()
+        return self._targets[die][number]
 
     def _check_row(self, row: int) -> None:
         if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < self.rows:
@@ -186,18 +250,32 @@ class Variant:
 
     @property
     def key(self) -> str:
-        """A short unique name, used in cache file names: ``aadd-L11-t5-p4-k2``."""
-        letters = "".join(d.letter for d in self.directions)
-        return (
-            f"{letters}-L{self.row_length}-t{self.lock_threshold}"
-            f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
-        )
+        """A short unique name, used in cache file names: ``aadd-L11-t5-p4-k2`` for a plain
+        variant (the official one included), the layout's name for the published Mixx
+        pads (``mixx-a``), else the layout's spelled-out key."""
+        if self.is_plain:
+            letters = "".join(d.letter for d in self.directions if d is not None)
+            return (f"{letters}-L{self.row_length}-t{self.lock_threshold}"
+                    f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
+        for name, sheet in LAYOUTS.items():
+            if Variant(sheet) == self:
+                return name
+        return self.sheet.key
 
     def to_json(self) -> dict[str, object]:
-        """The JSON object form."""
+        """The JSON object form (a plain variant keeps the form it always had)."""
+        if self.is_plain:
+            return {
+                "directions": [d.value for d in self.directions if d is not None],
+                "row_length": self.row_length,
+                "lock_threshold": self.lock_threshold,
+                "penalty_boxes": self.penalty_boxes,
+                "closed_rows_to_end": self.closed_rows_to_end,
+            }
         return {
-            "directions": [d.value for d in self.directions],
-            "row_length": self.row_length,
+            "layout": self.key,
+            "numbers": [list(r) for r in self._numbers],
+            "dice": [list(d) for d in self._dice],
             "lock_threshold": self.lock_threshold,
             "penalty_boxes": self.penalty_boxes,
             "closed_rows_to_end": self.closed_rows_to_end,
