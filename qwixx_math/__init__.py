@@ -1,8 +1,8 @@
 """qwixx_math: the exact mathematics of the dice game Qwixx.
 
 The rules core is imported eagerly; the solver-backed parts (:class:`Advisor`,
-:func:`advise`, :func:`solve`, :class:`TableAdvisor`) are imported on first use, so that ``import
-qwixx_math`` stays quick.
+:func:`advise`, :func:`solve`, :class:`TableAdvisor`, :func:`advise_win`) are imported on first
+use, so that ``import qwixx_math`` stays quick.
 """
 
 from __future__ import annotations
@@ -54,10 +54,12 @@ if TYPE_CHECKING:
     from .advice import Advisor, advise
     from .solver import solve
     from .table import TableAdvisor
+    from .winadvice import WinAdvice, advise_win
 
 __version__ = "0.1.0"
 
-_LAZY = {"Advisor": "advice", "advise": "advice", "solve": "solver", "TableAdvisor": "table"}
+_LAZY = {"Advisor": "advice", "advise": "advice", "solve": "solver", "TableAdvisor": "table",
+         "WinAdvice": "winadvice", "advise_win": "winadvice"}
 
 
 def __getattr__(name: str) -> Any:
@@ -88,8 +90,10 @@ __all__ = [
     "Sheet",
     "TableAdvisor",
     "TurnPlan",
+    "WinAdvice",
     "__version__",
     "advise",
+    "advise_win",
     "can_mark",
     "colour_set",
     "format_action1",

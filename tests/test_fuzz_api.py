@@ -58,11 +58,14 @@ LEFT_OUT = {
     "solve": "runs the solver",
     # seconds per call by design: the slow reference of turn_events
     "brute_force_events": "the slow reference (seconds per call)",
+    # plays as many games as the caller asks (a second by default); its own fuzz test
+    # (tests/test_winadvice.py) keeps the rollouts small
+    "advise_win": "caller's work (rollouts); fuzzed in tests/test_winadvice.py",
     # result types, built by the library, not input
     "Advice": "result type", "RankedPlan": "result type", "PlayerEvents": "result type",
     "TurnEvents": "result type", "RollEvents": "result type", "FitTest": "result type",
     "FairnessReport": "result type", "CloseTime": "result type",
-    "OutcomeTable": "result type", "GameResult": "result type",
+    "OutcomeTable": "result type", "GameResult": "result type", "WinAdvice": "result type",
 }
 #: Methods that call the caller's function or do as much work as the caller asks
 #: (Distribution.repeat(10**9)): their errors are the caller's.

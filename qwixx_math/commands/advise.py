@@ -3,11 +3,15 @@
     qwixx-math advise --sheet S --roll R [--passive]                 (solitaire model)
     qwixx-math advise --players N --sheet S --roll R [--passive --before-me K]
     qwixx-math advise --state FILE [--player P] [--roll R] [--players N]
+    qwixx-math advise --objective win --state FILE [--player P] [--rollouts K] [--seed S]
+                      [--opponents NAME[,NAME...]] [--own-player NAME]
 
 Without ``--players`` the sheet form ranks by the solitaire model, as it always
 did.  ``--players N`` ranks by the exact table value of N players
 (:mod:`qwixx_math.table`, ``docs/table.md``); ``--state`` always does, with N the
-state's number of players.  The output names the model.
+state's number of players.  The output names the model.  ``--objective win`` ranks
+a state's choices by their estimated share of the win, by rollouts on common dice,
+beside the exact table EV (:mod:`qwixx_math.winadvice`, docs/winning.md).
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ import sys
 from ..advice import Advice, Advisor
 from ..errors import IllegalMoveError, ParseError
 from ..files import read_text_bounded
-from ..model import COLOURS, Sheet
+from ..model import COLOURS, Roll, Sheet
 from ..notation import format_roll, format_sheet, parse_roll, parse_sheet
 from ..rules import GameState, Phase
 from ..ruleset import Ruleset
 from ..table import TableAdvisor, check_before_me, check_players
+from ..winadvice import advise_win
 from ._args import ascii_int, path_arg
 from ._solitaire import add_solver_options, solitaire_ruleset
 
@@ -43,7 +48,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "player's roll and the others never close a row or take a penalty. Colours "
             "whose die is missing from the roll are taken as closed (by another player "
             "when the sheet has no lock there). The solver table is built on first use "
-            "(20 to 40 seconds per table) and cached."
+            "(20 to 40 seconds per table) and cached. With --objective win and --state: "
+            "every choice's share of the win (ties shared), estimated by rollouts on common "
+            "dice played by arena players (win by default), with its standard error and 95% "
+            "interval, beside the exact table EV (docs/winning.md)."
         ),
     )
     p.add_argument("--sheet", help="the sheet, e.g. 'r:2,3/y:-/g:12/b:-/p:0'")
@@ -62,6 +70,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--top", type=ascii_int(), default=None, metavar="N",
                    help="show only the N best plans")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--objective", choices=("ev", "win"), default="ev",
+                   help="ev (default): rank by expected final score; win: with --state, rank "
+                        "by the share of the win estimated by rollouts on common dice, beside "
+                        "the exact table EV")
+    p.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
+                   help="with --objective win: rollouts per choice (default: as many as fit "
+                        "a budget of about a second, at least 4)")
+    p.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
+                   help="with --objective win: the seed of the rollouts' dice (default 0)")
+    p.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",
+                   help="with --objective win: the arena player (e.g. win, racer, greedy) of "
+                        "every other seat in the rollouts, or one per other seat in seat "
+                        "order (default win)")
+    p.add_argument("--own-player", default=None, metavar="NAME",
+                   help="with --objective win: the arena player of the advised seat's later "
+                        "decisions in the rollouts (default win)")
     add_solver_options(p, "no progress bar while solving")
     p.set_defaults(func=run)
 
@@ -139,8 +163,8 @@ def _read_state(path: str) -> GameState:
     return GameState.from_json(data)
 
 
-def _state_advice(args: argparse.Namespace, progress: bool | None
-                  ) -> tuple[Advice, GameState, Sheet, dict[str, object]]:
+def _load_state(args: argparse.Namespace) -> tuple[GameState, Roll | None]:
+    """The state of ``--state`` and the roll of ``--roll``, checked against the options."""
     if args.sheet is not None or args.passive or args.before_me is not None:
         raise ParseError("--state gives every sheet and whose turn it is; drop --sheet, "
                          "--passive and --before-me")
@@ -151,7 +175,6 @@ def _state_advice(args: argparse.Namespace, progress: bool | None
     if args.action2_after_game_end and not state.ruleset.action2_after_game_end:
         raise ParseError("R15: the state's ruleset forbids action 2 after the game ends; "
                          "drop --action2-after-game-end")
-    player = state.active if args.player is None else args.player
     roll = None
     if args.roll is not None:
         if state.phase is not Phase.ROLL:
@@ -160,6 +183,14 @@ def _state_advice(args: argparse.Namespace, progress: bool | None
         roll = parse_roll(args.roll)
     elif state.phase is Phase.ROLL:
         raise ParseError("the state waits for the roll: give --roll")
+    return state, roll
+
+
+def _state_advice(args: argparse.Namespace, progress: bool | None
+                  ) -> tuple[Advice, GameState, Sheet, dict[str, object]]:
+    state, roll = _load_state(args)
+    n = state.players
+    player = state.active if args.player is None else args.player
     advisor = TableAdvisor.for_ruleset(state.ruleset, players=n, progress=progress)
     advice = advisor.advise_player(state, player, roll)
     rolled = state if roll is None else state.with_roll(roll)
@@ -169,10 +200,51 @@ def _state_advice(args: argparse.Namespace, progress: bool | None
     return advice, rolled, rolled.sheets[player], extra
 
 
+_WIN_OPTIONS = ("rollouts", "seed", "opponents", "own_player")
+
+
+def _win_run(args: argparse.Namespace, progress: bool | None) -> int:
+    """``--objective win``: the choices ranked by their estimated share of the win."""
+    if args.state is None:
+        raise ParseError("--objective win needs --state FILE: the chance to win depends on "
+                         "every sheet at the table and whose turn it is")
+    state, roll = _load_state(args)
+    opponents: str | list[str] = "win"
+    if args.opponents is not None:
+        names = [name.strip() for name in args.opponents.split(",")]
+        opponents = names[0] if len(names) == 1 else names
+    advice = advise_win(state, args.player, roll=roll, rollouts=args.rollouts,
+                        seed=0 if args.seed is None else args.seed, opponents=opponents,
+                        own="win" if args.own_player is None else args.own_player,
+                        progress=progress)
+    rolled = state if roll is None else state.with_roll(roll)
+    sheet = rolled.sheets[advice.player]
+    roll_text = format_roll(rolled.roll) if rolled.roll is not None else "-"
+    if args.json:
+        out = advice.to_json()
+        if args.top is not None:
+            out["choices"] = out["choices"][: args.top]
+        out.update({"sheet": format_sheet(sheet), "roll": roll_text,
+                    "players": rolled.players})
+        json.dump(out, sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    print(f"player {advice.player}   sheet {format_sheet(sheet)}   roll {roll_text}"
+          f"{'   (passive player)' if advice.passive else ''}   objective: win")
+    print(advice.to_text(args.top))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 1:
         raise ParseError("--top must be at least 1")
     progress = False if args.quiet else None
+    if args.objective == "win":
+        return _win_run(args, progress)
+    given = [f"--{name.replace('_', '-')}" for name in _WIN_OPTIONS
+             if getattr(args, name) is not None]
+    if given:
+        raise ParseError(f"{', '.join(given)}: only with --objective win")
     if args.state is not None:
         advice, rolled, sheet, extra = _state_advice(args, progress)
     else:

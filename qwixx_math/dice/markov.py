@@ -306,7 +306,7 @@ def turns_to_close(colour: Colour | str = Colour.RED, window: int = 10, players:
         raise ParseError(f"seat must be a whole number 0..{players - 1}, not {seat!r}")
     if not isinstance(safe, bool):
         raise ParseError("safe must be true or false")
-    if isinstance(start, (str, bytes)):
+    if isinstance(start, (str, bytes)) or not isinstance(start, Iterable):
         raise ParseError("start lists the numbers marked in the row, e.g. (2, 3, 5)")
     numbers = tuple(start)
     if layout is OFFICIAL:

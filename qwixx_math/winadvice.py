@@ -1,0 +1,430 @@
+"""Advice that plays to win: every legal choice with its estimated probability of winning.
+
+:func:`advise_win` takes a game state in which a decision is due (the ``ACTION1``
+phase for any seat, the ``ACTION2`` phase for the active seat; a ``ROLL`` state
+with its ``roll``) and one seat, and lists every legal choice of that seat (the
+plans, marks and passes of the table advice, :mod:`qwixx_math.table`) with
+
+* its **share of the win** (R18, ties shared), *estimated* by ``rollouts`` games
+  played out from the choice to the end: the rest of this turn and every later
+  turn are played by fast players from the arena's registry (``win`` in every
+  seat by default, the advised seat included), and the result is read off the
+  final sheets through the rules core.  Every choice is played out on the **same
+  dice**: rollout ``i`` rolls the dice of deal ``i`` of an arena match with the
+  advice's seed (:class:`qwixx_math.arena.dice.DealDice`: turn ``t`` after the
+  decision takes the ``t``-th roll of all six dice, the closed colours' dice
+  left out), and the other seats' simultaneous action-1 choices of this turn
+  are asked once per rollout and shared by every choice (common random
+  numbers: the differences between choices are much more precise than each
+  estimate).  Each estimate comes with its standard error (the sample standard
+  deviation over ``sqrt(rollouts)``) and a 95% Wilson score interval (valid for
+  shares in [0, 1]: their variance is at most p(1-p)); ``win_loss`` is its
+  distance to the best choice with the *paired* standard error ``se_loss``;
+* its **exact table EV**, the expected final score in the table model of
+  :class:`qwixx_math.table.TableAdvisor` for this number of players (exact for
+  that model: the others never close a row nor take a penalty), and its EV loss
+  against the best EV.
+
+What is exact: the list of choices (from the rules core), the table EV, the dice
+distribution of every rollout, the result of every game once it is over (R16 to
+R18), and the value of a choice after which the game ends within this turn
+(``exact=True``: every rollout ended before another roll with the same share,
+so the share is 0, 1/k or 1 with no uncertainty; for an action-1 choice this is
+given the other seats' simultaneous choices, which their rollout players make).
+What is estimated: every other win probability.  It is the win probability
+*when the rest of the game is played by the rollout players*, not under optimal
+play: a stronger or weaker opponent than ``win`` changes it, and the
+``opponents`` argument says who plays.
+
+The advised seat's choice is applied as given.  When another seat's
+simultaneous action-1 choice makes a part of it illegal (another player closes
+the colour of the plan's action 2, R9; or, under the dialect switches, R10 or
+R14 sequential), that part is dropped as the arena's referee would drop it:
+an action 1 passes, and an action 2 is chosen again by the advised seat's
+rollout player.  Deterministic for a seed (rollout players with randomness of
+their own, ``random``, are seeded from it too).
+
+>>> from qwixx_math.notation import parse_roll
+>>> from qwixx_math.rules import new_game
+>>> state = new_game(2).with_roll(parse_roll("w:6,6/r:1/y:2/g:3/b:4"))
+>>> advice = advise_win(state, player=1, rollouts=8, seed=1)   # the passive seat
+>>> sorted(str(c.plan) for c in advice.choices), advice.rollouts, advice.rollout_players
+(['-/-', 'b12/-', 'g12/-'], 8, ('win', 'win'))
+>>> best = advice.best
+>>> best.exact, best.ci95[0] <= best.win <= best.ci95[1], best.expected_score > 130
+(False, True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .advice import Advice, RankedPlan
+from .arena.dice import DealDice
+from .arena.external import PREFIX
+from .arena.registry import make_player, player_seed
+from .errors import IllegalMoveError, ParseError
+from .model import Mark, Roll, TurnPlan
+from .players.base import Player
+from .rules import GameState, Phase
+from .ruleset import MAX_PLAYERS
+from .table import TableAdvisor
+
+__all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_ROLLOUTS", "MIN_AUTO_ROLLOUTS",
+           "ROLLOUT_PLAYER", "WinAdvice", "WinChoice", "advise_win", "auto_rollouts",
+           "rollout_shares", "wilson"]
+
+#: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``):
+#: about a second on one core with the ``win`` player in every seat
+#: (``benchmarks/bench_win_advice.py``; docs/winning.md).
+DEFAULT_BUDGET = 4000
+#: Rollouts per choice by default: at least this many, whatever the budget.
+MIN_AUTO_ROLLOUTS = 4
+#: Rollouts per choice by default: at most this many.
+MAX_AUTO_ROLLOUTS = 400
+#: The most rollouts per choice one call may ask for.
+MAX_ROLLOUTS = 1_000_000
+#: The player who plays every seat of the rollouts by default.
+ROLLOUT_PLAYER = "win"
+#: z of a two-sided 95% interval.
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class WinChoice:
+    """One legal choice: its share of the win (estimated, or exact) beside its table EV.
+
+    ``ranked`` is the choice's entry in the table advice (plan, exact table EV,
+    EV loss).  ``win`` is the mean share of the win over the rollouts, ``se`` its
+    standard error, ``ci95`` its 95% Wilson interval; ``exact`` says that the
+    game ends within this turn after the choice, so ``win`` is exact and
+    ``se == 0``.  ``win_loss`` is the best choice's ``win`` minus this one's and
+    ``se_loss`` the standard error of that difference, paired over the common
+    rollouts.  ``shares`` holds the share of every rollout, in order.
+    """
+
+    ranked: RankedPlan
+    win: float
+    se: float
+    ci95: tuple[float, float]
+    exact: bool
+    win_loss: float = 0.0
+    se_loss: float = 0.0
+    shares: tuple[float, ...] = field(default=(), repr=False)
+
+    @property
+    def plan(self) -> TurnPlan:
+        return self.ranked.plan
+
+    @property
+    def expected_score(self) -> float:
+        """The exact table EV after this choice (:class:`~qwixx_math.table.TableAdvisor`)."""
+        return self.ranked.expected_score
+
+    @property
+    def ev_loss(self) -> float:
+        """The best table EV minus this choice's."""
+        return self.ranked.loss
+
+    def describe(self) -> str:
+        return self.ranked.describe()
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.ranked.to_json()
+        out["ev_loss"] = out.pop("loss")
+        out.update({"win": self.win, "se": self.se, "ci95": list(self.ci95),
+                    "exact": self.exact, "win_loss": self.win_loss, "se_loss": self.se_loss})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class WinAdvice:
+    """Every legal choice of one seat, best estimated share of the win first.
+
+    Ties in ``win`` go to the higher table EV, then to the rules core's order.
+    ``rollout_players`` names the player of every seat in the rollouts (the
+    advised seat's included); ``ev_model`` is the table model of the EVs.
+    """
+
+    player: int
+    passive: bool
+    phase: Phase
+    choices: tuple[WinChoice, ...]
+    rollouts: int
+    seed: int
+    rollout_players: tuple[str, ...]
+    ev_model: str
+
+    @property
+    def best(self) -> WinChoice:
+        return self.choices[0]
+
+    def find(self, plan: TurnPlan) -> WinChoice:
+        """The entry of ``plan``; IllegalMoveError if it is not a legal choice here
+        (:meth:`qwixx_math.advice.Advice.find`'s error)."""
+        ranked = Advice(self.player, self.passive, tuple(c.ranked for c in self.choices)
+                        ).find(plan)
+        return next(c for c in self.choices if c.ranked is ranked)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"objective": "win", "player": self.player, "passive": self.passive,
+                "phase": self.phase.value, "rollouts": self.rollouts, "seed": self.seed,
+                "rollout_players": list(self.rollout_players), "ev_model": self.ev_model,
+                "choices": [c.to_json() for c in self.choices]}
+
+    def to_text(self, top: int | None = None) -> str:
+        """A ranked table in the manner of GNU Backgammon's: win % with one standard error
+        and its 95% interval (``= exact`` for an exact value), the win loss against the
+        best with the paired standard error, the table EV and the EV loss."""
+        shown = self.choices if top is None else self.choices[:top]
+        lines = [f"{'rank':>4}  {'plan':<9} {'win %':>6} {'± se':>5}  {'95% CI':<13} "
+                 f"{'win loss ± se':>13} {'table EV':>9} {'EV loss':>8}  in words"]
+        for rank, c in enumerate(shown, start=1):
+            if c.exact:
+                se, ci = "0", "= exact"
+            else:
+                se, ci = f"{100 * c.se:.1f}", f"[{100 * c.ci95[0]:.1f}, {100 * c.ci95[1]:.1f}]"
+            loss = "" if rank == 1 else f"{100 * c.win_loss:.1f} ± {100 * c.se_loss:.1f}"
+            lines.append(f"{rank:>4}  {c.plan!s:<9} {100 * c.win:6.1f} {se:>5}  {ci:<13} "
+                         f"{loss:>13} {c.expected_score:9.3f} {c.ev_loss:8.3f}  {c.describe()}")
+        if len(shown) < len(self.choices):
+            lines.append(f"({len(self.choices) - len(shown)} more choices; drop --top to see "
+                         "them)")
+        players = ", ".join(f"seat {s} {name}{' (you)' if s == self.player else ''}"
+                            for s, name in enumerate(self.rollout_players))
+        lines.append(f"win %: share of the win (ties shared), estimated by {self.rollouts} "
+                     f"rollouts per choice on common dice (seed {self.seed}) played by "
+                     f"{players}; in percentage points.")
+        lines.append(f"table EV: exact expected final score, {self.ev_model}.")
+        return "\n".join(lines)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ParseError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _rollout_names(players: int, player: int, opponents: str | Sequence[str], own: str
+                   ) -> tuple[str, ...]:
+    """The rollout player of every seat: ``own`` for ``player``, ``opponents`` (one name for
+    every other seat, or one per other seat in seat order) for the others."""
+    if isinstance(opponents, str):
+        others = [opponents] * (players - 1)
+    elif isinstance(opponents, Sequence) and len(opponents) == players - 1:
+        others = list(opponents)
+    else:
+        raise ParseError(f"opponents: one player name for every other seat, or {players - 1} "
+                         f"name(s), one per other seat in seat order; not {opponents!r}")
+    names = [*others[:player], own, *others[player:]]
+    for name in names:
+        if not isinstance(name, str):
+            raise ParseError(f"a rollout player is named by text, not {name!r}")
+        if name.startswith(PREFIX):
+            raise ParseError(f"rollout players are built-in players, not {name!r} (an "
+                             "external program would be asked thousands of times)")
+    return tuple(names)
+
+
+def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None = None,
+               rollouts: int | None = None, seed: int = 0,
+               opponents: str | Sequence[str] = ROLLOUT_PLAYER,
+               own: str = ROLLOUT_PLAYER, progress: bool | None = False) -> WinAdvice:
+    """Every legal choice of ``player`` (default: the active seat) in ``state``, ranked by
+    its share of the win, estimated by ``rollouts`` rollouts per choice on common dice
+    from ``seed``, beside its exact table EV (see the module docstring).  By default
+    (``rollouts=None``) the count fits a budget of :data:`DEFAULT_BUDGET` players'
+    decisions (:func:`auto_rollouts`: about a second with ``win`` players), at least
+    :data:`MIN_AUTO_ROLLOUTS`; ``WinAdvice.rollouts`` says how many were played.
+
+    ``state`` is in the ``ACTION1`` phase (any seat), the ``ACTION2`` phase (the active
+    seat) or the ``ROLL`` phase with ``roll``; 2 to 5 players.  ``opponents``: the arena
+    name of the rollout player of every other seat, or one name per other seat in seat
+    order; ``own``: the rollout player of ``player``'s later decisions.  ``progress``:
+    a progress bar if the table must be solved first (``None``: on a terminal).
+    """
+    if not isinstance(state, GameState):
+        raise ParseError(f"win advice needs a GameState, not {type(state).__name__}")
+    n = state.players
+    if not 2 <= n <= MAX_PLAYERS:
+        raise ParseError(f"R3: win advice is for 2 to {MAX_PLAYERS} players; this game has "
+                         f"{n} (a player alone always wins)")
+    if rollouts is not None:
+        rollouts = _check_int("rollouts", rollouts, 2, MAX_ROLLOUTS)
+    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    seat = state.active if player is None else player
+    if progress is not None and not isinstance(progress, bool):
+        raise ParseError(f"progress must be True, False or None, not {progress!r}")
+    advisor = TableAdvisor.for_ruleset(state.ruleset, players=n, progress=progress)
+    advice = advisor.advise_player(state, seat, roll)  # every check of the state and seat
+    rolled = state if roll is None else state.with_roll(roll)
+    names = _rollout_names(n, seat, opponents, own)
+    players = [make_player(name, rolled.ruleset, player_seed(seed, s))
+               for s, name in enumerate(names)]
+    plans = [r.plan for r in advice.plans]
+    shares, ended = rollout_shares(rolled, seat, plans, players, rollouts, seed)
+    estimates = [_estimate(ranked, s, e) for ranked, s, e
+                 in zip(advice.plans, shares, ended, strict=True)]
+    estimates.sort(key=lambda c: (-c.win, -c.expected_score, c.plan.sort_key))
+    best = estimates[0]
+    choices = tuple(_with_loss(c, best) for c in estimates)
+    return WinAdvice(seat, advice.passive, rolled.phase, choices, len(shares[0]), seed, names,
+                     advice.model)
+
+
+def _estimate(ranked: RankedPlan, shares: Sequence[float], ended_now: bool) -> WinChoice:
+    k = len(shares)
+    mean = math.fsum(shares) / k
+    if ended_now and all(s == shares[0] for s in shares):
+        return WinChoice(ranked, shares[0], 0.0, (shares[0], shares[0]), True,
+                         shares=tuple(shares))
+    var = math.fsum((s - mean) ** 2 for s in shares) / (k - 1)
+    return WinChoice(ranked, mean, math.sqrt(var / k), wilson(mean, k), False,
+                     shares=tuple(shares))
+
+
+def _with_loss(choice: WinChoice, best: WinChoice) -> WinChoice:
+    diffs = [b - c for b, c in zip(best.shares, choice.shares, strict=True)]
+    k = len(diffs)
+    mean = math.fsum(diffs) / k
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return WinChoice(choice.ranked, choice.win, choice.se, choice.ci95, choice.exact,
+                     best.win - choice.win, math.sqrt(var / k), choice.shares)
+
+
+def wilson(mean: float, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval of a mean of ``n`` outcomes in [0, 1].
+
+    Exact-binomial reasoning is not needed: an outcome in [0, 1] with mean p has a
+    variance of at most p(1-p), so the interval is conservative for shared wins.
+
+    >>> lo, hi = wilson(1.0, 10)
+    >>> round(lo, 3), hi
+    (0.722, 1.0)
+    """
+    z2n = z * z / n
+    centre = (mean + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(max(0.0, mean * (1 - mean)) / n + z2n / (4 * n))
+    lo = 0.0 if mean <= 0.0 else max(0.0, centre - half)  # the ends are 0 and 1 exactly there
+    hi = 1.0 if mean >= 1.0 else min(1.0, centre + half)
+    return (lo, hi)
+
+
+# -- the rollouts ----------------------------------------------------------------------------
+
+def rollout_shares(rolled: GameState, player: int, plans: Sequence[TurnPlan],
+                   players: Sequence[Player], rollouts: int | None, seed: int,
+                   budget: int = DEFAULT_BUDGET) -> tuple[list[list[float]], list[bool]]:
+    """Play every plan out ``rollouts`` times; ``player``'s share of the win per plan and
+    rollout, and per plan whether every rollout ended within this turn.
+
+    ``rollouts=None``: as many as fit ``budget`` players' decisions in all
+    (:func:`auto_rollouts` of the decisions the first rollout of every plan took).
+
+    ``rolled`` is in the ``ACTION1`` phase (``plans`` are the active seat's plans, or a
+    passive seat's white-sum choices as ``TurnPlan(mark, None)``) or the ``ACTION2``
+    phase (the active seat's action-2 choices as ``TurnPlan(action1, mark)``).
+    ``players[s]`` plays seat ``s`` afterwards; players must keep no state between games
+    (every built-in one).  Rollout ``i`` rolls the dice of ``DealDice(seed, i)`` from the
+    next turn on, for every plan.
+    """
+    n = rolled.players
+    shares: list[list[float]] = [[] for _ in plans]
+    ended = [True] * len(plans)
+    count = rollouts
+    i = 0
+    while count is None or i < count:
+        others: list[Mark | None] = [None] * n
+        decisions = 0
+        if rolled.phase is Phase.ACTION1:  # simultaneous: shared by every plan
+            others = [None if s == player else players[s].action1(s, rolled)
+                      for s in range(n)]
+            decisions += n - 1
+        for c, plan in enumerate(plans):
+            state = _finish_turn(rolled, player, plan, others, players)
+            if not state.is_over:
+                ended[c] = False
+                state, asked = _play_out(state, players, DealDice(seed, i))
+                decisions += asked
+            winners = state.winners
+            shares[c].append(1.0 / len(winners) if player in winners else 0.0)
+        if count is None:
+            count = auto_rollouts(decisions, budget)
+        i += 1
+    return shares, ended
+
+
+def auto_rollouts(decisions: int, budget: int = DEFAULT_BUDGET) -> int:
+    """Rollouts per choice when one rollout of every choice asked the players ``decisions``
+    times: ``budget // decisions``, at least :data:`MIN_AUTO_ROLLOUTS`, at most
+    :data:`MAX_AUTO_ROLLOUTS`.
+
+    >>> auto_rollouts(2600), auto_rollouts(50), auto_rollouts(0)
+    (4, 80, 4)
+    """
+    if decisions <= 0:  # every choice ends the game this turn: nothing to estimate
+        return MIN_AUTO_ROLLOUTS
+    return max(MIN_AUTO_ROLLOUTS, min(MAX_AUTO_ROLLOUTS, budget // decisions))
+
+
+def _finish_turn(rolled: GameState, player: int, plan: TurnPlan,
+                 others: Sequence[Mark | None], players: Sequence[Player]) -> GameState:
+    """This turn with ``player``'s ``plan`` and the others' choices, to its end."""
+    active = rolled.active
+    if rolled.phase is Phase.ACTION2:
+        return rolled.with_action2(plan.action2)
+    choices = list(others)
+    choices[player] = plan.action1
+    state = _with_action1(rolled, choices)
+    if state.phase is not Phase.ACTION2:
+        return state
+    if player == active:
+        try:
+            return state.with_action2(plan.action2)
+        except IllegalMoveError:  # another seat's simultaneous choice forbids it (R9)
+            pass
+    return _with_action2(state, players[active].action2(active, state))
+
+
+def _with_action1(rolled: GameState, choices: list[Mark | None]) -> GameState:
+    """Everybody's action 1; a choice the rules core refuses passes (the referee's rule).
+    (``players/win.py`` has the same private helper; it is not part of its public API.)"""
+    while True:
+        try:
+            return rolled.with_action1(choices)
+        except IllegalMoveError as exc:
+            if exc.player is None or choices[exc.player] is None:
+                raise
+            choices[exc.player] = None
+
+
+def _with_action2(state: GameState, mark: Mark | None) -> GameState:
+    """The active seat's action 2; an illegal one passes (the referee's rule)."""
+    if mark is not None:
+        try:
+            return state.with_action2(mark)
+        except IllegalMoveError:
+            pass
+    return state.with_action2(None)
+
+
+def _play_out(state: GameState, players: Sequence[Player], dice: DealDice
+              ) -> tuple[GameState, int]:
+    """The game from ``state`` (phase ``ROLL``) to its end on ``dice`` (turn 0 first), and
+    the number of decisions the players were asked."""
+    n = len(players)
+    turn = 0
+    asked = 0
+    while not state.is_over:
+        rolled = state.with_roll(dice.roll(turn, state.closed))
+        turn += 1
+        state = _with_action1(rolled, [players[s].action1(s, rolled) for s in range(n)])
+        asked += n
+        if state.phase is Phase.ACTION2:
+            active = state.active
+            state = _with_action2(state, players[active].action2(active, state))
+            asked += 1
+    return state, asked
