@@ -160,8 +160,9 @@ def review_game(record: GameRecord, player: str | int | None = None,
     raises :class:`IllegalMoveError` naming it.
     """
     p = _player_index(record, player)
-    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset)
-    state = new_game(ruleset=record.ruleset, first=record.first)
+    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset,
+                                                                      layout=record.layout)
+    state = new_game(ruleset=record.ruleset, first=record.first, layout=record.layout)
     decisions: list[Decision] = []
     for k, turn in enumerate(record.turns, start=1):
         if state.is_over:
@@ -203,5 +204,6 @@ def review_players(record: GameRecord, players: Sequence[str | int] | None = Non
                    advisor: Advisor | None = None) -> tuple[Review, ...]:
     """:func:`review_game` for several players (default: every player)."""
     chosen = list(players) if players is not None else list(range(len(record.players)))
-    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset)
+    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset,
+                                                                      layout=record.layout)
     return tuple(review_game(record, p, advisor) for p in chosen)
