@@ -88,20 +88,20 @@ class RankedPlan:
         """True for the active player's plan that marks nothing (R11)."""
         return self.plan.penalty and not self.passive
 
-    def describe(self) -> str:
-        """The choice in plain words."""
+    def describe(self, layout: SheetLayout = OFFICIAL) -> str:
+        """The choice in plain words (action 2 names the die, a cell colour of ``layout``)."""
         if self.passive:
             if self.plan.action1 is None:
                 return "let the white sum go (no penalty for a passive player)"
             return f"mark {self.plan.action1.describe()} with the white sum"
-        return self.plan.describe()
+        return self.plan.describe(layout)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, layout: SheetLayout = OFFICIAL) -> dict[str, Any]:
         return {"action1": mark_to_json(self.plan.action1),
                 "action2": mark_to_json(self.plan.action2),
                 "penalty": self.penalty, "expected_score": self.expected_score,
                 "loss": self.loss, "plan": format_plan(self.plan),
-                "description": self.describe()}
+                "description": self.describe(layout)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,8 @@ class Advice:
     passive: bool
     plans: tuple[RankedPlan, ...]
     model: str = SOLITAIRE_MODEL
+    #: The sheet the plans are marked on (:mod:`qwixx_math.layouts`).
+    layout: SheetLayout = OFFICIAL
 
     @property
     def best(self) -> RankedPlan:
@@ -130,8 +132,12 @@ class Advice:
                                self.player)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "passive": self.passive, "model": self.model,
-                "plans": [p.to_json() for p in self.plans]}
+        out: dict[str, Any] = {"player": self.player, "passive": self.passive,
+                               "model": self.model,
+                               "plans": [p.to_json(self.layout) for p in self.plans]}
+        if not self.layout.is_official:
+            out["layout"] = self.layout.key
+        return out
 
 
 class Advisor:
@@ -202,8 +208,7 @@ class Advisor:
         if layout is not mine and layout != mine:
             raise ParseError(
                 f"this advisor's table is of the {mine.name} sheet; the sheet is of layout "
-                f"{layout.name} (use Advisor.for_ruleset(..., layout={layout.key!r}))",
-                rule="R2")
+                f"{layout.name} (use Advisor.for_ruleset(..., layout={layout.key!r}))")
 
     def _check_state(self, state: GameState) -> None:
         """Refuse a state this advisor's model cannot value (here: another R15 option or
@@ -301,7 +306,8 @@ class Advisor:
                 scored.append((value(marked, closed | {a2.colour}
                                      if _closes(rolled.layout, a2) else closed),
                                TurnPlan(a1, a2)))
-        return Advice(a, False, _rank(scored, rolled.layout, passive=False), self.model)
+        return Advice(a, False, _rank(scored, rolled.layout, passive=False), self.model,
+                      rolled.layout)
 
     def advise_passive(self, state: GameState, player: int, roll: Roll | None = None,
                        others: Sequence[Mark | None] | None = None,
@@ -349,7 +355,8 @@ class Advisor:
             else:
                 value = self._lookup(sheet, after.closed, before_me)
             scored.append((value, TurnPlan(a1, None)))
-        return Advice(player, True, _rank(scored, rolled.layout, passive=True), self.model)
+        return Advice(player, True, _rank(scored, rolled.layout, passive=True), self.model,
+                      rolled.layout)
 
     def advise_action2(self, state: GameState) -> Advice:
         """The active player's action-2 choices once everybody's action 1 is known.
@@ -383,7 +390,8 @@ class Advisor:
             value = (float(sheet.score) if after.is_over
                      else self._after_turn(sheet, after.closed))
             scored.append((value, TurnPlan(a1, a2)))
-        return Advice(a, False, _rank(scored, state.layout, passive=False), self.model)
+        return Advice(a, False, _rank(scored, state.layout, passive=False), self.model,
+                      state.layout)
 
     def advise_player(self, state: GameState, player: int, roll: Roll | None = None,
                       others: Sequence[Mark | None] | None = None) -> Advice:

@@ -307,7 +307,12 @@ def test_advise_value_review_cli_on_mixx(fake_tables: list[Variant], layout: She
                         MIXX_ROLL, "--json", "--quiet")
     assert code == 0
     got = json.loads(out)
-    assert got["sheet"].startswith(f"{name}|") and got["plans"]
+    assert got["sheet"].startswith(f"{name}|") and got["plans"] and got["layout"] == name
+    for plan in got["plans"]:  # action 2 names the die: the cell's colour on this sheet
+        a2 = plan["action2"]
+        if a2 is not None:
+            die = layout.cell_colour(a2["colour"], a2["number"])
+            assert plan["description"].endswith(f"with white + {die.value}")
     assert fake_tables[-1] == Variant(layout)
     # the sheet names its layout: no --layout needed
     code, out, _ = _run(capsys, "advise", "--sheet", f"{name}|p:0", "--roll", MIXX_ROLL,

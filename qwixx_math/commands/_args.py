@@ -109,8 +109,7 @@ def check_layout(args: argparse.Namespace, layout: SheetLayout, what: str) -> No
     ``what`` (e.g. "the state")."""
     given = layout_from_args(args)
     if given is not None and given != layout:
-        raise ParseError(f"{what} is of layout {layout.name}, not {given.name} (--layout)",
-                         rule="R2")
+        raise ParseError(f"{what} is of layout {layout.name}, not {given.name} (--layout)")
 
 
 def record_with_layout(args: argparse.Namespace, record: GameRecord, source: str

@@ -267,7 +267,8 @@ def run(args: argparse.Namespace) -> int:
     shown = advice.plans if args.top is None else advice.plans[: args.top]
     roll_text = format_roll(rolled.roll) if rolled.roll is not None else None
     if args.json:
-        out = Advice(advice.player, advice.passive, shown, advice.model).to_json()
+        out = Advice(advice.player, advice.passive, shown, advice.model,
+                     advice.layout).to_json()
         if args.state is None:
             del out["player"]
         out["sheet"] = format_sheet(sheet)
@@ -282,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'rank':>4}  {'plan':<9} {'expected':>9} {'loss':>8}  in words")
     for rank, ranked in enumerate(shown, start=1):
         print(f"{rank:>4}  {ranked.plan!s:<9} {ranked.expected_score:9.3f} "
-              f"{ranked.loss:8.3f}  {ranked.describe()}")
+              f"{ranked.loss:8.3f}  {ranked.describe(advice.layout)}")
     if args.top is not None and len(shown) < len(advice.plans):
         print(f"({len(advice.plans) - len(shown)} more plans; drop --top to see them)")
     if "players" in extra:
