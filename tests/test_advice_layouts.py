@@ -216,6 +216,7 @@ def test_review_on_a_small_layout(tables: dict[tuple[str, bool, int], SolverTabl
     advisor = Advisor(table)
     record = random_game(1, seed=4, layout=layout)
     review = review_game(record, 0, advisor)
+    assert review.layout == layout and review.to_json()["layout"] == layout.key
     states = replay(record)
     assert len(review.decisions) == len(record.turns)
     for decision, state, turn in zip(review.decisions, states, record.turns, strict=False):
@@ -342,6 +343,7 @@ def test_advise_value_review_cli_on_mixx(fake_tables: list[Variant], layout: She
         assert code == 0
         reviews = json.loads(out)["reviews"]
         assert len(reviews) == 2 and reviews[0]["decisions"] == len(record.turns)
+        assert reviews[0]["layout"] == name
 
 
 def test_mismatched_layouts_exit_2(fake_tables: list[Variant],
