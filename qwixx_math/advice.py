@@ -37,24 +37,24 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import IllegalMoveError, InvalidStateError, ParseError
-from .keys import table_index
-from .model import COLOURS, LAST_POSITION, PENALTY_BOXES, Colour, Mark, Roll, Sheet, TurnPlan
+from .keys import _ROW_CODE
+from .layouts import OFFICIAL, SheetLayout, layout_named
+from .model import Colour, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_plan, format_roll, mark_to_json
 from .rules import (
-    COLOURS_TO_END,
     GameState,
     Phase,
     _action1_outcomes,
     _choices,
+    _closes,
     _roll_for,
     legal_action2,
+    plan_key,
 )
 from .ruleset import Ruleset
 from .solver import SolverTable, Variant, solve
 
 __all__ = ["SOLITAIRE_MODEL", "UNKNOWN", "Advice", "Advisor", "RankedPlan", "Unknown", "advise"]
-
-_LAST_BIT = 1 << LAST_POSITION
 
 #: The model :class:`Advisor` ranks by (named in every :class:`Advice`).
 SOLITAIRE_MODEL = "solitaire (this player alone; opponents not modelled)"
@@ -88,20 +88,20 @@ class RankedPlan:
         """True for the active player's plan that marks nothing (R11)."""
         return self.plan.penalty and not self.passive
 
-    def describe(self) -> str:
-        """The choice in plain words."""
+    def describe(self, layout: SheetLayout = OFFICIAL) -> str:
+        """The choice in plain words (action 2 names the die, a cell colour of ``layout``)."""
         if self.passive:
             if self.plan.action1 is None:
                 return "let the white sum go (no penalty for a passive player)"
             return f"mark {self.plan.action1.describe()} with the white sum"
-        return self.plan.describe()
+        return self.plan.describe(layout)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, layout: SheetLayout = OFFICIAL) -> dict[str, Any]:
         return {"action1": mark_to_json(self.plan.action1),
                 "action2": mark_to_json(self.plan.action2),
                 "penalty": self.penalty, "expected_score": self.expected_score,
                 "loss": self.loss, "plan": format_plan(self.plan),
-                "description": self.describe()}
+                "description": self.describe(layout)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,8 @@ class Advice:
     passive: bool
     plans: tuple[RankedPlan, ...]
     model: str = SOLITAIRE_MODEL
+    #: The sheet the plans are marked on (:mod:`qwixx_math.layouts`).
+    layout: SheetLayout = OFFICIAL
 
     @property
     def best(self) -> RankedPlan:
@@ -130,8 +132,12 @@ class Advice:
                                self.player)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "passive": self.passive, "model": self.model,
-                "plans": [p.to_json() for p in self.plans]}
+        out: dict[str, Any] = {"player": self.player, "passive": self.passive,
+                               "model": self.model,
+                               "plans": [p.to_json(self.layout) for p in self.plans]}
+        if not self.layout.is_official:
+            out["layout"] = self.layout.key
+        return out
 
 
 class Advisor:
@@ -155,25 +161,34 @@ class Advisor:
         self._use(table)
 
     def _use(self, table: SolverTable) -> None:
-        if table.variant != Variant():
-            raise ParseError("advice needs the table of the official game (Variant())")
+        #: The printed sheet of the table (:mod:`qwixx_math.layouts`): every sheet and
+        #: state advised must be of this layout.
+        self.sheet_layout: SheetLayout = table.variant.sheet
         self.table = table
         layout = table.layout
+        sheet = self.sheet_layout
         self._offsets = [int(x) for x in layout.offsets]
         self._strides = [[int(x) for x in row] for row in layout.strides]
         self._data = table.data
         self._level_size = int(layout.level_size)
+        # (table row, colour index, lock colour, last position's bit) of each row
+        self._rows = tuple((r, c.index, c, sheet._last_bit[c.index])
+                           for r, c in enumerate(sheet.locks))
+        self._to_end = sheet.closed_rows_to_end
+        self._boxes = sheet.penalty_boxes
 
     @classmethod
-    def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None
-                    ) -> Advisor:
-        """The advisor for ``ruleset`` (default: official), solving or loading its table."""
+    def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None,
+                    layout: SheetLayout | str | None = None) -> Advisor:
+        """The advisor for ``ruleset`` (default: official) on the sheet ``layout`` (a
+        SheetLayout or a published name; default the official sheet), solving or loading
+        its table."""
         if ruleset is not None and not isinstance(ruleset, Ruleset):
             raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
         if progress is not None and not isinstance(progress, bool):
             raise ParseError(f"progress must be True, False or None, not {progress!r}")
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
-        return _advisor(a2, progress)
+        return _advisor(a2, progress, _layout_or_official(layout))
 
     @property
     def action2_after_action1_end(self) -> bool:
@@ -187,9 +202,19 @@ class Advisor:
                 "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))",
                 rule="R15")
 
+    def _check_layout(self, layout: SheetLayout) -> None:
+        """Refuse a sheet of another layout than the table's (its values would be wrong)."""
+        mine = self.sheet_layout
+        if layout is not mine and layout != mine:
+            raise ParseError(
+                f"this advisor's table is of the {mine.name} sheet; the sheet is of layout "
+                f"{layout.name} (use Advisor.for_ruleset(..., layout={layout.key!r}))")
+
     def _check_state(self, state: GameState) -> None:
-        """Refuse a state this advisor's model cannot value (here: another R15 option)."""
+        """Refuse a state this advisor's model cannot value (here: another R15 option or
+        another sheet layout)."""
         self._check_ruleset(state.ruleset)
+        self._check_layout(state.layout)
 
     # -- values -------------------------------------------------------------------------------
     def value(self, sheet: Sheet, closed: Iterable[Colour | str] = frozenset()) -> float:
@@ -202,6 +227,7 @@ class Advisor:
         if not isinstance(sheet, Sheet):
             raise ParseError(f"expected a Sheet, not {type(sheet).__name__} "
                              "(parse_sheet reads the text form)")
+        self._check_layout(sheet.layout)
         return self._lookup(sheet, colour_set(closed, "closed colours"), 0)
 
     def _lookup(self, sheet: Sheet, closed: frozenset[Colour], before_me: int) -> float:
@@ -214,15 +240,18 @@ class Advisor:
         mask = 0
         points = 0
         n_closed = 0
-        for colour in COLOURS:
-            m = masks[colour.index]
-            if m & _LAST_BIT or colour in closed:
-                mask |= 1 << colour.index
+        for r, _, colour, last in self._rows:
+            if masks[colour.index] & last or colour in closed:
+                mask |= 1 << r
                 points += sheet.row_score(colour)
                 n_closed += 1
-        if n_closed >= COLOURS_TO_END or sheet.penalties >= PENALTY_BOXES:
+        if n_closed >= self._to_end or sheet.penalties >= self._boxes:
             return float(sheet.score)
-        index = table_index(sheet, mask, self._offsets, self._strides)
+        strides = self._strides[mask]
+        index = self._offsets[mask] + sheet.penalties
+        for r, ci, _, _ in self._rows:
+            if not mask >> r & 1:
+                index += strides[r] * _ROW_CODE[masks[ci]]
         return points + float(self._data[before_me * self._level_size + index])
 
     def _after_turn(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
@@ -259,6 +288,7 @@ class Advisor:
         self._check_state(rolled)
         a = rolled.active
         value = self._after_turn
+        pos = rolled.layout._pos
         scored: list[tuple[float, TurnPlan]] = []
         for a1, after1 in _action1_outcomes(rolled, a, _choices(rolled, others)):
             # The sheet and the closed colours settle the value (value() knows when the
@@ -271,10 +301,13 @@ class Advisor:
             scored.append((value(sheet.with_penalty() if a1 is None else sheet, closed),
                            TurnPlan(a1, None)))
             for a2 in legal_action2(after1):
-                marked = sheet._marked(a2.colour.index, a2.position)
-                scored.append((value(marked, closed | {a2.colour} if a2.closes else closed),
+                ci = a2.colour.index
+                marked = sheet._marked(ci, pos[ci][a2.number])
+                scored.append((value(marked, closed | {a2.colour}
+                                     if _closes(rolled.layout, a2) else closed),
                                TurnPlan(a1, a2)))
-        return Advice(a, False, _rank(scored, passive=False), self.model)
+        return Advice(a, False, _rank(scored, rolled.layout, passive=False), self.model,
+                      rolled.layout)
 
     def advise_passive(self, state: GameState, player: int, roll: Roll | None = None,
                        others: Sequence[Mark | None] | None = None,
@@ -322,7 +355,8 @@ class Advisor:
             else:
                 value = self._lookup(sheet, after.closed, before_me)
             scored.append((value, TurnPlan(a1, None)))
-        return Advice(player, True, _rank(scored, passive=True), self.model)
+        return Advice(player, True, _rank(scored, rolled.layout, passive=True), self.model,
+                      rolled.layout)
 
     def advise_action2(self, state: GameState) -> Advice:
         """The active player's action-2 choices once everybody's action 1 is known.
@@ -342,7 +376,8 @@ class Advisor:
         assert roll is not None and action1 is not None
         for colour in state.closed:
             if roll.die(colour) is not None and not any(
-                    m is not None and m.closes and m.colour is colour for m in action1):
+                    m is not None and _closes(state.layout, m) and m.colour is colour
+                    for m in action1):
                 raise InvalidStateError(
                     "R9", f"{colour.value} was closed before this turn, so its die left play, "
                           f"but the roll shows it ({format_roll(roll)})")
@@ -355,7 +390,8 @@ class Advisor:
             value = (float(sheet.score) if after.is_over
                      else self._after_turn(sheet, after.closed))
             scored.append((value, TurnPlan(a1, a2)))
-        return Advice(a, False, _rank(scored, passive=False), self.model)
+        return Advice(a, False, _rank(scored, state.layout, passive=False), self.model,
+                      state.layout)
 
     def advise_player(self, state: GameState, player: int, roll: Roll | None = None,
                       others: Sequence[Mark | None] | None = None) -> Advice:
@@ -389,16 +425,30 @@ def _rolled(state: GameState, roll: Roll | None) -> GameState:
     return _roll_for(state, roll)[0]
 
 
-def _rank(scored: list[tuple[float, TurnPlan]], passive: bool) -> tuple[RankedPlan, ...]:
-    scored.sort(key=lambda vp: (-vp[0], vp[1].sort_key))
+def _rank(scored: list[tuple[float, TurnPlan]], layout: SheetLayout, passive: bool
+          ) -> tuple[RankedPlan, ...]:
+    if layout is OFFICIAL:
+        scored.sort(key=lambda vp: (-vp[0], vp[1].sort_key))
+    else:
+        scored.sort(key=lambda vp: (-vp[0], plan_key(layout, vp[1])))
     best = scored[0][0]
     return tuple(RankedPlan(plan, value, best - value, passive) for value, plan in scored)
 
 
-@lru_cache(maxsize=2)
-def _advisor(action2_after_action1_end: bool, progress: bool | None) -> Advisor:
+def _layout_or_official(layout: SheetLayout | str | None) -> SheetLayout:
+    """``layout`` as a SheetLayout (a name is looked up); None is the official sheet."""
+    if layout is None:
+        return OFFICIAL
+    if not isinstance(layout, (SheetLayout, str)):
+        raise ParseError(f"layout must be a SheetLayout or a layout name, not {layout!r}")
+    return layout_named(layout)
+
+
+@lru_cache(maxsize=4)
+def _advisor(action2_after_action1_end: bool, progress: bool | None,
+             layout: SheetLayout = OFFICIAL) -> Advisor:
     ruleset = Ruleset(players=1, action2_after_game_end=action2_after_action1_end)
-    return Advisor(solve(ruleset, progress=progress))
+    return Advisor(solve(ruleset, progress=progress, variant=Variant(layout)))
 
 
 def advise(state: GameState, roll: Roll | None = None,
@@ -406,5 +456,5 @@ def advise(state: GameState, roll: Roll | None = None,
     """:meth:`Advisor.advise` with the table for ``state``'s ruleset (solved on first use)."""
     if not isinstance(state, GameState):
         raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
-    return Advisor.for_ruleset(state.ruleset).advise(state, roll, others)
+    return Advisor.for_ruleset(state.ruleset, layout=state.layout).advise(state, roll, others)
 

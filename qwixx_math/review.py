@@ -22,6 +22,7 @@ from typing import Any
 from .advice import Advice, Advisor
 from .display import printable
 from .errors import IllegalMoveError, ParseError
+from .layouts import OFFICIAL, SheetLayout
 from .model import Roll, Sheet, TurnPlan
 from .notation import format_plan, format_roll, format_sheet, mark_to_json
 from .record import GameRecord
@@ -79,6 +80,8 @@ class Review:
     players: int
     decisions: tuple[Decision, ...]
     final_score: int
+    #: The sheet the game was played on (:mod:`qwixx_math.layouts`).
+    layout: SheetLayout = OFFICIAL
 
     @property
     def total_loss(self) -> float:
@@ -104,12 +107,15 @@ class Review:
         return MULTIPLAYER_NOTE if self.players > 1 else None
 
     def to_json(self, top: int = 5) -> dict[str, Any]:
-        return {"player": self.name, "player_index": self.player,
-                "final_score": self.final_score, "decisions": len(self.decisions),
-                "optimal_decisions": self.optimal_decisions, "total_loss": self.total_loss,
-                "mean_loss": self.mean_loss,
-                "costliest": [d.to_json() for d in self.costliest(top)],
-                "all_decisions": [d.to_json() for d in self.decisions], "note": self.note}
+        out = {"player": self.name, "player_index": self.player,
+               "final_score": self.final_score, "decisions": len(self.decisions),
+               "optimal_decisions": self.optimal_decisions, "total_loss": self.total_loss,
+               "mean_loss": self.mean_loss,
+               "costliest": [d.to_json() for d in self.costliest(top)],
+               "all_decisions": [d.to_json() for d in self.decisions], "note": self.note}
+        if not self.layout.is_official:
+            out["layout"] = self.layout.key
+        return out
 
     def to_text(self, top: int = 5) -> str:
         lines = [f"{printable(self.name)}: {len(self.decisions)} decisions, "
@@ -125,16 +131,17 @@ class Review:
                 role = "active" if d.active else "passive"
                 lines.append(
                     f"    turn {d.turn:>3} ({role}) roll {format_roll(d.roll)} sheet {d.sheet}: "
-                    f"played {_words(d.chosen, d.active)} ({d.chosen_value:.3f}); better "
-                    f"{_words(d.best, d.active)} ({d.best_value:.3f}); loss {d.loss:.3f}")
+                    f"played {_words(d.chosen, d.active, self.layout)} ({d.chosen_value:.3f}); "
+                    f"better {_words(d.best, d.active, self.layout)} ({d.best_value:.3f}); "
+                    f"loss {d.loss:.3f}")
         else:
             lines.append("  every decision was optimal")
         return "\n".join(lines)
 
 
-def _words(plan: TurnPlan, active: bool) -> str:
+def _words(plan: TurnPlan, active: bool, layout: SheetLayout = OFFICIAL) -> str:
     if active:
-        return f"{format_plan(plan)} [{plan.describe()}]"
+        return f"{format_plan(plan)} [{plan.describe(layout)}]"
     return "pass" if plan.action1 is None else f"{plan.action1.describe()} with the white sum"
 
 
@@ -160,8 +167,9 @@ def review_game(record: GameRecord, player: str | int | None = None,
     raises :class:`IllegalMoveError` naming it.
     """
     p = _player_index(record, player)
-    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset)
-    state = new_game(ruleset=record.ruleset, first=record.first)
+    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset,
+                                                                      layout=record.layout)
+    state = new_game(ruleset=record.ruleset, first=record.first, layout=record.layout)
     decisions: list[Decision] = []
     for k, turn in enumerate(record.turns, start=1):
         if state.is_over:
@@ -189,7 +197,7 @@ def review_game(record: GameRecord, player: str | int | None = None,
                                    ranked.expected_score))
         state = after
     return Review(p, record.players[p], len(record.players), tuple(decisions),
-                  state.sheets[p].score)
+                  state.sheets[p].score, record.layout)
 
 
 def _decision(turn: int, sheet: Sheet, roll: Roll, advice: Advice, chosen: TurnPlan,
@@ -203,5 +211,6 @@ def review_players(record: GameRecord, players: Sequence[str | int] | None = Non
                    advisor: Advisor | None = None) -> tuple[Review, ...]:
     """:func:`review_game` for several players (default: every player)."""
     chosen = list(players) if players is not None else list(range(len(record.players)))
-    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset)
+    advisor = advisor if advisor is not None else Advisor.for_ruleset(record.ruleset,
+                                                                      layout=record.layout)
     return tuple(review_game(record, p, advisor) for p in chosen)

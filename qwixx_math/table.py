@@ -38,13 +38,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .advice import Advice, Advisor
+from .advice import Advice, Advisor, _layout_or_official
 from .errors import ParseError
+from .layouts import OFFICIAL, SheetLayout
 from .model import Colour, Sheet
 from .notation import colour_set
 from .rules import GameState, Phase
 from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
-from .solver import SolverTable, solve
+from .solver import SolverTable, Variant, solve
 
 __all__ = ["TableAdvisor", "advise", "before_me_after", "check_before_me", "check_players",
            "table_model"]
@@ -105,11 +106,13 @@ class TableAdvisor(Advisor):
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset | None = None, *, players: int | None = None,
-                    progress: bool | None = None) -> TableAdvisor:
-        """The advisor for an N-player table under ``ruleset`` (only its R15 option counts).
+                    progress: bool | None = None, layout: SheetLayout | str | None = None
+                    ) -> TableAdvisor:
+        """The advisor for an N-player table under ``ruleset`` (only its R15 option counts)
+        on the sheet ``layout`` (default the official sheet; ``"mixx-a"``, ``"mixx-b"``).
 
         ``players`` defaults to ``ruleset.players`` (to 2, the official game, without a
-        ruleset).  The table is loaded from the cache or solved once (20-40 s)."""
+        ruleset).  The table is loaded from the cache or solved once (20-60 s)."""
         if ruleset is not None and not isinstance(ruleset, Ruleset):
             raise ParseError(f"expected a Ruleset, not {type(ruleset).__name__}")
         if progress is not None and not isinstance(progress, bool):
@@ -117,10 +120,12 @@ class TableAdvisor(Advisor):
         if players is None:
             players = ruleset.players if ruleset is not None else Ruleset().players
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
-        return _table_advisor(check_players(players), a2, progress)
+        return _table_advisor(check_players(players), a2, progress,
+                              _layout_or_official(layout))
 
     def _check_state(self, state: GameState) -> None:
         self._check_ruleset(state.ruleset)
+        self._check_layout(state.layout)
         if state.players != self.players:
             raise ParseError(f"this advisor's table is for {self.players} player(s); the "
                              f"game has {state.players} (use TableAdvisor.for_ruleset("
@@ -133,6 +138,7 @@ class TableAdvisor(Advisor):
         closed by anyone, as Colour values or names.  A finished game is worth its score."""
         if not isinstance(sheet, Sheet):
             raise ParseError(f"value needs a Sheet, not {type(sheet).__name__}")
+        self._check_layout(sheet.layout)
         return self._lookup(sheet, colour_set(closed, "closed colours"),
                             check_before_me(before_me, self.players))
 
@@ -156,10 +162,11 @@ class TableAdvisor(Advisor):
 
 
 @lru_cache(maxsize=4)
-def _table_advisor(players: int, action2_after_action1_end: bool, progress: bool | None
-                   ) -> TableAdvisor:
+def _table_advisor(players: int, action2_after_action1_end: bool, progress: bool | None,
+                   layout: SheetLayout = OFFICIAL) -> TableAdvisor:
     ruleset = Ruleset(players=players, action2_after_game_end=action2_after_action1_end)
-    return TableAdvisor(solve(ruleset, players=players, progress=progress))
+    return TableAdvisor(solve(ruleset, players=players, progress=progress,
+                              variant=Variant(layout)))
 
 
 def advise(state: GameState, player: int | None = None) -> Advice:
@@ -167,5 +174,6 @@ def advise(state: GameState, player: int | None = None) -> Advice:
     by the table of ``state``'s size and ruleset (:meth:`Advisor.advise_player`)."""
     if not isinstance(state, GameState):
         raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
-    advisor = TableAdvisor.for_ruleset(state.ruleset, players=state.players)
+    advisor = TableAdvisor.for_ruleset(state.ruleset, players=state.players,
+                                       layout=state.layout)
     return advisor.advise_player(state, state.active if player is None else player)

@@ -14,6 +14,7 @@ argparse prints the usage and the problem and exits with code 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import re
 from collections.abc import Callable
@@ -21,9 +22,11 @@ from collections.abc import Callable
 from ..display import clip, printable
 from ..errors import ParseError
 from ..layouts import LAYOUTS, SheetLayout, layout_named
+from ..record import GameRecord
+from ..validation.reader import RecordError
 
-__all__ = ["MAX_DIGITS", "add_layout_argument", "ascii_float", "ascii_int", "layout_arg",
-           "layout_from_args", "path_arg"]
+__all__ = ["MAX_DIGITS", "add_layout_argument", "ascii_float", "ascii_int", "check_layout",
+           "layout_arg", "layout_from_args", "path_arg", "record_with_layout"]
 
 #: Longest whole number accepted (no count or seed of this library needs more).
 MAX_DIGITS = 30
@@ -99,3 +102,25 @@ def layout_from_args(args: argparse.Namespace) -> SheetLayout | None:
     """The layout ``--layout`` gave, or None when the option was left out."""
     layout = getattr(args, "layout", None)
     return layout if isinstance(layout, SheetLayout) else None
+
+
+def check_layout(args: argparse.Namespace, layout: SheetLayout, what: str) -> None:
+    """ParseError unless ``--layout`` was left out or names ``layout``, the layout of
+    ``what`` (e.g. "the state")."""
+    given = layout_from_args(args)
+    if given is not None and given != layout:
+        raise ParseError(f"{what} is of layout {layout.name}, not {given.name} (--layout)")
+
+
+def record_with_layout(args: argparse.Namespace, record: GameRecord, source: str
+                       ) -> GameRecord:
+    """``record`` on the layout of ``--layout``: a record that names a layout must name
+    that one (RecordError otherwise); a record that names none (the official sheet's
+    JSON form) takes it."""
+    layout = layout_from_args(args)
+    if layout is not None and layout != record.layout:
+        if not record.layout.is_official:
+            raise RecordError(f"{printable(source)}: the record names layout "
+                              f"{record.layout.name}, not {layout.name} (--layout)")
+        record = dataclasses.replace(record, layout=layout)
+    return record

@@ -1,6 +1,6 @@
 """``qwixx-math advise``: rank every legal choice for a sheet and a roll, or for a game state.
 
-    qwixx-math advise --sheet S --roll R [--passive]                 (solitaire model)
+    qwixx-math advise --sheet S --roll R [--passive] [--layout L]    (solitaire model)
     qwixx-math advise --players N --sheet S --roll R [--passive --before-me K]
     qwixx-math advise --state FILE [--player P] [--roll R] [--players N]
     qwixx-math advise --objective win --state FILE [--player P] [--rollouts K] [--seed S]
@@ -12,6 +12,12 @@ did.  ``--players N`` ranks by the exact table value of N players
 state's number of players.  The output names the model.  ``--objective win`` ranks
 a state's choices by their estimated share of the win, by rollouts on common dice,
 beside the exact table EV (:mod:`qwixx_math.winadvice`, docs/winning.md).
+
+``--layout official|mixx-a|mixx-b`` (docs/mixx.md) names the printed sheet: a
+sheet text that names its layout (``mixx-a|r:2/p:0``) or a state must be of that
+layout (else exit 2); without ``--layout`` the sheet's or state's own layout is
+used.  ``--objective win`` works on the official sheet only (its rollouts play the
+arena's players, which are official-only).
 """
 
 from __future__ import annotations
@@ -23,13 +29,13 @@ import sys
 from ..advice import Advice, Advisor
 from ..errors import IllegalMoveError, ParseError
 from ..files import read_text_bounded
-from ..model import COLOURS, Roll, Sheet
+from ..model import Roll, Sheet
 from ..notation import format_roll, format_sheet, parse_roll, parse_sheet
 from ..rules import GameState, Phase
 from ..ruleset import Ruleset
 from ..table import TableAdvisor, check_before_me, check_players
 from ..winadvice import advise_win
-from ._args import ascii_int, path_arg
+from ._args import add_layout_argument, ascii_int, check_layout, layout_from_args, path_arg
 from ._solitaire import add_solver_options, solitaire_ruleset
 
 #: Largest game-state file read (a state is a few hundred bytes).
@@ -86,6 +92,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--own-player", default=None, metavar="NAME",
                    help="with --objective win: the arena player of the advised seat's later "
                         "decisions in the rollouts (default win)")
+    add_layout_argument(p, "the sheet text or the state")
     add_solver_options(p, "no progress bar while solving")
     p.set_defaults(func=run)
 
@@ -100,7 +107,7 @@ def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = Fal
     game, or (``passive``) player 1 of a two-player game.
     """
     roll = parse_roll(roll_text)
-    closed = frozenset(c for c in COLOURS if roll.die(c) is None)
+    closed = frozenset(c for c in sheet.layout.locks if roll.die(c) is None)
     for colour in sheet.locked:
         if colour not in closed:
             raise IllegalMoveError(
@@ -113,7 +120,8 @@ def position(sheet: Sheet, roll_text: str, ruleset: Ruleset, passive: bool = Fal
         others_closed = bool(closed - sheet.locked)
         ruleset = Ruleset(players=2 if passive or others_closed else 1,
                           action2_after_game_end=ruleset.action2_after_game_end)
-    sheets = tuple(sheet if i == seat else Sheet.EMPTY for i in range(ruleset.players))
+    empty = Sheet.empty(sheet.layout)
+    sheets = tuple(sheet if i == seat else empty for i in range(ruleset.players))
     return GameState(ruleset, sheets, closed=closed | sheet.locked).with_roll(roll)
 
 
@@ -123,14 +131,15 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
         raise ParseError("give --sheet and --roll (or --state FILE)")
     if args.player is not None:
         raise ParseError("--player goes with --state; with --sheet the sheet is the player's")
-    sheet = parse_sheet(args.sheet)
+    sheet = parse_sheet(args.sheet, layout_from_args(args))
+    layout = sheet.layout
     if args.players is None:
         if args.before_me is not None:
             raise ParseError("--before-me needs --players N (the solitaire model has no "
                              "other players)")
         ruleset = solitaire_ruleset(args)
         rolled = position(sheet, args.roll, ruleset, args.passive)
-        advisor = Advisor.for_ruleset(ruleset, progress=progress)
+        advisor = Advisor.for_ruleset(ruleset, progress=progress, layout=layout)
         advice = advisor.advise_passive(rolled, 1) if args.passive else advisor.advise(rolled)
         return advice, rolled, sheet, {}
     n = check_players(args.players)
@@ -149,7 +158,7 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
     ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
     # player 0 rolls now; the player at seat k has k rolls (this one included) before theirs
     rolled = position(sheet, args.roll, ruleset, seat=k)
-    advisor = TableAdvisor.for_ruleset(ruleset, players=n, progress=progress)
+    advisor = TableAdvisor.for_ruleset(ruleset, players=n, progress=progress, layout=layout)
     advice = advisor.advise_passive(rolled, k) if args.passive else advisor.advise(rolled)
     return advice, rolled, sheet, {"players": n, "before_me": k}
 
@@ -169,6 +178,7 @@ def _load_state(args: argparse.Namespace) -> tuple[GameState, Roll | None]:
         raise ParseError("--state gives every sheet and whose turn it is; drop --sheet, "
                          "--passive and --before-me")
     state = _read_state(args.state)
+    check_layout(args, state.layout, "the state")
     n = state.players
     if args.players is not None and check_players(args.players) != n:
         raise ParseError(f"R3: --players {args.players} but the state has {n} players")
@@ -191,7 +201,8 @@ def _state_advice(args: argparse.Namespace, progress: bool | None
     state, roll = _load_state(args)
     n = state.players
     player = state.active if args.player is None else args.player
-    advisor = TableAdvisor.for_ruleset(state.ruleset, players=n, progress=progress)
+    advisor = TableAdvisor.for_ruleset(state.ruleset, players=n, progress=progress,
+                                       layout=state.layout)
     advice = advisor.advise_player(state, player, roll)
     rolled = state if roll is None else state.with_roll(roll)
     extra: dict[str, object] = {"players": n, "phase": rolled.phase.value}
@@ -209,6 +220,10 @@ def _win_run(args: argparse.Namespace, progress: bool | None) -> int:
         raise ParseError("--objective win needs --state FILE: the chance to win depends on "
                          "every sheet at the table and whose turn it is")
     state, roll = _load_state(args)
+    if not state.layout.is_official:
+        raise ParseError(f"--objective win works on the official sheet only (its rollouts "
+                         f"play the arena's players); the state is of layout "
+                         f"{state.layout.name}: use --objective ev")
     opponents: str | list[str] = "win"
     if args.opponents is not None:
         names = [name.strip() for name in args.opponents.split(",")]
@@ -252,7 +267,8 @@ def run(args: argparse.Namespace) -> int:
     shown = advice.plans if args.top is None else advice.plans[: args.top]
     roll_text = format_roll(rolled.roll) if rolled.roll is not None else None
     if args.json:
-        out = Advice(advice.player, advice.passive, shown, advice.model).to_json()
+        out = Advice(advice.player, advice.passive, shown, advice.model,
+                     advice.layout).to_json()
         if args.state is None:
             del out["player"]
         out["sheet"] = format_sheet(sheet)
@@ -267,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'rank':>4}  {'plan':<9} {'expected':>9} {'loss':>8}  in words")
     for rank, ranked in enumerate(shown, start=1):
         print(f"{rank:>4}  {ranked.plan!s:<9} {ranked.expected_score:9.3f} "
-              f"{ranked.loss:8.3f}  {ranked.describe()}")
+              f"{ranked.loss:8.3f}  {ranked.describe(advice.layout)}")
     if args.top is not None and len(shown) < len(advice.plans):
         print(f"({len(advice.plans) - len(shown)} more plans; drop --top to see them)")
     if "players" in extra:

@@ -10,7 +10,7 @@ from ..advice import Advisor
 from ..errors import ParseError
 from ..review import review_players
 from ..validation import load_record
-from ._args import ascii_int, path_arg
+from ._args import add_layout_argument, ascii_int, path_arg, record_with_layout
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,15 +34,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="how many costliest decisions to list (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar while solving")
+    add_layout_argument(p, "the record")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.top < 0:
         raise ParseError("--top must be 0 or more")
-    record = load_record(args.record)
+    record = record_with_layout(args, load_record(args.record), args.record)
     players = [args.player] if args.player is not None else None
-    advisor = Advisor.for_ruleset(record.ruleset, progress=False if args.quiet else None)
+    advisor = Advisor.for_ruleset(record.ruleset, progress=False if args.quiet else None,
+                                  layout=record.layout)
     reviews = review_players(record, players, advisor)  # a QwixxError: cli.main, exit 2
     if args.json:
         json.dump({"reviews": [r.to_json(args.top) for r in reviews]}, sys.stdout)

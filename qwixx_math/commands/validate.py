@@ -8,7 +8,6 @@ format; the message names the line and column or the JSON path).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from typing import Any
@@ -17,7 +16,7 @@ from ..display import printable
 from ..validation.options import add_ruleset_arguments, ruleset_from_args
 from ..validation.reader import MAX_RECORD_BYTES, RecordError, load_record, parse_record_text
 from ..validation.validate import validate_record
-from ._args import add_layout_argument, layout_from_args, path_arg
+from ._args import add_layout_argument, path_arg, record_with_layout
 
 __all__ = ["register", "run"]
 
@@ -65,12 +64,7 @@ def run(args: argparse.Namespace) -> int:
         record = parse_record_text(text, "<stdin>")
     else:
         record = load_record(args.record)
-    layout = layout_from_args(args)
-    if layout is not None and layout != record.layout:
-        if not record.layout.is_official:
-            raise RecordError(f"{printable(args.record)}: the record names layout "
-                              f"{record.layout.name}, not {layout.name} (--layout)")
-        record = dataclasses.replace(record, layout=layout)  # a record that names none
+    record = record_with_layout(args, record, args.record)
     ruleset = ruleset_from_args(args, record.ruleset)
     report = validate_record(record, ruleset, dialects=not args.no_dialects,
                              partial=args.partial)

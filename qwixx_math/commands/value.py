@@ -1,14 +1,16 @@
 """``qwixx-math value``: the exact table value of one sheet.
 
     qwixx-math value [--players N] --sheet S [--closed C] [--before-me K]
-                     [--action2-after-game-end] [--json] [--quiet]
+                     [--layout L] [--action2-after-game-end] [--json] [--quiet]
 
 The expected final score of sheet S before the next roll at a table of N
 players (default 1, solitaire), when K other players roll before this player's
 next own roll (0 = this player rolls next; 0 <= K <= N-1), by the table model of
 ``docs/table.md`` (the other players never close a row or take a penalty).
 ``--closed`` lists the colours closed by anyone (``g,b``); the rows the sheet
-locked are closed anyway.  A finished game is worth its score.
+locked are closed anyway.  A finished game is worth its score.  ``--layout
+official|mixx-a|mixx-b`` names the sheet (docs/mixx.md); a sheet text that names
+its layout must agree with it, and without ``--layout`` its own layout is used.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import json
 from ..notation import format_colours, format_sheet, parse_colours, parse_sheet
 from ..ruleset import Ruleset
 from ..table import TableAdvisor, check_before_me, check_players
-from ._args import ascii_int
+from ._args import add_layout_argument, ascii_int, layout_from_args
 from ._solitaire import add_solver_options
 
 __all__ = ["register", "run"]
@@ -42,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "0 to N-1 (default 0: this player rolls next)")
     parser.add_argument("--json", action="store_true",
                         help='print {"expected_score", "players", "before_me", "sheet", '
-                             '"closed", "model", "ruleset"} as JSON')
+                             '"closed", "model", "ruleset", "layout"} as JSON')
+    add_layout_argument(parser)
     add_solver_options(parser, "no progress bar while solving")
     parser.set_defaults(func=run)
 
@@ -50,16 +53,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     n = check_players(args.players)
     k = check_before_me(args.before_me, n)
-    sheet = parse_sheet(args.sheet)
+    sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed) | sheet.locked
     ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
-    advisor = TableAdvisor.for_ruleset(ruleset, players=n,
+    advisor = TableAdvisor.for_ruleset(ruleset, players=n, layout=sheet.layout,
                                        progress=False if args.quiet else None)
     value = advisor.value(sheet, closed, k)
     if args.json:
         print(json.dumps({"expected_score": value, "players": n, "before_me": k,
                           "sheet": format_sheet(sheet), "closed": format_colours(closed),
-                          "model": advisor.model, "ruleset": ruleset.to_json()}))
+                          "model": advisor.model, "ruleset": ruleset.to_json(),
+                          "layout": sheet.layout.key}))
     else:
         rolls = "this player rolls next" if k == 0 else \
             f"{k} other roll{'s' if k > 1 else ''} before this player's own"

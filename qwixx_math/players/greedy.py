@@ -18,13 +18,16 @@ right; plans by action 1, then action 2).
   marked only where it skips no number (``h = 1/8``).
 
 In solitaire this is exactly the ``fewest-skips`` policy of
-:mod:`qwixx_math.policies` (the tests check it).
+:mod:`qwixx_math.policies` (the tests check it).  The player reads the layout of
+the game's sheets (positions, R7/R8, the lock, R14), so it plays any sheet
+layout (docs/mixx.md); the arena itself deals official games only.
 """
 
 from __future__ import annotations
 
-from ..model import ALLOWED, COLOURS, ROW_LENGTH, Mark
-from ..rules import COLOURS_TO_END, GameState, legal_action1, legal_action2
+from ..layouts import OFFICIAL, SheetLayout
+from ..model import COLOURS, ROW_LENGTH, Mark
+from ..rules import GameState, _closes, legal_action1, legal_action2
 from ..ruleset import Ruleset
 
 __all__ = ["MARK_WEIGHT", "GreedyPlayer", "make", "skipped"]
@@ -35,10 +38,11 @@ MARK_WEIGHT = 0.125
 PENALTY = -float(2 * ROW_LENGTH)
 
 
-def skipped(masks: tuple[int, int, int, int], mark: Mark) -> int:
-    """Numbers ``mark`` passes over on a sheet with row masks ``masks``."""
-    colour = mark.colour
-    return colour._positions[mark.number] - masks[colour.index].bit_length()
+def skipped(masks: tuple[int, int, int, int], mark: Mark, layout: SheetLayout = OFFICIAL
+            ) -> int:
+    """Numbers ``mark`` passes over on a sheet of ``layout`` with row masks ``masks``."""
+    ci = mark.colour.index
+    return layout._pos[ci][mark.number] - masks[ci].bit_length()
 
 
 def _best_action1(state: GameState, seat: int) -> Mark | None:
@@ -55,30 +59,37 @@ def _best_action1(state: GameState, seat: int) -> Mark | None:
     masks = state.sheets[seat].masks
     closed = len(state.closed)
     a2_after_end = state.ruleset.action2_after_action1_end
+    layout = state.layout
+    pos_of, allowed = layout._pos, layout._allowed
+    to_end = layout.closed_rows_to_end
+    if not layout.is_official:
+        return _best_action1_any(state, seat)
     # the positions white + each colour can mark, and each row's best action 2 as it is
     reach: list[tuple[int, int] | None] = []
     row_best: list[float] = []
     for colour in COLOURS:
-        die = roll.coloured[colour.index]
+        ci = colour.index
+        die = roll.coloured[ci]
         if die is None:
             reach.append(None)
             row_best.append(-float("inf"))
         else:
-            both = (colour._positions[w1 + die], colour._positions[w2 + die])
+            both = (pos_of[ci][w1 + die], pos_of[ci][w2 + die])
             reach.append(both)
-            row_best.append(_best_a2(masks[colour.index], both))
+            row_best.append(_best_a2(masks[ci], both, allowed[ci]))
     best: Mark | None = None
     best_h = max(row_best)  # no action 1: the best action 2, or else the penalty
     if best_h < PENALTY:
         best_h = PENALTY
     for a1 in legal_action1(state, seat):
         row = a1.colour.index
-        pos = a1.colour._positions[a1.number]
+        pos = pos_of[row][a1.number]
         mask = masks[row]
         h = MARK_WEIGHT - (pos - mask.bit_length())
-        if not (a1.closes and closed + 1 >= COLOURS_TO_END and not a2_after_end):
+        if not (_closes(layout, a1) and closed + 1 >= to_end and not a2_after_end):
             ps = reach[row]
-            gain = _best_a2(mask | 1 << pos, ps) if ps is not None else -float("inf")
+            gain = (_best_a2(mask | 1 << pos, ps, allowed[row]) if ps is not None
+                    else -float("inf"))
             for other in range(len(row_best)):
                 if other != row and row_best[other] > gain:
                     gain = row_best[other]
@@ -89,14 +100,42 @@ def _best_action1(state: GameState, seat: int) -> Mark | None:
     return best
 
 
-def _best_a2(mask: int, positions: tuple[int, int]) -> float:
+def _best_action1_any(state: GameState, seat: int) -> Mark | None:
+    """:func:`_best_action1` on any layout, by the obvious route: the priority of every
+    plan of :func:`~qwixx_math.rules.legal_plans` (the others passing), the best plan's
+    action 1 (first of equal priority, in the rules core's order)."""
+    from ..rules import legal_plans
+
+    layout = state.layout
+    masks = state.sheets[seat].masks
+    best: Mark | None = None
+    best_h = -float("inf")
+    for plan in legal_plans(state):
+        if plan.action1 is None and plan.action2 is None:
+            h = PENALTY
+        else:
+            h = 0.0
+            after = list(masks)
+            for mark in (plan.action1, plan.action2):
+                if mark is not None:
+                    ci = mark.colour.index
+                    h += MARK_WEIGHT - skipped((after[0], after[1], after[2], after[3]),
+                                               mark, layout)
+                    after[ci] |= 1 << layout._pos[ci][mark.number]
+        if h > best_h:
+            best, best_h = plan.action1, h
+    return best
+
+
+def _best_a2(mask: int, positions: tuple[int, int], row_allowed: tuple[int, ...]) -> float:
     """The best ``MARK_WEIGHT - skipped`` of the two positions white + a colour reaches in a
-    row with marks ``mask`` (-inf when neither is allowed, R7, R8)."""
-    allowed = ALLOWED[mask]
+    row with marks ``mask`` (-inf when neither is allowed, R7, R8; a position -1 is a
+    number the row does not show)."""
+    allowed = row_allowed[mask]
     start = mask.bit_length()
     best = -float("inf")
     for p in positions:
-        if allowed >> p & 1 and MARK_WEIGHT - (p - start) > best:
+        if p >= 0 and allowed >> p & 1 and MARK_WEIGHT - (p - start) > best:
             best = MARK_WEIGHT - (p - start)
     return best
 
@@ -113,7 +152,7 @@ class GreedyPlayer:
         masks = state.sheets[seat].masks
         if seat != state.active:
             for mark in legal_action1(state, seat):
-                if skipped(masks, mark) == 0:
+                if skipped(masks, mark, state.layout) == 0:
                     return mark
             return None
         return _best_action1(state, seat)
@@ -125,7 +164,7 @@ class GreedyPlayer:
         best: Mark | None = None
         best_h = 0.0 if played else PENALTY
         for mark in legal_action2(state):
-            h = MARK_WEIGHT - skipped(masks, mark)
+            h = MARK_WEIGHT - skipped(masks, mark, state.layout)
             if h > best_h:
                 best, best_h = mark, h
         return best

@@ -12,14 +12,15 @@ sheet, playing on alone (the solver's table); opponents are not modelled.
   the best is taken, ties to "no mark" and then the rules core's order.
 
 The table is the one of the game's R15 option (solved on first use, then loaded
-from the cache in about 0.1 s).
+from the cache in about 0.1 s) on the official sheet; ``SoloPlayer(Advisor.for_ruleset(
+ruleset, layout=L))`` plays the sheet ``L`` (the arena itself is official-only).
 """
 
 from __future__ import annotations
 
 from ..advice import Advisor
 from ..model import Mark
-from ..rules import GameState, legal_action2
+from ..rules import GameState, _closes, legal_action2
 from ..ruleset import Ruleset
 
 __all__ = ["SoloPlayer", "make"]
@@ -46,11 +47,13 @@ class SoloPlayer:
         closed = state.closed
         value = self.advisor.value
         played = state.action1 is not None and state.action1[seat] is not None
+        layout = state.layout
+        pos = layout._pos
         best: Mark | None = None
         best_value = value(sheet if played else sheet.with_penalty(), closed)
         for mark in legal_action2(state):
-            after = sheet._marked(mark.colour.index, mark.position)
-            v = value(after, closed | {mark.colour} if mark.closes else closed)
+            after = sheet._marked(mark.colour.index, pos[mark.colour.index][mark.number])
+            v = value(after, closed | {mark.colour} if _closes(layout, mark) else closed)
             if v > best_value:
                 best, best_value = mark, v
         return best
