@@ -42,7 +42,7 @@ from qwixx_math.policies import (
     simulate,
 )
 from qwixx_math.policies.distribution import forward_distribution
-from qwixx_math.policies.evaluate import evaluate_tables
+from qwixx_math.policies.evaluate import evaluate_table_model, evaluate_tables
 from qwixx_math.policies.naive import NaivePolicyEvaluator, naive_score_distribution
 from qwixx_math.policies.simulate import roll_dice, simulate_tables
 from qwixx_math.ruleset import Ruleset
@@ -165,6 +165,15 @@ def test_optimal_policy_value_is_the_solver_value_on_every_state(name: str, a2: 
     ev = evaluate_tables(PolicySpec.optimal(), variant, a2, np.asarray(table.data))
     assert np.max(np.abs(ev.values - np.asarray(table.data))) <= TOLERANCE
     assert ev.start_value == pytest.approx(table.start_value, abs=TOLERANCE)
+
+
+def test_the_table_model_policy_on_a_mixed_layout_is_the_solver_table() -> None:
+    """The optimal policy of the 2-player table model, evaluated at its own table: V_pi
+    is the solver's 2-player table on every state and level (passive turns included)."""
+    variant = Variant(SMALL["two-targets"])
+    table = solve(Ruleset(players=1), variant, cache=False, players=2)
+    ev = evaluate_table_model(variant, False, np.asarray(table.data), 2, (2,))
+    assert np.max(np.abs(ev.values[2] - np.asarray(table.data))) <= TOLERANCE
 
 
 def test_the_layouts_make_the_policies_differ() -> None:
