@@ -55,7 +55,7 @@ def check_roll(variant: Variant, a2: bool, rows: tuple[RowState, ...], penalties
         q = [(-1, -1) if m is None else (m[0], variant.position_of(*m))
              for m in (plan.action1, plan.action2)]
         status, succ, pts, final, new_mask, n, _, _ = engine.apply_plan(
-            lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code,
+            lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.die_at,
             geometry(variant).points, variant.row_length, variant.lock_threshold,
             variant.closed_rows_to_end, a2, mask, codes, q[0][0], q[0][1], q[1][0], q[1][1])
         assert n == len(marks)
@@ -87,19 +87,24 @@ def test_engine_plans_equal_the_rules_core_and_turn_outcomes(seed: int, a2: bool
 @pytest.mark.parametrize("spec", SMALL, ids=lambda s: "-".join(map(str, s)))
 def test_engine_plans_on_every_state_of_small_variants(spec: tuple[str, int, int, int, int]
                                                        ) -> None:
-    variant = Variant.from_letters(*spec)
-    rng = random.Random(3)
+    assert check_rolls_on_every_state(Variant.from_letters(*spec), 6, 3) > 100
+
+
+def check_rolls_on_every_state(variant: Variant, per_state: int, seed: int) -> int:
+    """:func:`check_roll` on ``per_state`` random rolls of every state, both R15 options;
+    returns how many were checked."""
+    rng = random.Random(seed)
     checked = 0
     for a2 in (False, True):
         ruleset = Ruleset(players=1, action2_after_game_end=a2)
         for rows, penalties in NaiveSolver(variant, ruleset).states():
             open_rows = [i for i, r in enumerate(rows) if not r.closed]
-            for _ in range(6):
+            for _ in range(per_state):
                 roll = (rng.randint(1, 6), rng.randint(1, 6),
                         {i: rng.randint(1, 6) for i in open_rows})
                 check_roll(variant, a2, rows, penalties, roll)
                 checked += 1
-    assert checked > 100
+    return checked
 
 
 @settings(max_examples=150, deadline=None)

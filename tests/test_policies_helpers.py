@@ -8,11 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from qwixx_math.policies import engine
+from qwixx_math.policies import PriorityPolicy, engine
 from qwixx_math.policies.geometry import geometry
 from qwixx_math.policies.spec import PolicySpec
 from qwixx_math.solver import RowState, TurnPlan, Variant
-from qwixx_math.solver.state import encode_row
+from qwixx_math.solver.plans import turn_outcomes
+from qwixx_math.solver.state import encode_row, score
 
 FloatArray = npt.NDArray[np.float64]
 NO_TABLE = np.zeros(1)
@@ -54,12 +55,12 @@ def engine_roll(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[Row
     dice[0], dice[1] = roll[0], roll[1]
     for row, die in roll[2].items():
         dice[2 + row] = die
-    size = 1 + (variant.rows + 1) * (2 * variant.rows + 1)
+    size = engine.max_plans(variant.rows)
     plans = np.empty(size, dtype=np.int64)
     hs = np.empty(size)
     n, best = engine.roll_choice(
         lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.pos_of,
-        geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
+        lay.die_at, geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
         variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
         vstar if vstar is not None else NO_TABLE, mask, codes, penalties, dice, plans, hs)
     found = {plan_of(variant, int(plans[x])): float(hs[x]) for x in range(n)}
@@ -88,3 +89,22 @@ def engine_weights(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[
         if w:
             out[plan_of(variant, int(cell_tb[layer, cell]))] += w
     return out
+
+
+def rows_game_score(policy: PriorityPolicy, variant: Variant, a2: bool,
+                    dice: npt.NDArray[np.int8]) -> int:
+    """One game on the solver's rows with the dice ``dice[t]`` of turn t (white 1, white 2,
+    one die per row; a closed row's die unused), the Python policy choosing
+    (``choose_rows``), the solver's ``turn_outcomes`` applying: the final score."""
+    rows = (RowState(),) * variant.rows
+    penalties = 0
+    for turn in dice:
+        roll = (int(turn[0]), int(turn[1]),
+                {i: int(turn[2 + i]) for i, r in enumerate(rows) if not r.closed})
+        chosen = policy.choose_rows(variant, a2, rows, penalties, roll)
+        outcome = next(o for o in turn_outcomes(variant, a2, rows, penalties, roll)
+                       if o.plan == chosen)
+        rows, penalties = outcome.rows, outcome.penalties
+        if outcome.game_over:
+            return score(rows, penalties)
+    raise AssertionError("the dice ran out before the game ended")

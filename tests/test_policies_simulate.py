@@ -6,6 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from test_policies_helpers import rows_game_score
 
 from qwixx_math.errors import ParseError
 from qwixx_math.policies import HeuristicPolicy, PolicySpec, PriorityPolicy, play_game, roll_dice
@@ -45,23 +46,8 @@ def test_simulator_equals_the_rules_core_with_the_optimal_policy_on_a_variant() 
     sim = simulate_tables(PolicySpec.optimal(), variant, False, 200, 3,
                           vstar=np.asarray(table.data), dice=dice)
     policy = PriorityPolicy(PolicySpec.optimal(), table)
-    from qwixx_math.solver.plans import turn_outcomes
-    from qwixx_math.solver.state import RowState, score
-
     for g in range(200):
-        rows = (RowState(),) * variant.rows
-        penalties = 0
-        for t in range(max_turns(variant)):
-            d = dice[g, t]
-            roll = (int(d[0]), int(d[1]),
-                    {i: int(d[2 + i]) for i, r in enumerate(rows) if not r.closed})
-            plan = policy.choose_rows(variant, False, rows, penalties, roll)
-            o = next(o for o in turn_outcomes(variant, False, rows, penalties, roll)
-                     if o.plan == plan)
-            rows, penalties = o.rows, o.penalties
-            if o.game_over:
-                break
-        assert score(rows, penalties) == sim.scores[g]
+        assert rows_game_score(policy, variant, False, dice[g]) == sim.scores[g]
 
 
 def test_dice_and_results_depend_on_the_seed_only() -> None:

@@ -1,7 +1,7 @@
 """``qwixx-math distribution``: the exact distribution of the final score under optimal play.
 
-    qwixx-math distribution [--policy NAME] [--json] [--plot FILE.png] [--quiet]
-                            [--action2-after-game-end]
+    qwixx-math distribution [--layout official|mixx-a|mixx-b] [--policy NAME] [--json]
+                            [--plot FILE.png] [--quiet] [--action2-after-game-end]
 
 Forward propagation of state probabilities through the solver's state space
 (see docs/policies.md); computed once (a few minutes) and cached beside the
@@ -21,9 +21,11 @@ from typing import Any
 
 from ..display import printable
 from ..errors import ParseError
+from ..layouts import layout_named
 from ..policies import PERCENTILES, ScoreDistribution, score_distribution
 from ._args import path_arg
 from ._solitaire import add_solver_options, solitaire_ruleset
+from .policies import _layout_argument
 
 __all__ = ["PLOT_FORMATS", "check_plot_path", "plot_distribution", "register", "run"]
 
@@ -47,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--plot", metavar="FILE.png", default=None, type=path_arg,
                         help="also draw the histogram to FILE.png, .pdf or .svg (needs "
                              "matplotlib); the directory must exist and be writable")
+    _layout_argument(parser)
     add_solver_options(parser)
     parser.set_defaults(func=run)
 
@@ -107,7 +110,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
         check_plot_path(args.plot)
     ruleset = solitaire_ruleset(args)
-    dist = score_distribution(args.policy, ruleset, progress=False if args.quiet else None)
+    layout = layout_named(args.layout)
+    dist = score_distribution(args.policy, ruleset, progress=False if args.quiet else None,
+                              layout=layout)
     if args.plot is not None:
         try:
             plot_distribution(dist, args.plot)
@@ -116,11 +121,13 @@ def run(args: argparse.Namespace) -> int:
                              f"{exc.strerror or exc}") from None
     if args.json:
         out: dict[str, Any] = dist.to_json()
+        out["layout"] = layout.name
         out["seconds"] = dist.seconds
         print(json.dumps(out))
         return 0
     pct = dist.percentiles()
-    print(f"final score of solitaire Qwixx, {dist.policy} policy "
+    sheet = "" if layout.is_official else f" ({layout.name} sheet)"
+    print(f"final score of solitaire Qwixx{sheet}, {dist.policy} policy "
           f"(action 2 after the game ends: {'yes' if args.action2_after_game_end else 'no'})")
     print(f"mean {dist.mean:.6f}   sd {dist.sd:.4f}   total probability {dist.total:.15f}")
     print("percentiles  " + "  ".join(f"{q}%: {pct[q]}" for q in PERCENTILES))

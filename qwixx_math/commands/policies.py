@@ -1,6 +1,7 @@
 """``qwixx-math policies``: each policy's exact expected score and its loss against optimal.
 
-    qwixx-math policies [--policy NAME ...] [--json] [--quiet] [--action2-after-game-end]
+    qwixx-math policies [--layout official|mixx-a|mixx-b] [--policy NAME ...] [--json]
+                        [--quiet] [--action2-after-game-end]
 
 Values come from exact backward policy evaluation (docs/policies.md), computed
 on first use and cached beside the solver's table.
@@ -11,10 +12,20 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..layouts import LAYOUTS, layout_named
 from ..policies import DEFAULT_SPECS, PolicySpec, policy_value
 from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
+
+
+def _layout_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--layout official|mixx-a|mixx-b`` (the sheet, default official; docs/mixx.md).
+    The policy commands share it (``distribution``, ``simulate``)."""
+    parser.add_argument("--layout", choices=tuple(LAYOUTS), default="official",
+                        type=str.lower,
+                        help="the sheet: official (default), mixx-a (colours mixed) or "
+                             "mixx-b (numbers mixed)")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="a policy to list (repeatable; default: "
                              + ", ".join(s.name for s in DEFAULT_SPECS) + ")")
     parser.add_argument("--json", action="store_true", help="print a JSON list")
+    _layout_argument(parser)
     add_solver_options(parser, "no progress bars")
     parser.set_defaults(func=run)
 
@@ -36,12 +48,14 @@ def run(args: argparse.Namespace) -> int:
              else DEFAULT_SPECS)
     ruleset = solitaire_ruleset(args)
     progress = False if args.quiet else None
-    optimal = policy_value(PolicySpec.optimal(), ruleset, progress=progress)
+    layout = layout_named(args.layout)
+    optimal = policy_value(PolicySpec.optimal(), ruleset, progress=progress, layout=layout)
     rows = []
     for spec in specs:
         value = optimal if spec == PolicySpec.optimal() else policy_value(
-            spec, ruleset, progress=progress)
-        rows.append({"policy": spec.name, "expected_score": value.expected_score,
+            spec, ruleset, progress=progress, layout=layout)
+        rows.append({"policy": spec.name, "layout": layout.name,
+                     "expected_score": value.expected_score,
                      "loss": optimal.expected_score - value.expected_score,
                      "seconds": value.seconds, "cached": value.loaded})
     if args.json:
@@ -50,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'policy':<14} {'expected':>10} {'loss':>8}")
     for row in rows:
         print(f"{row['policy']:<14} {row['expected_score']:10.4f} {row['loss']:8.4f}")
-    print("Exact expected final score of solitaire Qwixx (policy evaluation); loss against "
-          "the optimal policy.")
+    sheet = "" if layout.is_official else f" on the {layout.name} sheet"
+    print(f"Exact expected final score of solitaire Qwixx{sheet} (policy evaluation); loss "
+          "against the optimal policy.")
     return 0

@@ -1,7 +1,7 @@
 """``qwixx-math simulate``: seeded solitaire games under a policy, mean with a 95% interval.
 
-    qwixx-math simulate [--policy NAME] [--games N] [--seed S] [--json] [--quiet]
-                        [--action2-after-game-end]
+    qwixx-math simulate [--layout official|mixx-a|mixx-b] [--policy NAME] [--games N]
+                        [--seed S] [--json] [--quiet] [--action2-after-game-end]
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ import argparse
 import json
 
 from ..errors import ParseError
+from ..layouts import layout_named
 from ..policies import simulate
 from ._args import ascii_int
 from ._solitaire import add_solver_options, solitaire_ruleset
+from .policies import _layout_argument
 
 __all__ = ["register", "run"]
 
@@ -31,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--games", type=ascii_int(), default=100_000, help="games (default 100000)")
     parser.add_argument("--seed", type=ascii_int(), default=0, help="seed of the dice (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    _layout_argument(parser)
     add_solver_options(parser, "no progress bar while solving")
     parser.set_defaults(func=run)
 
@@ -41,13 +44,15 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ParseError(f"--seed must be >= 0, not {args.seed}")
     ruleset = solitaire_ruleset(args)
+    layout = layout_named(args.layout)
     result = simulate(args.policy, args.games, args.seed, ruleset,
-                      progress=False if args.quiet else None)
+                      progress=False if args.quiet else None, layout=layout)
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps({"layout": layout.name, **result.to_json()}))
         return 0
     low, high = result.confidence_interval()
-    print(f"{result.games} games, policy {result.policy}, seed {result.seed}")
+    sheet = "" if layout.is_official else f", {layout.name} sheet"
+    print(f"{result.games} games, policy {result.policy}, seed {result.seed}{sheet}")
     print(f"mean score {result.mean:.4f}   95% CI [{low:.4f}, {high:.4f}]   sd {result.sd:.4f}")
     print(f"{result.seconds:.2f} s ({result.games_per_second:,.0f} games/s)")
     return 0

@@ -2,8 +2,10 @@
 
 Everything defaults to the official solitaire game under the official ruleset
 (R15: no action 2 after the game ended in action 1); pass
-``Ruleset(players=1, action2_after_game_end=True)`` for the other option, and a
-solver :class:`~qwixx_math.solver.Variant` for the small test variants.
+``Ruleset(players=1, action2_after_game_end=True)`` for the other option, and
+``layout`` (a :class:`~qwixx_math.layouts.SheetLayout` or a published layout's
+name: ``"official"``, ``"mixx-a"``, ``"mixx-b"``) or a solver
+:class:`~qwixx_math.solver.Variant` for another sheet (docs/mixx_policies.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
+from ..layouts import SheetLayout, layout_named
 from ..ruleset import Ruleset
 from ..solver import SolverTable, cache_dir, solve
 from ..solver.progress import progress_bar
@@ -53,8 +56,18 @@ def _spec(policy: PolicySpec | str) -> PolicySpec:
     raise ParseError(f"a policy is a PolicySpec or a name, not {policy!r}")
 
 
-def _setup(ruleset: Ruleset | None, variant: Variant | None) -> tuple[Ruleset, Variant]:
+LayoutArg = SheetLayout | str | None
+
+
+def _setup(ruleset: Ruleset | None, variant: Variant | None,
+           layout: LayoutArg = None) -> tuple[Ruleset, Variant]:
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
+    if layout is not None:
+        if variant is not None:
+            raise ParseError("pass a variant or a layout, not both")
+        if not isinstance(layout, (SheetLayout, str)):
+            raise ParseError(f"layout must be a SheetLayout or a layout name, not {layout!r}")
+        variant = Variant(layout_named(layout))
     variant = variant if variant is not None else Variant()
     if not isinstance(ruleset, Ruleset):
         raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")
@@ -81,26 +94,30 @@ def _data(table: SolverTable | None) -> npt.NDArray[np.float64] | None:
 
 
 def make_policy(policy: PolicySpec | str, ruleset: Ruleset | None = None, *,
-                cache: CacheArg = True, progress: bool | None = None) -> PriorityPolicy:
+                cache: CacheArg = True, progress: bool | None = None,
+                layout: LayoutArg = None) -> PriorityPolicy:
     """The Python policy (``choose(state, roll)``); the optimal one loads or solves the table
-    of the official game for ``ruleset``'s R15 option."""
+    of the official game (or of ``layout``) for ``ruleset``'s R15 option.  On another
+    layout the policy plays the solver's rows (:meth:`PriorityPolicy.ranked_rows`)."""
     spec = _spec(policy)
-    ruleset, variant = _setup(ruleset, None)
+    ruleset, variant = _setup(ruleset, None, layout)
     table = _table(spec, ruleset, variant, cache, progress)
     return OptimalPolicy(table) if table is not None else HeuristicPolicy(spec)
 
 
 def policy_value(policy: PolicySpec | str, ruleset: Ruleset | None = None,
                  variant: Variant | None = None, *, cache: CacheArg = True,
-                 progress: bool | None = None, evaluate_optimal: bool = False) -> PolicyValue:
+                 progress: bool | None = None, evaluate_optimal: bool = False,
+                 layout: LayoutArg = None) -> PolicyValue:
     """The exact expected final score of ``policy`` by backward policy evaluation (cached).
 
     The optimal policy's value is the solver's V(start) unless ``evaluate_optimal``
     (then the policy-evaluation engine computes it too: minutes on the official game;
-    the tests check on every state that both agree).
+    the tests check on every state that both agree).  ``layout``: the sheet instead of
+    a ``variant`` (see the module docstring).
     """
     spec = _spec(policy)
-    ruleset, variant = _setup(ruleset, variant)
+    ruleset, variant = _setup(ruleset, variant, layout)
     a2 = ruleset.action2_after_action1_end
     table = _table(spec, ruleset, variant, cache, progress)
     table_start = None if table is None else table.start_value
@@ -165,7 +182,7 @@ def _players(name: str, value: object) -> int:
 
 def cross_value(policy_players: int, table_players: int, ruleset: Ruleset | None = None,
                 variant: Variant | None = None, *, cache: CacheArg = True,
-                progress: bool | None = None) -> CrossValue:
+                progress: bool | None = None, layout: LayoutArg = None) -> CrossValue:
     """The exact value of playing the optimal strategy of an M-table at an N-table
     (M = ``policy_players``, N = ``table_players``, 1..5; 1 is solitaire): e.g.
     ``cross_value(1, 2)`` is the solitaire strategy at a 2-player table and
@@ -180,7 +197,7 @@ def cross_value(policy_players: int, table_players: int, ruleset: Ruleset | None
     """
     m = _players("policy_players", policy_players)
     n = _players("table_players", table_players)
-    ruleset, variant = _setup(ruleset, variant)
+    ruleset, variant = _setup(ruleset, variant, layout)
     a2 = ruleset.action2_after_action1_end
     policy_table = solve(ruleset, variant, cache=cache, progress=progress, players=m)
     optimum = (policy_table if m == n
@@ -197,17 +214,20 @@ def cross_value(policy_players: int, table_players: int, ruleset: Ruleset | None
 
 def policy_values(specs: tuple[PolicySpec, ...] = DEFAULT_SPECS,
                   ruleset: Ruleset | None = None, variant: Variant | None = None, *,
-                  cache: CacheArg = True, progress: bool | None = None) -> list[PolicyValue]:
+                  cache: CacheArg = True, progress: bool | None = None,
+                  layout: LayoutArg = None) -> list[PolicyValue]:
     """:func:`policy_value` of each policy."""
+    ruleset, variant = _setup(ruleset, variant, layout)
     return [policy_value(s, ruleset, variant, cache=cache, progress=progress) for s in specs]
 
 
 def score_distribution(policy: PolicySpec | str = "optimal", ruleset: Ruleset | None = None,
                        variant: Variant | None = None, *, cache: CacheArg = True,
-                       progress: bool | None = None) -> ScoreDistribution:
+                       progress: bool | None = None,
+                       layout: LayoutArg = None) -> ScoreDistribution:
     """The exact distribution of the final score under ``policy`` (cached)."""
     spec = _spec(policy)
-    ruleset, variant = _setup(ruleset, variant)
+    ruleset, variant = _setup(ruleset, variant, layout)
     a2 = ruleset.action2_after_action1_end
     table = _table(spec, ruleset, variant, cache, progress)
     table_start = None if table is None else table.start_value
@@ -238,10 +258,11 @@ def score_distribution(policy: PolicySpec | str = "optimal", ruleset: Ruleset | 
 
 def simulate(policy: PolicySpec | str = "optimal", games: int = 100_000, seed: int = 0,
              ruleset: Ruleset | None = None, variant: Variant | None = None, *,
-             cache: CacheArg = True, progress: bool | None = None) -> SimulationResult:
+             cache: CacheArg = True, progress: bool | None = None,
+             layout: LayoutArg = None) -> SimulationResult:
     """Play ``games`` seeded solitaire games under ``policy`` (compiled, all cores)."""
     spec = _spec(policy)
-    ruleset, variant = _setup(ruleset, variant)
+    ruleset, variant = _setup(ruleset, variant, layout)
     table = _table(spec, ruleset, variant, cache, progress)
     return simulate_tables(spec, variant, ruleset.action2_after_action1_end, games, seed,
                            _data(table))

@@ -69,6 +69,7 @@ __all__ = [
     "forward_active",
     "forward_scatter",
     "forward_weights",
+    "max_plans",
     "penalty_value",
     "plan_value",
     "roll_choice",
@@ -92,8 +93,8 @@ _ILLEGAL = (ILLEGAL, 0, 0, 0, 0, 0, 0, 0)
 @jit()
 def apply_plan(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, points: IntArray, length: int, threshold: int, to_end: int,
-    a2_after_end: bool, mask: int, codes: IntArray,
+    next_code: IntArray, die_at: IntArray, points: IntArray, length: int, threshold: int,
+    to_end: int, a2_after_end: bool, mask: int, codes: IntArray,
     a1_row: int, a1_pos: int, a2_row: int, a2_pos: int,
 ) -> tuple[int, int, int, int, int, int, int, int]:
     """One plan that marks something, from a state before its roll (the dice are assumed
@@ -104,6 +105,10 @@ def apply_plan(
     flat index of the state after the turn at ``p = 0``; ``closed_points`` the
     points of the rows this turn closed) or GAME_OVER (``final_points``: the points
     of every row that was open before the turn, after it).
+
+    ``die_at[row, position]`` is the die (the row it locks) whose colour a cell has, -1
+    for none: action 2 at a cell uses that die, which must still be in play after
+    action 1 (R6, R9; on the official sheet the cell's own row's die).
     """
     m = codes.shape[0]
     new_mask = mask
@@ -155,6 +160,9 @@ def apply_plan(
             n = code_marks[c]
         if a2_pos <= last or a2_pos >= length:
             return _ILLEGAL  # R7 (the action-1 mark is written first)
+        die = die_at[a2_row, a2_pos]
+        if die < 0 or (new_mask >> die) & 1:
+            return _ILLEGAL  # R6/R9: no die has the cell's colour, or it left play
         s = a2_pos - last - 1
         if a2_pos == length - 1:
             if n < threshold:
@@ -269,7 +277,8 @@ def _offer(cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray, cell: int,
 @jit()
 def _gather(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray, base: int, open_points: int,
@@ -302,20 +311,26 @@ def _gather(
         cell_h[layer, 0] = pen_h
         cell_tb[layer, 0] = 0
     c_start = 1 + N_SUMS * k
-    # action 2 only: the same for every white sum; computed into S = 0, then copied
+    # action 2 only: the same for every white sum; computed into S = 0, then copied.
+    # The cell of a mark is that of the die whose colour it has (die_t), which on the
+    # official sheet is the row's own die; a cell of a colour not rolled takes no action 2.
     for tj in range(k):
         j = open_rows[tj]
         cj = codes[j]
         lj = code_last[cj]
         sj = strides[mask, j]
         for q in range(lj + 1, last_q):
-            cell = c_start + tj * N_SUMS + number_at[j, q] - 2
+            dq = _die_index(die_at, open_rows, j, q)
+            if dq < 0:
+                continue
+            cell = c_start + dq * N_SUMS + number_at[j, q] - 2
             _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar, GOES_ON,
                    base + sj * (next_code[cj, q] - cj), 0, 0, mask, 1, q - lj - 1, q - lj - 1,
                    tie_break(m, length, -1, -1, j, q))
-        if code_marks[cj] >= threshold:
-            r = apply_plan(offsets, strides, code_last, code_marks, next_code, points, length,
-                           threshold, to_end, a2_after_end, mask, codes, -1, -1, j, last_q)
+        if code_marks[cj] >= threshold:  # the last cell has the row's lock colour: die tj
+            r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
+                           length, threshold, to_end, a2_after_end, mask, codes, -1, -1, j,
+                           last_q)
             if r[0] != ILLEGAL:
                 cell = c_start + tj * N_SUMS + number_at[j, last_q] - 2
                 _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
@@ -341,8 +356,8 @@ def _gather(
             if q1 == last_q:  # action 1 closes row i: the general path for every plan
                 if code_marks[ci] < threshold:
                     continue  # R8
-                r = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
-                               length, threshold, to_end, a2_after_end, mask, codes,
+                r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
+                               points, length, threshold, to_end, a2_after_end, mask, codes,
                                i, q1, -1, -1)
                 if r[0] == ILLEGAL:
                     continue
@@ -353,14 +368,17 @@ def _gather(
                 for tj in range(k):
                     j = open_rows[tj]
                     for q in range(code_last[codes[j]] + 1, length):
-                        r2 = apply_plan(offsets, strides, code_last, code_marks, next_code,
-                                        points, length, threshold, to_end, a2_after_end, mask,
-                                        codes, i, q1, j, q)
-                        if r2[0] == ILLEGAL:
+                        dq = _die_index(die_at, open_rows, j, q)
+                        if dq < 0:
                             continue
-                        cell = c_start + (s * k + tj) * N_SUMS + number_at[j, q] - 2
-                        _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar, r2[0],
-                               r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7],
+                        r2 = apply_plan(offsets, strides, code_last, code_marks, next_code,
+                                        die_at, points, length, threshold, to_end,
+                                        a2_after_end, mask, codes, i, q1, j, q)
+                        if r2[0] == ILLEGAL:
+                            continue  # R9 (row i and its die left play), R7, R8, R15
+                        cell = c_start + (s * k + dq) * N_SUMS + number_at[j, q] - 2
+                        _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
+                               r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7],
                                tie_break(m, length, i, q1, j, q))
                 continue
             c1 = next_code[ci, q1]
@@ -369,6 +387,7 @@ def _gather(
             _offer(cell_h, cell_tb, cell_out,
                    1 + s * k + ti, n_layers, kind, param, vstar, GOES_ON, b1,
                    0, 0, mask, 1, skip1, skip1, tie_break(m, length, i, q1, -1, -1))
+            cells_s = c_start + s * k * N_SUMS - 2
             for tj in range(k):
                 j = open_rows[tj]
                 if j == i:
@@ -378,22 +397,35 @@ def _gather(
                     cj = codes[j]
                     lj = code_last[cj]
                 sj = strides[mask, j]
-                row_cells = c_start + (s * k + tj) * N_SUMS - 2
                 for q in range(lj + 1, last_q):
+                    dq = _die_index(die_at, open_rows, j, q)
+                    if dq < 0:
+                        continue
                     skip2 = q - lj - 1
                     _offer(cell_h, cell_tb, cell_out,
-                           row_cells + number_at[j, q], n_layers, kind, param,
+                           cells_s + dq * N_SUMS + number_at[j, q], n_layers, kind, param,
                            vstar, GOES_ON, b1 + sj * (next_code[cj, q] - cj), 0, 0, mask, 2,
                            skip1 + skip2, max(skip1, skip2), tie_break(m, length, i, q1, j, q))
                 if code_marks[cj] >= threshold:  # R8 (the action-1 mark counts): may close j
-                    r2 = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
-                                    length, threshold, to_end, a2_after_end, mask, codes,
-                                    i, q1, j, last_q)
+                    r2 = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
+                                    points, length, threshold, to_end, a2_after_end, mask,
+                                    codes, i, q1, j, last_q)
                     if r2[0] != ILLEGAL:
                         _offer(cell_h, cell_tb, cell_out,
-                               row_cells + number_at[j, last_q], n_layers,
-                               kind, param, vstar, r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6],
-                               r2[7], tie_break(m, length, i, q1, j, last_q))
+                               cells_s + tj * N_SUMS + number_at[j, last_q], n_layers,
+                               kind, param, vstar, r2[0], r2[1], r2[2], r2[3], r2[4], r2[5],
+                               r2[6], r2[7], tie_break(m, length, i, q1, j, last_q))
+
+
+@jit(inline=True)
+def _die_index(die_at: IntArray, open_rows: IntArray, row: int, position: int) -> int:
+    """The open index of the die whose colour the cell (``row``, ``position``) has: -1 when
+    no die has that colour or its row was closed before the turn (R9)."""
+    die = die_at[row, position]
+    for t in range(open_rows.shape[0]):
+        if open_rows[t] == die:
+            return t
+    return -1
 
 
 @jit()
@@ -509,7 +541,8 @@ def _sweep_scratch(k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray, In
 @jit()
 def config_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray,
@@ -526,7 +559,7 @@ def config_weights(
     k = open_rows.shape[0]
     base, open_points = _config_base(offsets, strides, code_marks, points, mask, open_rows,
                                      codes)
-    _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+    _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
             length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
             mask, open_rows, codes, base, open_points, n_layers, cell_h, cell_tb, cell_out)
     _sweep(k, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
@@ -543,7 +576,8 @@ def _decode_config(config: int, open_rows: IntArray, n_codes: int, codes: IntArr
 @jit()
 def _evaluate_items(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, items: IntArray, start: int, stop: int,
@@ -560,7 +594,7 @@ def _evaluate_items(
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
         base, open_points = config_weights(
-            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
             length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
             mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
             zh, zt, zj, zc, below)
@@ -599,7 +633,8 @@ def _own_turn(weights: IntArray, cell_out: IntArray, layer: int, n_cells: int,
 @jit(parallel=True)
 def evaluate_batch(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, items: IntArray, chunk: int, parallel: bool,
@@ -613,12 +648,14 @@ def evaluate_batch(
     n_items = items.shape[0]
     if not parallel:
         _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
+                        die_at,
                         points, n_codes, length, threshold, penalties, to_end, a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items, 0, n_items)
         return
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
+                        die_at,
                         points, n_codes, length, threshold, penalties, to_end, a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items,
                         ch * chunk, min(n_items, (ch + 1) * chunk))
@@ -631,7 +668,8 @@ _SUM_WEIGHTS = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.int64)
 @jit()
 def _passive_choices(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, points: IntArray, length: int, threshold: int,
+    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray, length: int,
+    threshold: int,
     to_end: int, penalties: int, vpol: FloatArray, policy_players: int, level_size: int,
     mask: int, open_rows: IntArray, codes: IntArray, base: int,
     opt: IntArray, choice: IntArray,
@@ -655,7 +693,8 @@ def _passive_choices(
             opt[s, t, 0] = ILLEGAL
             if q < 0:
                 continue
-            r = apply_plan(offsets, strides, code_last, code_marks, next_code, points, length,
+            r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
+                           length,
                            threshold, to_end, False, mask, codes, i, q, -1, -1)
             opt[s, t, 0] = r[0]
             opt[s, t, 1] = r[1]
@@ -684,7 +723,8 @@ def _passive_choices(
 @jit()
 def _evaluate_items_tables(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
     level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
@@ -706,7 +746,7 @@ def _evaluate_items_tables(
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
         base, open_points = config_weights(
-            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
             length, threshold, penalties, to_end, a2_after_end, 0, 0.0, vown,
             mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
             zh, zt, zj, zc, below)
@@ -714,7 +754,7 @@ def _evaluate_items_tables(
         for x in range(table_players.shape[0]):
             need_passive = need_passive or table_players[x] > 1
         if need_passive:
-            _passive_choices(offsets, strides, code_last, code_marks, next_code, pos_of,
+            _passive_choices(offsets, strides, code_last, code_marks, next_code, pos_of, die_at,
                              points, length, threshold, to_end, penalties, vpol,
                              policy_players, level_size, mask, open_rows, codes, base,
                              opt, choice)
@@ -748,7 +788,8 @@ def _evaluate_items_tables(
 @jit(parallel=True)
 def evaluate_tables_batch(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
     level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
@@ -769,7 +810,7 @@ def evaluate_tables_batch(
     n_items = items.shape[0]
     if not parallel:
         _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, points, n_codes, length, threshold, penalties,
+                               number_at, die_at, points, n_codes, length, threshold, penalties,
                                to_end, a2_after_end, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
                                0, n_items)
@@ -777,7 +818,7 @@ def evaluate_tables_batch(
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, points, n_codes, length, threshold, penalties,
+                               number_at, die_at, points, n_codes, length, threshold, penalties,
                                to_end, a2_after_end, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
                                ch * chunk, min(n_items, (ch + 1) * chunk))
@@ -813,7 +854,8 @@ def forward_active(
 @jit(parallel=True)
 def forward_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, configs: IntArray,
@@ -834,7 +876,8 @@ def forward_weights(
         for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
             _decode_config(configs[i], open_rows, n_codes, codes)
             config_weights(
-                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
+                points,
                 length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
                 mask, open_rows, codes, n_layers, cell_h, buf_tb[i], buf_out[i],
                 buf_weights[i], zh, zt, zj, zc, below)
@@ -902,10 +945,17 @@ def forward_scatter(
                         mass[target] += prob
 
 
+@jit(inline=True)
+def max_plans(rows: int) -> int:
+    """An upper bound on the legal plans of one roll: the penalty, then per action 1 (none
+    or one per row) no action 2 or one per die, white die and row."""
+    return 1 + (rows + 1) * (2 * rows * rows + 1)
+
+
 @jit()
 def roll_choice(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
     length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, codes: IntArray, p: int, dice: IntArray,
@@ -913,9 +963,11 @@ def roll_choice(
 ) -> tuple[int, int]:
     """Every legal plan of one roll and the policy's choice.
 
-    ``dice`` = (white1, white2, die of row 0, die of row 1, ...) (dice of closed rows
-    are ignored).  Writes the legal plan ids to ``plans_out`` and their priorities to
-    ``h_out``; returns ``(number of legal plans, index of the chosen one)``.
+    ``dice`` = (white1, white2, die of row 0, die of row 1, ...) (die ``d`` has row
+    ``d``'s lock colour; dice of closed rows are ignored).  Action 2 with die ``d`` marks
+    a cell of its colour in any open row (``die_at``).  Writes the legal plan ids to
+    ``plans_out`` (room for :func:`max_plans`) and their priorities to ``h_out``; returns
+    ``(number of legal plans, index of the chosen one)``.
     """
     m = codes.shape[0]
     w1 = dice[0]
@@ -943,43 +995,52 @@ def roll_choice(
             q1 = pos_of[a1, s]
             if q1 < 0:
                 continue
-        for a2 in range(-1, m):
+        # action 2: white die wi + the die of row d, in a cell of that die's colour (row r)
+        for d in range(-1, m):
             for wi in range(2):
-                q2 = -1
-                if a2 >= 0:
-                    if (mask >> a2) & 1:
+                if d < 0:
+                    if wi == 1:
                         break
-                    if wi == 1 and dice[2 + a2] + w2 == dice[2 + a2] + w1:
-                        break  # both whites make the same number: one plan
-                    q2 = pos_of[a2, (w1 if wi == 0 else w2) + dice[2 + a2]]
-                    if q2 < 0:
+                elif (mask >> d) & 1:
+                    break  # not rolled (R9)
+                elif wi == 1 and w1 == w2:
+                    break  # both whites make the same number: one plan
+                number = (w1 if wi == 0 else w2) + dice[2 + d] if d >= 0 else 0
+                for r in range(-1, m):
+                    q2 = -1
+                    if d >= 0:
+                        if r < 0 or (mask >> r) & 1:
+                            continue
+                        q2 = pos_of[r, number]
+                        if q2 < 0 or die_at[r, q2] != d:
+                            continue
+                    elif r >= 0:
+                        break
+                    if a1 < 0 and d < 0:
                         continue
-                elif wi == 1:
-                    break
-                if a1 < 0 and a2 < 0:
-                    continue
-                res = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
-                                 length, threshold, to_end, a2_after_end, mask, codes,
-                                 a1, q1, a2, q2)
-                if res[0] == ILLEGAL:
-                    continue
-                v = plan_value(res[0], res[1], res[2], res[3], p, vstar) if kind == 0 else 0.0
-                h = priority(kind, param, res[5], res[6], res[7], v)
-                tb = tie_break(m, length, a1, q1, a2, q2)
-                plans_out[n] = tb
-                h_out[n] = h
-                if _better(h, tb, best_h, best_t):
-                    best_h = h
-                    best_t = tb
-                    best = n
-                n += 1
+                    res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
+                                     points, length, threshold, to_end, a2_after_end, mask,
+                                     codes, a1, q1, r, q2)
+                    if res[0] == ILLEGAL:
+                        continue
+                    v = (plan_value(res[0], res[1], res[2], res[3], p, vstar) if kind == 0
+                         else 0.0)
+                    h = priority(kind, param, res[5], res[6], res[7], v)
+                    tb = tie_break(m, length, a1, q1, r, q2)
+                    plans_out[n] = tb
+                    h_out[n] = h
+                    if _better(h, tb, best_h, best_t):
+                        best_h = h
+                        best_t = tb
+                        best = n
+                    n += 1
     return n, best
 
 
 @jit()
 def _play_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
     length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
     scores: IntArray, turns: IntArray, start: int, stop: int,
@@ -987,8 +1048,8 @@ def _play_games(
     m = strides.shape[1]
     codes = np.zeros(m, dtype=np.int64)
     roll = np.zeros(2 + m, dtype=np.int64)
-    plans = np.empty(1 + (m + 1) * (2 * m + 1), dtype=np.int64)
-    hs = np.empty(1 + (m + 1) * (2 * m + 1))
+    plans = np.empty(max_plans(m), dtype=np.int64)
+    hs = np.empty(max_plans(m))
     max_turns = dice.shape[1]
     for g in range(start, stop):
         for r in range(m):
@@ -1001,6 +1062,7 @@ def _play_games(
             for x in range(2 + m):
                 roll[x] = dice[g, t, x]
             _n, best = roll_choice(offsets, strides, code_last, code_marks, next_code, pos_of,
+                                  die_at,
                                   points, length, threshold, penalties, to_end, a2_after_end,
                                   kind, param, vstar, mask, codes, p, roll, plans, hs)
             plan = plans[best]
@@ -1016,7 +1078,7 @@ def _play_games(
                     break
                 continue
             a1r, a1q, a2r, a2q = decode_plan(plan, m, length)
-            res = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+            res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
                              length, threshold, to_end, a2_after_end, mask, codes,
                              a1r, a1q, a2r, a2q)
             if res[0] == GAME_OVER:
@@ -1040,7 +1102,7 @@ def _play_games(
 @jit(parallel=True)
 def simulate_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
     length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
     scores: IntArray, turns: IntArray, chunk: int,
@@ -1052,7 +1114,8 @@ def simulate_games(
     n_games = dice.shape[0]
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
-        _play_games(offsets, strides, code_last, code_marks, next_code, pos_of, points, length,
+        _play_games(offsets, strides, code_last, code_marks, next_code, pos_of, die_at, points,
+                    length,
                     threshold, penalties, to_end, a2_after_end, kind, param, vstar, dice,
                     scores, turns, ch * chunk, min(n_games, (ch + 1) * chunk))
 
@@ -1078,7 +1141,8 @@ def _count_class_range(last: int, cls: int, threshold: int) -> tuple[int, int]:
 @jit()
 def _evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, start: int, stop: int,
@@ -1133,7 +1197,8 @@ def _evaluate_groups(
                 last = lasts[g, t]
                 codes[open_rows[t]] = 0 if last < 0 else 1 + last * (last + 1) // 2 + lo[t] - 1
             base0, _ = config_weights(
-                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points,
+                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
+                points,
                 length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
                 mask, open_rows, codes, 1, cell_h, cell_tb, cell_out, weights,
                 zh, zt, zj, zc, below)
@@ -1167,7 +1232,8 @@ def _evaluate_groups(
                     open_points += points[cnt[t]]
                 for x in range(n_close):
                     a1r, a1q, a2r, a2q = decode_plan(close_plan[x], m, length)
-                    res = apply_plan(offsets, strides, code_last, code_marks, next_code, points,
+                    res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
+                                     points,
                                      length, threshold, to_end, a2_after_end, mask, codes,
                                      a1r, a1q, a2r, a2q)
                     close_st[x] = res[0]
@@ -1203,7 +1269,8 @@ def _evaluate_groups(
 @jit(parallel=True)
 def evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, points: IntArray,
+    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
+    points: IntArray,
     n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, chunk: int,
@@ -1214,6 +1281,7 @@ def evaluate_groups(
     n_chunks = (n + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _evaluate_groups(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
+                         die_at,
                          points, n_codes, length, threshold, penalties, to_end, a2_after_end,
                          kind, param, vstar, values, mask, open_rows, lasts, ch * chunk,
                          min(n, (ch + 1) * chunk))

@@ -63,11 +63,13 @@ class Geometry:
         return _items(self.variant, mask)
 
     def engine_args(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
-                                   IntArray, IntArray]:
-        """(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, points)."""
+                                   IntArray, IntArray, IntArray]:
+        """(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
+        points): ``die_at[row, q]`` is the die (the row it locks) whose colour the cell has,
+        -1 for none (the sheet's layout, issue 13)."""
         lay = self.layout
         return (lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code,
-                lay.pos_of, lay.number_at, self.points)
+                lay.pos_of, lay.number_at, lay.die_at, self.points)
 
 
 @lru_cache(maxsize=8)

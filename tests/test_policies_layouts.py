@@ -1,0 +1,319 @@
+"""Policies on sheet layouts other than the official one (issue 13).
+
+On the small layouts of tests/test_solver_layouts.py (a die with two target rows,
+Mixx A's flip, Mixx B's permuted numbers, cells whose colour has no die):
+
+* the compiled engine's plans and successors (``roll_choice``, ``apply_plan``)
+  equal the solver's plain-Python ``turn_outcomes`` on every state, and its choice
+  and priorities equal the Python policy's (``ranked_rows``);
+* the sweep's integer weights equal a count over every roll;
+* V_pi of the compiled backward evaluation equals the naive evaluator (every roll
+  on its own, exact Fractions) on every state to 1e-9, and the optimal policy's
+  V_pi is the solver's table;
+* the forward score distribution equals the naive exact enumeration;
+* the simulator plays game by game what the Python policy plays on the same dice,
+  and its mean is within 4 standard errors of the exact value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_policies_engine import brute_force_counts, check_rolls_on_every_state
+from test_policies_helpers import engine_roll, engine_weights, flat_index, rows_game_score
+from test_solver_layouts import LARGER, SMALL
+
+from qwixx_math.cli import main
+from qwixx_math.errors import ParseError
+from qwixx_math.layouts import MIXX_A, MIXX_B, SheetLayout
+from qwixx_math.policies import (
+    PolicySpec,
+    PriorityPolicy,
+    make_policy,
+    policy_value,
+    score_distribution,
+    simulate,
+)
+from qwixx_math.policies.distribution import forward_distribution
+from qwixx_math.policies.evaluate import evaluate_table_model, evaluate_tables
+from qwixx_math.policies.naive import NaivePolicyEvaluator, naive_score_distribution
+from qwixx_math.policies.simulate import roll_dice, simulate_tables
+from qwixx_math.ruleset import Ruleset
+from qwixx_math.solver import NaiveSolver, RowState, SolverTable, Variant, solve
+from qwixx_math.solver.cache import table_filename, write_table
+from qwixx_math.solver.layout import Layout
+
+TOLERANCE = 1e-9
+POLICIES = ["optimal", "fewest-skips", "seed-tips", "threshold-0", "threshold-1"]
+
+_TABLES: dict[tuple[str, bool], SolverTable] = {}
+
+
+def table_of(layout: SheetLayout, a2: bool) -> SolverTable:
+    key = (layout.name, a2)
+    if key not in _TABLES:
+        _TABLES[key] = solve(Ruleset(players=1, action2_after_game_end=a2), Variant(layout),
+                             cache=False)
+    return _TABLES[key]
+
+
+def value_at(values: np.ndarray, variant: Variant,  # type: ignore[type-arg]
+             rows: Sequence[RowState], penalties: int) -> float:
+    closed = sum(r.points for r in rows if r.closed)
+    return closed + float(values[flat_index(variant, rows, penalties)])
+
+
+@pytest.mark.parametrize("name", list(SMALL))
+def test_engine_plans_equal_turn_outcomes_on_every_state(name: str) -> None:
+    assert check_rolls_on_every_state(Variant(SMALL[name]), 8, 7) > 200
+
+
+@pytest.mark.parametrize("name", list(SMALL))
+def test_engine_choice_equals_the_python_policies(name: str) -> None:
+    variant = Variant(SMALL[name])
+    rng = random.Random(9)
+    for a2 in (False, True):
+        table = table_of(SMALL[name], a2)
+        vstar = np.asarray(table.data)
+        for policy_name in POLICIES:
+            spec = PolicySpec.parse(policy_name)
+            policy = PriorityPolicy(spec, table)
+            for rows, penalties in NaiveSolver(variant, Ruleset(players=1)).states():
+                open_rows = [i for i, r in enumerate(rows) if not r.closed]
+                roll = (rng.randint(1, 6), rng.randint(1, 6),
+                        {i: rng.randint(1, 6) for i in open_rows})
+                found, chosen = engine_roll(spec, variant, a2, rows, penalties, roll, vstar)
+                ranked = policy.ranked_rows(variant, a2, rows, penalties, roll)
+                assert chosen == ranked[0][0].plan, (name, policy_name, rows, roll)
+                assert {o.plan: h for o, h, _ in ranked} == found
+
+
+@pytest.mark.parametrize("name", ["two-targets", "mixx-a-like", "no-die"])
+def test_sweep_weights_equal_a_count_over_every_roll(name: str) -> None:
+    variant = Variant(SMALL[name])
+    rng = random.Random(11)
+    for a2 in (False, True):
+        table = table_of(SMALL[name], a2)
+        states = list(NaiveSolver(variant, Ruleset(players=1)).states())
+        for policy_name in ("optimal", "seed-tips"):
+            spec = PolicySpec.parse(policy_name)
+            policy = PriorityPolicy(spec, table)
+            for rows, penalties in rng.sample(states, 8):
+                assert engine_weights(spec, variant, a2, rows, penalties,
+                                      np.asarray(table.data)) == \
+                    brute_force_counts(policy, variant, a2, rows, penalties)
+
+
+def check_values(layout: SheetLayout, a2: bool, policy_name: str) -> None:
+    variant = Variant(layout)
+    table = table_of(layout, a2)
+    spec = PolicySpec.parse(policy_name)
+    ev = evaluate_tables(spec, variant, a2, np.asarray(table.data))
+    ruleset = Ruleset(players=1, action2_after_game_end=a2)
+    naive = NaivePolicyEvaluator(variant, ruleset, PriorityPolicy(spec, table))
+    checked = 0
+    for rows, penalties in NaiveSolver(variant, ruleset).states():
+        expected = naive.value(rows, penalties)
+        got = value_at(ev.values, variant, rows, penalties)
+        assert abs(got - float(expected)) <= TOLERANCE, (layout.name, rows, penalties, got,
+                                                         expected)
+        assert got <= table.value(rows, penalties) + TOLERANCE  # never beats optimal play
+        checked += 1
+    assert checked > 20
+    assert not np.isnan(ev.values).any()
+
+
+#: Every layout twice and every policy at least once in the default run; all the rest slow.
+VALUE_CASES = [("two-targets", "optimal", False), ("two-targets", "seed-tips", True),
+               ("mixx-a-like", "fewest-skips", False), ("mixx-a-like", "threshold-1", True),
+               ("mixx-b-like", "threshold-0", False), ("mixx-b-like", "optimal", True),
+               ("no-die", "seed-tips", False), ("no-die", "threshold-1", True)]
+VALUE_CASES_SLOW = [(n, p, a2) for n in SMALL for p in POLICIES for a2 in (False, True)
+                    if (n, p, a2) not in VALUE_CASES]
+
+
+@pytest.mark.parametrize(("name", "policy_name", "a2"), VALUE_CASES)
+def test_policy_values_equal_the_naive_evaluator(name: str, policy_name: str, a2: bool) -> None:
+    check_values(SMALL[name], a2, policy_name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "policy_name", "a2"), VALUE_CASES_SLOW)
+def test_policy_values_equal_the_naive_evaluator_every_policy(name: str, policy_name: str,
+                                                              a2: bool) -> None:
+    check_values(SMALL[name], a2, policy_name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "policy_name"), [
+    (n, p) for n in LARGER for p in ("optimal", "seed-tips", "threshold-1")])
+def test_policy_values_equal_the_naive_evaluator_larger(name: str, policy_name: str) -> None:
+    check_values(LARGER[name], False, policy_name)
+
+
+@pytest.mark.parametrize(("name", "a2"), [(n, a2) for n in SMALL for a2 in (False, True)])
+def test_optimal_policy_value_is_the_solver_value_on_every_state(name: str, a2: bool) -> None:
+    variant = Variant(SMALL[name])
+    table = table_of(SMALL[name], a2)
+    ev = evaluate_tables(PolicySpec.optimal(), variant, a2, np.asarray(table.data))
+    assert np.max(np.abs(ev.values - np.asarray(table.data))) <= TOLERANCE
+    assert ev.start_value == pytest.approx(table.start_value, abs=TOLERANCE)
+
+
+def test_the_table_model_policy_on_a_mixed_layout_is_the_solver_table() -> None:
+    """The optimal policy of the 2-player table model, evaluated at its own table: V_pi
+    is the solver's 2-player table on every state and level (passive turns included)."""
+    variant = Variant(SMALL["two-targets"])
+    table = solve(Ruleset(players=1), variant, cache=False, players=2)
+    ev = evaluate_table_model(variant, False, np.asarray(table.data), 2, (2,))
+    assert np.max(np.abs(ev.values[2] - np.asarray(table.data))) <= TOLERANCE
+
+
+def test_the_layouts_make_the_policies_differ() -> None:
+    """Not a copy of the official rules: the same letters on a plain sheet give other values."""
+    layout = SMALL["two-targets"]
+    values = {p: evaluate_tables(PolicySpec.parse(p), Variant(layout), False,
+                                 np.asarray(table_of(layout, False).data)).start_value
+              for p in POLICIES}
+    assert all(values[p] <= values["optimal"] + TOLERANCE for p in POLICIES)
+    assert len({round(v, 9) for v in values.values()}) >= 3
+
+
+@pytest.mark.parametrize(("name", "policy_name", "a2"), [
+    ("two-targets", "optimal", False), ("mixx-a-like", "seed-tips", True),
+    ("mixx-b-like", "threshold-1", False), ("no-die", "fewest-skips", True)])
+def test_distribution_equals_the_naive_enumeration(name: str, policy_name: str,
+                                                   a2: bool) -> None:
+    layout = SMALL[name]
+    variant = Variant(layout)
+    table = table_of(layout, a2)
+    spec = PolicySpec.parse(policy_name)
+    dist, reached = forward_distribution(spec, variant, a2, np.asarray(table.data))
+    exact = naive_score_distribution(variant, Ruleset(players=1, action2_after_game_end=a2),
+                                     PriorityPolicy(spec, table))
+    assert sum(exact.values()) == 1 and reached > 0
+    for s, p in zip(dist.scores, dist.probabilities, strict=True):
+        assert abs(p - float(exact.get(s, Fraction(0)))) <= 1e-12, (s, p, exact.get(s))
+    ev = evaluate_tables(spec, variant, a2, np.asarray(table.data))
+    assert dist.mean == pytest.approx(ev.start_value, abs=1e-9)
+
+
+@pytest.mark.parametrize(("name", "policy_name", "a2"), [
+    ("mixx-a-like", "optimal", False), ("two-targets", "seed-tips", True),
+    ("no-die", "threshold-0", False), ("mixx-b-like", "optimal", True)])
+def test_simulator_plays_what_the_python_policy_plays(name: str, policy_name: str,
+                                                      a2: bool) -> None:
+    layout = SMALL[name]
+    variant = Variant(layout)
+    table = table_of(layout, a2)
+    spec = PolicySpec.parse(policy_name)
+    dice = roll_dice(150, 4, variant)
+    sim = simulate_tables(spec, variant, a2, 150, 4, np.asarray(table.data), dice)
+    policy = PriorityPolicy(spec, table)
+    for g in range(150):
+        assert int(sim.scores[g]) == rows_game_score(policy, variant, a2, dice[g]), (name, g)
+
+
+@pytest.mark.parametrize("policy_name", ["optimal", "seed-tips"])
+def test_simulation_mean_within_four_standard_errors(policy_name: str) -> None:
+    """Monte-Carlo play on a Mixx-A-like sheet (four cells a row, the flip symmetry)."""
+    layout = LARGER["mixx-a-like-4"]
+    variant = Variant(layout)
+    table = table_of(layout, False)
+    spec = PolicySpec.parse(policy_name)
+    exact = evaluate_tables(spec, variant, False, np.asarray(table.data)).start_value
+    sim = simulate_tables(spec, variant, False, 40_000, 13, np.asarray(table.data))
+    se = sim.sd / math.sqrt(sim.games)
+    assert se > 0
+    assert abs(sim.mean - exact) <= 4 * se, (sim.mean, exact, se)
+
+
+def test_the_api_takes_a_layout() -> None:
+    layout = SMALL["mixx-a-like"]
+    value = policy_value("seed-tips", layout=layout, cache=False)
+    table = table_of(layout, False)
+    expected = evaluate_tables(PolicySpec.seed_tips(), Variant(layout), False,
+                               np.asarray(table.data)).start_value
+    assert value.expected_score == pytest.approx(expected, abs=1e-12)
+    assert value.variant_key == Variant(layout).key
+    assert policy_value("optimal", layout=layout, cache=False).expected_score == \
+        pytest.approx(table.start_value, abs=1e-12)
+    dist = score_distribution("seed-tips", layout=layout, cache=False)
+    assert dist.mean == pytest.approx(expected, abs=1e-9)
+    sim = simulate("seed-tips", 500, 1, layout=layout, cache=False)
+    assert sim.games == 500
+    policy = make_policy("optimal", layout=layout, cache=False)
+    assert policy.table is not None and policy.table.variant == Variant(layout)
+    with pytest.raises(ParseError, match="not both"):
+        policy_value("seed-tips", variant=Variant(), layout=layout, cache=False)
+    with pytest.raises(ParseError, match="unknown layout"):
+        policy_value("seed-tips", layout="mixx-c", cache=False)
+    with pytest.raises(ParseError, match="SheetLayout"):
+        simulate("seed-tips", 10, layout=3, cache=False)  # type: ignore[arg-type]
+
+
+def test_python_policies_play_mixx_a_rows() -> None:
+    """On the published Mixx A pad: the heuristic's action 2 goes to a cell of its die's
+    colour, and the engine agrees with the Python policy's choice."""
+    variant = Variant(MIXX_A)
+    spec = PolicySpec.fewest_skips()
+    policy = PriorityPolicy(spec)
+    rows = (RowState(),) * 4
+    roll = (1, 1, {0: 1, 1: 1, 2: 1, 3: 1})  # white 2, every die + white: 2
+    found, chosen = engine_roll(spec, variant, False, rows, 0, roll)
+    assert chosen == policy.choose_rows(variant, False, rows, 0, roll)
+    # 2 is the first cell of row 1 (index 0, yellow) and of row 2 (index 1, red): action 1
+    # takes one, the yellow die or the red die the other
+    assert chosen.action1 == (0, 2) and chosen.action2 == (1, 2)
+    assert all(MIXX_A.cell_colour(MIXX_A.locks[p.action2[0]], p.action2[1]) is not None
+               for p in found if p.action2 is not None)
+
+
+@pytest.fixture(scope="module")
+def mixx_b_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding a (fake) Mixx B table whose every value is 99.0."""
+    directory = tmp_path_factory.mktemp("policies-mixx-cache")
+    mixx = Variant(MIXX_B)
+    data = np.full(Layout.of(mixx).size, 99.0)
+    write_table(directory / table_filename(mixx, False), mixx, False, data, 99.0)
+    return directory
+
+
+def test_cli_policies_takes_a_layout(mixx_b_cache: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(mixx_b_cache))
+    assert main(["policies", "--layout", "mixx-b", "--policy", "optimal", "--json",
+                 "--quiet"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["layout"] == "mixx-b" and row["expected_score"] == 99.0 and row["loss"] == 0
+    assert main(["policies", "--layout", "MIXX-B", "--policy", "optimal", "--quiet"]) == 0
+    assert "mixx-b sheet" in capsys.readouterr().out
+
+
+def test_cli_simulate_takes_a_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--layout", "mixx-b", "--policy", "seed-tips", "--games", "300",
+                 "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["layout"] == "mixx-b" and out["games"] == 300
+    # the same dice on the official sheet score otherwise
+    assert main(["simulate", "--policy", "seed-tips", "--games", "300", "--json",
+                 "--quiet"]) == 0
+    official = json.loads(capsys.readouterr().out)
+    assert official["layout"] == "official" and official["mean"] != out["mean"]
+
+
+@pytest.mark.parametrize("command", ["policies", "distribution", "simulate"])
+def test_cli_rejects_an_unknown_layout(command: str, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--layout", "mixx-c", "--quiet"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "mixx-c" in err and "Traceback" not in err
