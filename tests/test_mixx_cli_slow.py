@@ -1,5 +1,6 @@
-"""advise, value and review on the real Qwixx Mixx tables (slow: each table solves in
-about 30-60 s, once per module into a temporary cache).
+"""advise, value and review on the real Qwixx Mixx tables (slow: each table is solved
+once, into the shared cache that tests/test_solver_mixx_slow.py also reads, as the
+official slow suites share theirs).
 
 The default run checks the same commands with fake tables
 (tests/test_advice_layouts.py); here the values are the solver's: the empty
@@ -22,6 +23,7 @@ from qwixx_math.layouts import MIXX_A, MIXX_B, SheetLayout
 from qwixx_math.record import random_game
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import solve
+from qwixx_math.solver.cache import cache_dir
 
 pytestmark = pytest.mark.slow
 
@@ -29,16 +31,13 @@ ROLL = "w:3,5/r:1/y:2/g:6/b:4"
 
 
 @pytest.fixture(scope="module")
-def mixx_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    directory = tmp_path_factory.mktemp("mixx-cache")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("QWIXX_MATH_CACHE", str(directory))
+def mixx_cache() -> Iterator[Path]:
+    directory = cache_dir()
     advice_module._advisor.cache_clear()
     table_module._table_advisor.cache_clear()
     yield directory
     advice_module._advisor.cache_clear()
     table_module._table_advisor.cache_clear()
-    mp.undo()
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

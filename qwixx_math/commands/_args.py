@@ -89,13 +89,16 @@ def layout_arg(text: str) -> SheetLayout:
 layout_arg.__name__ = "layout"
 
 
-def add_layout_argument(parser: argparse.ArgumentParser, what: str = "the sheet") -> None:
+def add_layout_argument(parser: argparse.ArgumentParser, what: str | None = "the sheet"
+                        ) -> None:
     """Add ``--layout official|mixx-a|mixx-b`` (default: the official sheet, or the layout
-    ``what`` names itself, e.g. a ``mixx-a|...`` sheet)."""
+    ``what`` names itself, e.g. a ``mixx-a|...`` sheet; None for a command that reads no
+    sheet, such as ``solve``)."""
+    named = f"; {what} may also name it" if what is not None else ""
     parser.add_argument(
         "--layout", type=layout_arg, default=None, metavar="|".join(LAYOUTS),
-        help=f"the printed sheet: official (default), mixx-a or mixx-b (Qwixx Mixx, see "
-             f"docs/mixx.md); {what} may also name it")
+        help=f"the printed sheet: official (default), mixx-a (colours mixed) or mixx-b "
+             f"(numbers mixed), see docs/mixx.md{named}")
 
 
 def layout_from_args(args: argparse.Namespace) -> SheetLayout | None:

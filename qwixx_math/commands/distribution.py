@@ -21,11 +21,10 @@ from typing import Any
 
 from ..display import printable
 from ..errors import ParseError
-from ..layouts import layout_named
+from ..layouts import OFFICIAL
 from ..policies import PERCENTILES, ScoreDistribution, score_distribution
-from ._args import path_arg
+from ._args import add_layout_argument, layout_from_args, path_arg
 from ._solitaire import add_solver_options, solitaire_ruleset
-from .policies import _layout_argument
 
 __all__ = ["PLOT_FORMATS", "check_plot_path", "plot_distribution", "register", "run"]
 
@@ -49,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--plot", metavar="FILE.png", default=None, type=path_arg,
                         help="also draw the histogram to FILE.png, .pdf or .svg (needs "
                              "matplotlib); the directory must exist and be writable")
-    _layout_argument(parser)
+    add_layout_argument(parser, None)
     add_solver_options(parser)
     parser.set_defaults(func=run)
 
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         check_plot_path(args.plot)
     ruleset = solitaire_ruleset(args)
-    layout = layout_named(args.layout)
+    layout = layout_from_args(args) or OFFICIAL
     dist = score_distribution(args.policy, ruleset, progress=False if args.quiet else None,
                               layout=layout)
     if args.plot is not None:

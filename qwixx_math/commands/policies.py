@@ -12,20 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..layouts import LAYOUTS, layout_named
+from ..layouts import OFFICIAL
 from ..policies import DEFAULT_SPECS, PolicySpec, policy_value
+from ._args import add_layout_argument, layout_from_args
 from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
-
-
-def _layout_argument(parser: argparse.ArgumentParser) -> None:
-    """Add ``--layout official|mixx-a|mixx-b`` (the sheet, default official; docs/mixx.md).
-    The policy commands share it (``distribution``, ``simulate``)."""
-    parser.add_argument("--layout", choices=tuple(LAYOUTS), default="official",
-                        type=str.lower,
-                        help="the sheet: official (default), mixx-a (colours mixed) or "
-                             "mixx-b (numbers mixed)")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="a policy to list (repeatable; default: "
                              + ", ".join(s.name for s in DEFAULT_SPECS) + ")")
     parser.add_argument("--json", action="store_true", help="print a JSON list")
-    _layout_argument(parser)
+    add_layout_argument(parser, None)
     add_solver_options(parser, "no progress bars")
     parser.set_defaults(func=run)
 
@@ -48,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
              else DEFAULT_SPECS)
     ruleset = solitaire_ruleset(args)
     progress = False if args.quiet else None
-    layout = layout_named(args.layout)
+    layout = layout_from_args(args) or OFFICIAL
     optimal = policy_value(PolicySpec.optimal(), ruleset, progress=progress, layout=layout)
     rows = []
     for spec in specs:

@@ -10,11 +10,10 @@ import argparse
 import json
 
 from ..errors import ParseError
-from ..layouts import layout_named
+from ..layouts import OFFICIAL
 from ..policies import simulate
-from ._args import ascii_int
+from ._args import add_layout_argument, ascii_int, layout_from_args
 from ._solitaire import add_solver_options, solitaire_ruleset
-from .policies import _layout_argument
 
 __all__ = ["register", "run"]
 
@@ -33,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--games", type=ascii_int(), default=100_000, help="games (default 100000)")
     parser.add_argument("--seed", type=ascii_int(), default=0, help="seed of the dice (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    _layout_argument(parser)
+    add_layout_argument(parser, None)
     add_solver_options(parser, "no progress bar while solving")
     parser.set_defaults(func=run)
 
@@ -44,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ParseError(f"--seed must be >= 0, not {args.seed}")
     ruleset = solitaire_ruleset(args)
-    layout = layout_named(args.layout)
+    layout = layout_from_args(args) or OFFICIAL
     result = simulate(args.policy, args.games, args.seed, ruleset,
                       progress=False if args.quiet else None, layout=layout)
     if args.json:

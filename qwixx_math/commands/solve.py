@@ -17,8 +17,9 @@ import argparse
 import json
 import sys
 
-from ..layouts import LAYOUTS, layout_named
+from ..layouts import OFFICIAL
 from ..solver import solve
+from ._args import add_layout_argument, layout_from_args
 from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
@@ -36,9 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "$QWIXX_MATH_CACHE, else the user cache directory.")
     parser.add_argument("--players", type=_players, default=1, metavar="N",
                         help="players at the table, 1 to 5 (default 1: solitaire)")
-    parser.add_argument("--layout", choices=tuple(LAYOUTS), default="official",
-                        help="the sheet: official (default), mixx-a (colours mixed) or "
-                             "mixx-b (numbers mixed); docs/mixx.md")
+    add_layout_argument(parser, None)
     parser.add_argument("--json", action="store_true",
                         help='print {"layout", "players", "seat_values", "expected_score", '
                              '"states", "seconds", "ruleset"} as JSON')
@@ -55,7 +54,7 @@ def _players(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     ruleset = solitaire_ruleset(args)
     progress = False if args.quiet else sys.stderr.isatty()
-    layout = layout_named(args.layout)
+    layout = layout_from_args(args) or OFFICIAL
     table = solve(ruleset, progress=progress, players=args.players, layout=layout)
     seats = table.seat_values
     if args.json:

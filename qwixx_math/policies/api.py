@@ -5,7 +5,7 @@ Everything defaults to the official solitaire game under the official ruleset
 ``Ruleset(players=1, action2_after_game_end=True)`` for the other option, and
 ``layout`` (a :class:`~qwixx_math.layouts.SheetLayout` or a published layout's
 name: ``"official"``, ``"mixx-a"``, ``"mixx-b"``) or a solver
-:class:`~qwixx_math.solver.Variant` for another sheet (docs/mixx_policies.md).
+:class:`~qwixx_math.solver.Variant` for another sheet (docs/mixx.md, "Policies on Mixx").
 """
 
 from __future__ import annotations
