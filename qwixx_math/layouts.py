@@ -278,8 +278,19 @@ class SheetLayout:
                 lock_threshold: int = 5, penalty_boxes: int = 4,
                 closed_rows_to_end: int = 2) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right."""
-        return cls(name, tuple(tuple(n for n, _ in r) for r in rows),
-                   tuple(tuple(c for _, c in r) for r in rows),
+        shape = (f"layout {name!r}: rows must list each row's cells as (number, Colour) "
+                 f"pairs, not {rows!r}")
+        if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
+            raise ParseError(shape)
+        numbers: list[tuple[int, ...]] = []
+        colours: list[tuple[Colour, ...]] = []
+        for row in rows:
+            if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or not all(
+                    isinstance(cell, tuple) and len(cell) == 2 for cell in row):
+                raise ParseError(shape)
+            numbers.append(tuple(n for n, _ in row))
+            colours.append(tuple(c for _, c in row))
+        return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end)
 
     @classmethod
