@@ -292,28 +292,52 @@ def _gather(
             cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, last_q] - 2
             _max_into(m2, cell, m2_stride, tmp)
 
-    # --- action 1 in row i without closing it, action 2 closes another row j
-    for ii in range(k):
-        i = open_rows[ii]
-        ci = codes[i]
-        ni = code_marks[ci]
-        for jj in range(k):
-            j = open_rows[jj]
-            nj = code_marks[codes[j]]
-            if j == i or nj < threshold:
+    # --- action 1 in row i without closing it, action 2 closes another row j.  While
+    # the game goes on, the value is row j's points plus one look-up in table
+    # mask | {j}, whose index differs from row i's empty plan by row i's new code only.
+    for jj in range(k):
+        j = open_rows[jj]
+        nj = code_marks[codes[j]]
+        if nj < threshold:
+            continue
+        maskj = mask | (1 << j)
+        nclose = number_at[j, last_q] - 2
+        if offsets[maskj] >= 0:
+            gain = points[nj + 2]
+            idxj = offsets[maskj] + ra
+            for t in range(k):
+                if t != jj:
+                    idxj += strides[maskj, open_rows[t]] * codes[open_rows[t]]
+            for ii in range(k):
+                if ii == jj:
+                    continue
+                i = open_rows[ii]
+                ci = codes[i]
+                si = strides[maskj, i]
+                for a in range(code_last[ci] + 1, last_q):
+                    idx = idxj + si * (next_code[ci, a] - ci)
+                    cell = ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose
+                    for p in range(P):
+                        v = gain + data[idx + p]
+                        m2[cell + p * m2_stride] = max(m2[cell + p * m2_stride], v)
+            continue
+        amarks[j] = nj + 2
+        for ii in range(k):
+            i = open_rows[ii]
+            if i == j:
                 continue
-            amarks[j] = nj + 2
-            nclose = number_at[j, last_q] - 2
+            ci = codes[i]
+            ni = code_marks[ci]
             for a in range(code_last[ci] + 1, last_q):
                 acodes[i] = next_code[ci, a]
                 amarks[i] = ni + 1
                 _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask | (1 << j), open_rows, acodes, amarks)
+                             maskj, open_rows, acodes, amarks)
                 _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
                           m2_stride, tmp)
             acodes[i] = ci
             amarks[i] = ni
-            amarks[j] = nj
+        amarks[j] = nj
 
     # --- action 1 closes row i (R8); its die leaves play (R9)
     for ii in range(k):
@@ -326,21 +350,37 @@ def _gather(
             continue  # R15: the game ended in action 1
         s = number_at[i, last_q] - 2
         amarks[i] = ni + 2
+        # while the game goes on, action 2 in row j is one look-up in table mask1
+        # that differs from no action 2 by row j's code only
+        going_on = offsets[mask1] >= 0
+        gain = points[ni + 2]
+        idx1 = offsets[mask1] + ra
+        for t in range(k):
+            if t != ii:
+                idx1 += strides[mask1, open_rows[t]] * codes[open_rows[t]]
         for jj in range(k):
             j = open_rows[jj]
             if j == i:
                 continue
             cj = codes[j]
             nj = code_marks[cj]
+            sj = strides[mask1, j]
             for q in range(code_last[cj] + 1, last_q):
                 d = dcell[j, q]
                 if d < 0 or d == ii:
                     continue  # R9: die i left play with its row (or no die has this colour)
+                cell = (s * k + d) * N_SUMS + number_at[j, q] - 2
+                if going_on:
+                    idx = idx1 + sj * (next_code[cj, q] - cj)
+                    for p in range(P):
+                        v = gain + data[idx + p]
+                        m2[cell + p * m2_stride] = max(m2[cell + p * m2_stride], v)
+                    continue
                 acodes[j] = next_code[cj, q]
                 amarks[j] = nj + 1
                 _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask1, open_rows, acodes, amarks)
-                _max_into(m2, (s * k + d) * N_SUMS + number_at[j, q] - 2, m2_stride, tmp)
+                _max_into(m2, cell, m2_stride, tmp)
             if nj >= threshold:
                 acodes[j] = cj
                 amarks[j] = nj + 2
