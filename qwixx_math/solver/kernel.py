@@ -207,8 +207,9 @@ def _gather(
         for p in range(P):
             for s in range(N_SUMS):
                 offset = (p * N_SUMS + s) * one_stride
+                source = active + p * one_stride
                 for x in range(one_stride):
-                    m2[offset + x] = one[active + p * one_stride + x]
+                    m2[np.uintp(offset + x)] = one[np.uintp(source + x)]
     else:  # die d marks the cells of its colour, in any row
         for x in range(P * N_SUMS * one_stride):
             m2[x] = -np.inf
@@ -264,17 +265,20 @@ def _gather(
                     lk_target[2 * n_lk] = t1 if dq >= 0 else t2
                     lk_target[2 * n_lk + 1] = t2 if da >= 0 else t1
                     n_lk += 1
+    # (unsigned indices: numba checks signed ones for negative-index wraparound)
     for x in range(n_lk):
-        idx = lk_index[x]
+        idx = lk_index[x] + ra
         for p in range(P):
-            lk_values[x * P + p] = data[idx + ra + p]
+            lk_values[np.uintp(x * P + p)] = data[np.uintp(idx + p)]
     for x in range(n_lk):
         t1 = lk_target[2 * x]
         t2 = lk_target[2 * x + 1]
         for p in range(P):
-            v = lk_values[x * P + p]
-            m2[t1 + p * m2_stride] = max(m2[t1 + p * m2_stride], v)
-            m2[t2 + p * m2_stride] = max(m2[t2 + p * m2_stride], v)
+            v = lk_values[np.uintp(x * P + p)]
+            c1 = np.uintp(t1 + p * m2_stride)
+            c2 = np.uintp(t2 + p * m2_stride)
+            m2[c1] = max(m2[c1], v)
+            m2[c2] = max(m2[c2], v)
 
     # --- action 1 in row i, then action 2 closes row i (R8 counts the action-1 mark)
     for ii in range(k):
@@ -448,10 +452,11 @@ def _turn_values(
                     second = row + w2 - 1
                     below = 1
                     for c in range(6):
-                        y = max(m2[first + c], m2[second + c])
+                        # unsigned indices: no negative-index wraparound in the hot loop
+                        y = max(m2[np.uintp(first + c)], m2[np.uintp(second + c)])
                         above = y > b
-                        zv[nz] = y
-                        zd[nz] = step
+                        zv[np.uintp(nz)] = y
+                        zd[np.uintp(nz)] = step
                         nz += above
                         below += 1 - above
                     idx += below * step
