@@ -174,7 +174,7 @@ def _gather(
         acodes[r] = codes[r]
         amarks[r] = code_marks[codes[r]]
     for x in range(players * level_stride):
-        one[x] = -np.inf
+        one[np.uintp(x)] = -np.inf
 
     # --- one mark (action 1 only, action 2 only, or a passive player's white sum),
     # read at every level L: the own turn uses level players - 1, the other
@@ -188,10 +188,10 @@ def _gather(
             nj = code_marks[cj]
             sj = strides[mask, j]
             for q in range(code_last[cj] + 1, last_q):
-                idx = base + sj * (next_code[cj, q] - cj) + roff
-                target = lbase + jj * N_SUMS + number_at[j, q] - 2
+                idx = base + sj * (next_code[np.uintp(cj), np.uintp(q)] - cj) + roff
+                target = lbase + jj * N_SUMS + number_at[np.uintp(j), np.uintp(q)] - 2
                 for p in range(P):
-                    one[target + p * one_stride] = data[idx + p]
+                    one[np.uintp(target + p * one_stride)] = data[np.uintp(idx + p)]
             if nj >= threshold:  # R8: the last number closes the row
                 amarks[j] = nj + 2
                 _after_value(tmp, data, offsets, strides, points, P, roff,
@@ -240,30 +240,36 @@ def _gather(
             bi = base + si * (c1 - ci)
             da = dcell[i, a]
             # same row: action 2 right of the action-1 mark (R7); one cell, listed twice
+            ui = np.uintp(i)
+            uc1 = np.uintp(c1)
             for q in range(a + 1, last_q):
-                dq = dcell[i, q]
+                uq = np.uintp(q)
+                dq = dcell[ui, uq]
                 if dq < 0:
                     continue
-                lk_index[n_lk] = base + si * (next_code[c1, q] - ci)
-                cell = (na * k + dq) * N_SUMS + number_at[i, q] - 2
-                lk_target[2 * n_lk] = cell
-                lk_target[2 * n_lk + 1] = cell
+                lk_index[np.uintp(n_lk)] = base + si * (next_code[uc1, uq] - ci)
+                cell = (na * k + dq) * N_SUMS + number_at[ui, uq] - 2
+                lk_target[np.uintp(2 * n_lk)] = cell
+                lk_target[np.uintp(2 * n_lk + 1)] = cell
                 n_lk += 1
             # rows i < j: the state serves action 1 in i then 2 in j, and 1 in j then 2 in i
             for jj in range(ii + 1, k):
                 j = open_rows[jj]
                 cj = codes[j]
                 sj = strides[mask, j]
+                uj = np.uintp(j)
+                ucj = np.uintp(cj)
                 for q in range(code_last[cj] + 1, last_q):
-                    dq = dcell[j, q]
+                    uq = np.uintp(q)
+                    dq = dcell[uj, uq]
                     if dq < 0 and da < 0:
                         continue
-                    nq = number_at[j, q] - 2
+                    nq = number_at[uj, uq] - 2
                     t1 = (na * k + dq) * N_SUMS + nq
                     t2 = (nq * k + da) * N_SUMS + na
-                    lk_index[n_lk] = bi + sj * (next_code[cj, q] - cj)
-                    lk_target[2 * n_lk] = t1 if dq >= 0 else t2
-                    lk_target[2 * n_lk + 1] = t2 if da >= 0 else t1
+                    lk_index[np.uintp(n_lk)] = bi + sj * (next_code[ucj, uq] - cj)
+                    lk_target[np.uintp(2 * n_lk)] = t1 if dq >= 0 else t2
+                    lk_target[np.uintp(2 * n_lk + 1)] = t2 if da >= 0 else t1
                     n_lk += 1
     # (unsigned indices: numba checks signed ones for negative-index wraparound)
     for x in range(n_lk):
@@ -319,11 +325,12 @@ def _gather(
                 ci = codes[i]
                 si = strides[maskj, i]
                 for a in range(code_last[ci] + 1, last_q):
-                    idx = idxj + si * (next_code[ci, a] - ci)
-                    cell = ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose
+                    idx = idxj + si * (next_code[np.uintp(ci), np.uintp(a)] - ci)
+                    cell = ((number_at[np.uintp(i), np.uintp(a)] - 2) * k + jj) * N_SUMS + nclose
                     for p in range(P):
-                        v = gain + data[idx + p]
-                        m2[cell + p * m2_stride] = max(m2[cell + p * m2_stride], v)
+                        v = gain + data[np.uintp(idx + p)]
+                        c = np.uintp(cell + p * m2_stride)
+                        m2[c] = max(m2[c], v)
             continue
         amarks[j] = nj + 2
         for ii in range(k):
@@ -375,10 +382,11 @@ def _gather(
                     continue  # R9: die i left play with its row (or no die has this colour)
                 cell = (s * k + d) * N_SUMS + number_at[j, q] - 2
                 if going_on:
-                    idx = idx1 + sj * (next_code[cj, q] - cj)
+                    idx = idx1 + sj * (next_code[np.uintp(cj), np.uintp(q)] - cj)
                     for p in range(P):
-                        v = gain + data[idx + p]
-                        m2[cell + p * m2_stride] = max(m2[cell + p * m2_stride], v)
+                        v = gain + data[np.uintp(idx + p)]
+                        c = np.uintp(cell + p * m2_stride)
+                        m2[c] = max(m2[c], v)
                     continue
                 acodes[j] = next_code[cj, q]
                 amarks[j] = nj + 1
@@ -439,7 +447,7 @@ def _turn_values(
                 s = w1 + w2 - 2
                 b = pen
                 for ii in range(k):
-                    b = max(b, one[active + p * one_stride + ii * N_SUMS + s])
+                    b = max(b, one[np.uintp(active + p * one_stride + ii * N_SUMS + s)])
                 # Z_j(c) = max(b, Y_j(c)): keep the faces that beat b (branch-free
                 # compaction, with their die's digit step), count the others
                 nz = 0
@@ -463,22 +471,22 @@ def _turn_values(
                     step *= 8
                 # sort the faces that beat b (few: about 6 on average)
                 for t in range(1, nz):
-                    y = zv[t]
-                    d = zd[t]
+                    y = zv[np.uintp(t)]
+                    d = zd[np.uintp(t)]
                     u = t
-                    while u > 0 and zv[u - 1] > y:
-                        zv[u] = zv[u - 1]
-                        zd[u] = zd[u - 1]
+                    while u > 0 and zv[np.uintp(u - 1)] > y:
+                        zv[np.uintp(u)] = zv[np.uintp(u - 1)]
+                        zd[np.uintp(u)] = zd[np.uintp(u - 1)]
                         u -= 1
-                    zv[u] = y
-                    zd[u] = d
+                    zv[np.uintp(u)] = y
+                    zd[np.uintp(u)] = d
                 # E[max] = sum over sorted values t of t * (G(t) - G(t-))
-                prod = products[idx]
+                prod = products[np.uintp(idx)]
                 acc = b * prod
                 for t in range(nz):
-                    idx += zd[t]
-                    new = products[idx]
-                    acc += zv[t] * (new - prod)
+                    idx += zd[np.uintp(t)]
+                    new = products[np.uintp(idx)]
+                    acc += zv[np.uintp(t)] * (new - prod)
                     prod = new
                 total += acc if w1 == w2 else 2.0 * acc
         vals[p] = total / (36.0 * faces)
@@ -491,7 +499,7 @@ def _turn_values(
             for s in range(N_SUMS):
                 best = stay
                 for ii in range(k):
-                    best = max(best, one[row + ii * N_SUMS + s])
+                    best = max(best, one[np.uintp(row + ii * N_SUMS + s)])
                 acc += (s + 1 if s < 6 else 11 - s) * best
             vals[level * P + p] = acc / 36.0
 
