@@ -174,7 +174,7 @@ def _gather(
         acodes[r] = codes[r]
         amarks[r] = code_marks[codes[r]]
     for x in range(players * level_stride):
-        one[x] = -np.inf
+        one[np.uintp(x)] = -np.inf
 
     # --- one mark (action 1 only, action 2 only, or a passive player's white sum),
     # read at every level L: the own turn uses level players - 1, the other
@@ -188,10 +188,10 @@ def _gather(
             nj = code_marks[cj]
             sj = strides[mask, j]
             for q in range(code_last[cj] + 1, last_q):
-                idx = base + sj * (next_code[cj, q] - cj) + roff
-                target = lbase + jj * N_SUMS + number_at[j, q] - 2
+                idx = base + sj * (next_code[np.uintp(cj), np.uintp(q)] - cj) + roff
+                target = lbase + jj * N_SUMS + number_at[np.uintp(j), np.uintp(q)] - 2
                 for p in range(P):
-                    one[target + p * one_stride] = data[idx + p]
+                    one[np.uintp(target + p * one_stride)] = data[np.uintp(idx + p)]
             if nj >= threshold:  # R8: the last number closes the row
                 amarks[j] = nj + 2
                 _after_value(tmp, data, offsets, strides, points, P, roff,
@@ -207,8 +207,9 @@ def _gather(
         for p in range(P):
             for s in range(N_SUMS):
                 offset = (p * N_SUMS + s) * one_stride
+                source = active + p * one_stride
                 for x in range(one_stride):
-                    m2[offset + x] = one[active + p * one_stride + x]
+                    m2[np.uintp(offset + x)] = one[np.uintp(source + x)]
     else:  # die d marks the cells of its colour, in any row
         for x in range(P * N_SUMS * one_stride):
             m2[x] = -np.inf
@@ -239,42 +240,51 @@ def _gather(
             bi = base + si * (c1 - ci)
             da = dcell[i, a]
             # same row: action 2 right of the action-1 mark (R7); one cell, listed twice
+            ui = np.uintp(i)
+            uc1 = np.uintp(c1)
             for q in range(a + 1, last_q):
-                dq = dcell[i, q]
+                uq = np.uintp(q)
+                dq = dcell[ui, uq]
                 if dq < 0:
                     continue
-                lk_index[n_lk] = base + si * (next_code[c1, q] - ci)
-                cell = (na * k + dq) * N_SUMS + number_at[i, q] - 2
-                lk_target[2 * n_lk] = cell
-                lk_target[2 * n_lk + 1] = cell
+                lk_index[np.uintp(n_lk)] = base + si * (next_code[uc1, uq] - ci)
+                cell = (na * k + dq) * N_SUMS + number_at[ui, uq] - 2
+                lk_target[np.uintp(2 * n_lk)] = cell
+                lk_target[np.uintp(2 * n_lk + 1)] = cell
                 n_lk += 1
             # rows i < j: the state serves action 1 in i then 2 in j, and 1 in j then 2 in i
             for jj in range(ii + 1, k):
                 j = open_rows[jj]
                 cj = codes[j]
                 sj = strides[mask, j]
+                uj = np.uintp(j)
+                ucj = np.uintp(cj)
                 for q in range(code_last[cj] + 1, last_q):
-                    dq = dcell[j, q]
+                    uq = np.uintp(q)
+                    dq = dcell[uj, uq]
                     if dq < 0 and da < 0:
                         continue
-                    nq = number_at[j, q] - 2
+                    nq = number_at[uj, uq] - 2
                     t1 = (na * k + dq) * N_SUMS + nq
                     t2 = (nq * k + da) * N_SUMS + na
-                    lk_index[n_lk] = bi + sj * (next_code[cj, q] - cj)
-                    lk_target[2 * n_lk] = t1 if dq >= 0 else t2
-                    lk_target[2 * n_lk + 1] = t2 if da >= 0 else t1
+                    lk_index[np.uintp(n_lk)] = bi + sj * (next_code[ucj, uq] - cj)
+                    lk_target[np.uintp(2 * n_lk)] = t1 if dq >= 0 else t2
+                    lk_target[np.uintp(2 * n_lk + 1)] = t2 if da >= 0 else t1
                     n_lk += 1
+    # (unsigned indices: numba checks signed ones for negative-index wraparound)
     for x in range(n_lk):
-        idx = lk_index[x]
+        idx = lk_index[x] + ra
         for p in range(P):
-            lk_values[x * P + p] = data[idx + ra + p]
+            lk_values[np.uintp(x * P + p)] = data[np.uintp(idx + p)]
     for x in range(n_lk):
         t1 = lk_target[2 * x]
         t2 = lk_target[2 * x + 1]
         for p in range(P):
-            v = lk_values[x * P + p]
-            m2[t1 + p * m2_stride] = max(m2[t1 + p * m2_stride], v)
-            m2[t2 + p * m2_stride] = max(m2[t2 + p * m2_stride], v)
+            v = lk_values[np.uintp(x * P + p)]
+            c1 = np.uintp(t1 + p * m2_stride)
+            c2 = np.uintp(t2 + p * m2_stride)
+            m2[c1] = max(m2[c1], v)
+            m2[c2] = max(m2[c2], v)
 
     # --- action 1 in row i, then action 2 closes row i (R8 counts the action-1 mark)
     for ii in range(k):
@@ -292,28 +302,53 @@ def _gather(
             cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, last_q] - 2
             _max_into(m2, cell, m2_stride, tmp)
 
-    # --- action 1 in row i without closing it, action 2 closes another row j
-    for ii in range(k):
-        i = open_rows[ii]
-        ci = codes[i]
-        ni = code_marks[ci]
-        for jj in range(k):
-            j = open_rows[jj]
-            nj = code_marks[codes[j]]
-            if j == i or nj < threshold:
+    # --- action 1 in row i without closing it, action 2 closes another row j.  While
+    # the game goes on, the value is row j's points plus one look-up in table
+    # mask | {j}, whose index differs from row i's empty plan by row i's new code only.
+    for jj in range(k):
+        j = open_rows[jj]
+        nj = code_marks[codes[j]]
+        if nj < threshold:
+            continue
+        maskj = mask | (1 << j)
+        nclose = number_at[j, last_q] - 2
+        if offsets[maskj] >= 0:
+            gain = points[nj + 2]
+            idxj = offsets[maskj] + ra
+            for t in range(k):
+                if t != jj:
+                    idxj += strides[maskj, open_rows[t]] * codes[open_rows[t]]
+            for ii in range(k):
+                if ii == jj:
+                    continue
+                i = open_rows[ii]
+                ci = codes[i]
+                si = strides[maskj, i]
+                for a in range(code_last[ci] + 1, last_q):
+                    idx = idxj + si * (next_code[np.uintp(ci), np.uintp(a)] - ci)
+                    cell = ((number_at[np.uintp(i), np.uintp(a)] - 2) * k + jj) * N_SUMS + nclose
+                    for p in range(P):
+                        v = gain + data[np.uintp(idx + p)]
+                        c = np.uintp(cell + p * m2_stride)
+                        m2[c] = max(m2[c], v)
+            continue
+        amarks[j] = nj + 2
+        for ii in range(k):
+            i = open_rows[ii]
+            if i == j:
                 continue
-            amarks[j] = nj + 2
-            nclose = number_at[j, last_q] - 2
+            ci = codes[i]
+            ni = code_marks[ci]
             for a in range(code_last[ci] + 1, last_q):
                 acodes[i] = next_code[ci, a]
                 amarks[i] = ni + 1
                 _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask | (1 << j), open_rows, acodes, amarks)
+                             maskj, open_rows, acodes, amarks)
                 _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
                           m2_stride, tmp)
             acodes[i] = ci
             amarks[i] = ni
-            amarks[j] = nj
+        amarks[j] = nj
 
     # --- action 1 closes row i (R8); its die leaves play (R9)
     for ii in range(k):
@@ -326,21 +361,38 @@ def _gather(
             continue  # R15: the game ended in action 1
         s = number_at[i, last_q] - 2
         amarks[i] = ni + 2
+        # while the game goes on, action 2 in row j is one look-up in table mask1
+        # that differs from no action 2 by row j's code only
+        going_on = offsets[mask1] >= 0
+        gain = points[ni + 2]
+        idx1 = offsets[mask1] + ra
+        for t in range(k):
+            if t != ii:
+                idx1 += strides[mask1, open_rows[t]] * codes[open_rows[t]]
         for jj in range(k):
             j = open_rows[jj]
             if j == i:
                 continue
             cj = codes[j]
             nj = code_marks[cj]
+            sj = strides[mask1, j]
             for q in range(code_last[cj] + 1, last_q):
                 d = dcell[j, q]
                 if d < 0 or d == ii:
                     continue  # R9: die i left play with its row (or no die has this colour)
+                cell = (s * k + d) * N_SUMS + number_at[j, q] - 2
+                if going_on:
+                    idx = idx1 + sj * (next_code[np.uintp(cj), np.uintp(q)] - cj)
+                    for p in range(P):
+                        v = gain + data[np.uintp(idx + p)]
+                        c = np.uintp(cell + p * m2_stride)
+                        m2[c] = max(m2[c], v)
+                    continue
                 acodes[j] = next_code[cj, q]
                 amarks[j] = nj + 1
                 _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask1, open_rows, acodes, amarks)
-                _max_into(m2, (s * k + d) * N_SUMS + number_at[j, q] - 2, m2_stride, tmp)
+                _max_into(m2, cell, m2_stride, tmp)
             if nj >= threshold:
                 acodes[j] = cj
                 amarks[j] = nj + 2
@@ -395,7 +447,7 @@ def _turn_values(
                 s = w1 + w2 - 2
                 b = pen
                 for ii in range(k):
-                    b = max(b, one[active + p * one_stride + ii * N_SUMS + s])
+                    b = max(b, one[np.uintp(active + p * one_stride + ii * N_SUMS + s)])
                 # Z_j(c) = max(b, Y_j(c)): keep the faces that beat b (branch-free
                 # compaction, with their die's digit step), count the others
                 nz = 0
@@ -408,32 +460,33 @@ def _turn_values(
                     second = row + w2 - 1
                     below = 1
                     for c in range(6):
-                        y = max(m2[first + c], m2[second + c])
+                        # unsigned indices: no negative-index wraparound in the hot loop
+                        y = max(m2[np.uintp(first + c)], m2[np.uintp(second + c)])
                         above = y > b
-                        zv[nz] = y
-                        zd[nz] = step
+                        zv[np.uintp(nz)] = y
+                        zd[np.uintp(nz)] = step
                         nz += above
                         below += 1 - above
                     idx += below * step
                     step *= 8
                 # sort the faces that beat b (few: about 6 on average)
                 for t in range(1, nz):
-                    y = zv[t]
-                    d = zd[t]
+                    y = zv[np.uintp(t)]
+                    d = zd[np.uintp(t)]
                     u = t
-                    while u > 0 and zv[u - 1] > y:
-                        zv[u] = zv[u - 1]
-                        zd[u] = zd[u - 1]
+                    while u > 0 and zv[np.uintp(u - 1)] > y:
+                        zv[np.uintp(u)] = zv[np.uintp(u - 1)]
+                        zd[np.uintp(u)] = zd[np.uintp(u - 1)]
                         u -= 1
-                    zv[u] = y
-                    zd[u] = d
+                    zv[np.uintp(u)] = y
+                    zd[np.uintp(u)] = d
                 # E[max] = sum over sorted values t of t * (G(t) - G(t-))
-                prod = products[idx]
+                prod = products[np.uintp(idx)]
                 acc = b * prod
                 for t in range(nz):
-                    idx += zd[t]
-                    new = products[idx]
-                    acc += zv[t] * (new - prod)
+                    idx += zd[np.uintp(t)]
+                    new = products[np.uintp(idx)]
+                    acc += zv[np.uintp(t)] * (new - prod)
                     prod = new
                 total += acc if w1 == w2 else 2.0 * acc
         vals[p] = total / (36.0 * faces)
@@ -446,7 +499,7 @@ def _turn_values(
             for s in range(N_SUMS):
                 best = stay
                 for ii in range(k):
-                    best = max(best, one[row + ii * N_SUMS + s])
+                    best = max(best, one[np.uintp(row + ii * N_SUMS + s)])
                 acc += (s + 1 if s < 6 else 11 - s) * best
             vals[level * P + p] = acc / 36.0
 
