@@ -153,7 +153,10 @@ def test_policy_values_equal_the_naive_evaluator_every_policy(name: str, policy_
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "policy_name"), [
-    (n, p) for n in LARGER for p in ("optimal", "seed-tips", "threshold-1")])
+    # the three-row layout (about 40 s per policy) with the optimal policy only: the
+    # heuristics run through the same engine steps on the two four-cell layouts
+    (n, p) for n in LARGER for p in ("optimal", "seed-tips", "threshold-1")
+    if n != "three-rows" or p == "optimal"])
 def test_policy_values_equal_the_naive_evaluator_larger(name: str, policy_name: str) -> None:
     check_values(LARGER[name], False, policy_name)
 
