@@ -68,7 +68,7 @@ from .arena.external import PREFIX
 from .arena.registry import make_player, player_seed
 from .errors import IllegalMoveError, ParseError
 from .model import Mark, Roll, TurnPlan
-from .players.base import Player
+from .players.base import Player, with_simultaneous_action1
 from .rules import GameState, Phase
 from .ruleset import MAX_PLAYERS
 from .table import TableAdvisor
@@ -378,7 +378,7 @@ def _finish_turn(rolled: GameState, player: int, plan: TurnPlan,
         return rolled.with_action2(plan.action2)
     choices = list(others)
     choices[player] = plan.action1
-    state = _with_action1(rolled, choices)
+    state = with_simultaneous_action1(rolled, choices)
     if state.phase is not Phase.ACTION2:
         return state
     if player == active:
@@ -388,17 +388,6 @@ def _finish_turn(rolled: GameState, player: int, plan: TurnPlan,
             pass
     return _with_action2(state, players[active].action2(active, state))
 
-
-def _with_action1(rolled: GameState, choices: list[Mark | None]) -> GameState:
-    """Everybody's action 1; a choice the rules core refuses passes (the referee's rule).
-    (``players/win.py`` has the same private helper; it is not part of its public API.)"""
-    while True:
-        try:
-            return rolled.with_action1(choices)
-        except IllegalMoveError as exc:
-            if exc.player is None or choices[exc.player] is None:
-                raise
-            choices[exc.player] = None
 
 
 def _with_action2(state: GameState, mark: Mark | None) -> GameState:
@@ -421,7 +410,7 @@ def _play_out(state: GameState, players: Sequence[Player], dice: DealDice
     while not state.is_over:
         rolled = state.with_roll(dice.roll(turn, state.closed))
         turn += 1
-        state = _with_action1(rolled, [players[s].action1(s, rolled) for s in range(n)])
+        state = with_simultaneous_action1(rolled, [players[s].action1(s, rolled) for s in range(n)])
         asked += n
         if state.phase is Phase.ACTION2:
             active = state.active

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from ..errors import IllegalMoveError
 from ..model import Mark
 from ..rules import GameState
 
-__all__ = ["Player"]
+__all__ = ["Player", "with_simultaneous_action1"]
 
 
 @runtime_checkable
@@ -37,3 +38,17 @@ class Player(Protocol):
 
     def game_over(self, seat: int, state: GameState) -> None:
         """The game has ended; ``state`` is in the ``OVER`` phase."""
+
+
+def with_simultaneous_action1(rolled: GameState, choices: list[Mark | None]) -> GameState:
+    """Everybody's action 1 applied at once; a choice the rules core refuses because of
+    another seat's simultaneous choice (dialect switches R10, R14 sequential) is dropped,
+    as a referee makes that seat pass.  ``choices`` is changed in place to what was
+    applied.  A refusal that names no seat, or a seat that passed, is raised."""
+    while True:
+        try:
+            return rolled.with_action1(choices)
+        except IllegalMoveError as exc:
+            if exc.player is None or choices[exc.player] is None:
+                raise
+            choices[exc.player] = None

@@ -40,11 +40,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..advice import Advisor
-from ..errors import IllegalMoveError, ParseError
+from ..errors import ParseError
 from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
 from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
 from ..ruleset import Ruleset
-from .base import Player
+from .base import Player, with_simultaneous_action1
 from .race import N_FEATURES, RaceSummary, terminal_share
 
 __all__ = ["PLAYERS", "OnePlyPlayer", "WinModel", "WinPlayer", "load_model"]
@@ -295,24 +295,14 @@ class DeepWinPlayer(WinPlayer):
                 None if COLOURS[2] in state.closed else d[4],
                 None if COLOURS[3] in state.closed else d[5]))
             state = state.with_roll(roll)
-            state = _with_action1(state, [p.action1(i, state) for i, p in enumerate(players)])
+            state = with_simultaneous_action1(
+                state, [p.action1(i, state) for i, p in enumerate(players)])
             if state.phase is Phase.ACTION2:
                 state = state.with_action2(players[state.active].action2(state.active, state))
         if state.phase is Phase.OVER:
             return terminal_share(state.sheets, seat)
         return float(self.score(seat, [(state.sheets, state.closed)], state.active)[0])
 
-
-def _with_action1(state: GameState, choices: list[Mark | None]) -> GameState:
-    """Everybody's action 1; a choice that another's forbids (dialect switches R10, R14
-    sequential) is dropped, as a referee would make that seat pass."""
-    while True:
-        try:
-            return state.with_action1(choices)
-        except IllegalMoveError as exc:
-            if exc.player is None or choices[exc.player] is None:
-                raise
-            choices[exc.player] = None
 
 
 def _win(ruleset: Ruleset, seed: int) -> Player:
