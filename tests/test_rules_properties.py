@@ -54,7 +54,7 @@ from qwixx_math.record import GameRecord, replay
 from qwixx_math.rules import GameState, Phase
 from qwixx_math.ruleset import DieRemoval, EndCheck, Ruleset
 
-GAME_SETTINGS = settings(max_examples=90, deadline=None,
+GAME_SETTINGS = settings(max_examples=60, deadline=None,
                          suppress_health_check=[HealthCheck.too_slow])
 #: Games on every layout of RULE_LAYOUTS (the official one 6 times in 10).
 GAMES = games(layout=layouts())
