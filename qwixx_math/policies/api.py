@@ -18,11 +18,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
-from ..layouts import SheetLayout, layout_named
+from ..layouts import SheetLayout
 from ..ruleset import Ruleset
 from ..solver import SolverTable, cache_dir, solve
 from ..solver.progress import progress_bar
-from ..solver.variant import Variant
+from ..solver.variant import Variant, variant_or_layout
 from .base import HeuristicPolicy, OptimalPolicy, PriorityPolicy
 from .distribution import ScoreDistribution, forward_distribution
 from .evaluate import evaluate_table_model, evaluate_tables
@@ -62,12 +62,7 @@ LayoutArg = SheetLayout | str | None
 def _setup(ruleset: Ruleset | None, variant: Variant | None,
            layout: LayoutArg = None) -> tuple[Ruleset, Variant]:
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
-    if layout is not None:
-        if variant is not None:
-            raise ParseError("pass a variant or a layout, not both")
-        if not isinstance(layout, (SheetLayout, str)):
-            raise ParseError(f"layout must be a SheetLayout or a layout name, not {layout!r}")
-        variant = Variant(layout_named(layout))
+    variant = variant_or_layout(variant, layout)
     variant = variant if variant is not None else Variant()
     if not isinstance(ruleset, Ruleset):
         raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")

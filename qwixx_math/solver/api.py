@@ -9,7 +9,7 @@ import warnings
 from pathlib import Path
 
 from ..errors import CacheError, ParseError
-from ..layouts import SheetLayout, layout_named
+from ..layouts import SheetLayout
 from ..ruleset import Ruleset
 from .cache import (
     CacheWarning,
@@ -24,7 +24,7 @@ from .engine import solve_tables
 from .layout import Layout
 from .progress import progress_bar
 from .table import SolverTable
-from .variant import Variant
+from .variant import Variant, variant_or_layout
 from .warmup import solving_label, warm_up
 
 __all__ = ["solve"]
@@ -65,12 +65,7 @@ def solve(
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 5:
         raise ParseError(f"a table has 1 to 5 players, not {players!r}", rule="R3")
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
-    if layout is not None:
-        if variant is not None:
-            raise ParseError("solve() takes a variant or a layout, not both")
-        if not isinstance(layout, (SheetLayout, str)):
-            raise ParseError(f"layout must be a SheetLayout or a layout name, not {layout!r}")
-        variant = Variant(layout_named(layout))
+    variant = variant_or_layout(variant, layout)
     variant = variant if variant is not None else Variant()
     if not isinstance(ruleset, Ruleset):
         raise ParseError(f"solve() needs a Ruleset, not {type(ruleset).__name__}")

@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import ParseError
-from ..layouts import LAYOUTS, OFFICIAL, SheetLayout
+from ..layouts import LAYOUTS, OFFICIAL, SheetLayout, layout_named
 from ..model import PENALTY_POINTS
 
-__all__ = ["PENALTY_POINTS", "Direction", "Variant", "row_points"]
+__all__ = ["PENALTY_POINTS", "Direction", "Variant", "row_points", "variant_or_layout"]
 
 #: Largest number of rows a variant may have (the lock colours of a sheet).
 MAX_ROWS = 4
@@ -280,3 +280,18 @@ class Variant:
             "penalty_boxes": self.penalty_boxes,
             "closed_rows_to_end": self.closed_rows_to_end,
         }
+
+
+def variant_or_layout(variant: Variant | None, layout: SheetLayout | str | None
+                      ) -> Variant | None:
+    """The variant an entry point taking ``variant=`` or ``layout=`` (a SheetLayout or a
+    published layout's name) works on: ``Variant(layout)`` when a layout is given, else
+    ``variant`` unchanged (None for the official game is the caller's default to fill;
+    the caller checks the type of what it gets)."""
+    if layout is None:
+        return variant
+    if variant is not None:
+        raise ParseError("pass a variant or a layout, not both")
+    if not isinstance(layout, (SheetLayout, str)):
+        raise ParseError(f"layout must be a SheetLayout or a layout name, not {layout!r}")
+    return Variant(layout_named(layout))
