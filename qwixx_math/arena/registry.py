@@ -54,15 +54,7 @@ def _solo(ruleset: Ruleset, seed: int) -> Player:
     return solo.make(ruleset, seed)
 
 
-def _table(ruleset: Ruleset, seed: int) -> Player:
-    if importlib.util.find_spec("qwixx_math.table") is None:
-        raise QwixxError("table: the exact table values (issue 11, qwixx_math.table) are "
-                         "not available yet")
-    raise QwixxError("table: qwixx_math.table exists, but no player module registers "
-                     "'table' yet (qwixx_math.players.table with PLAYERS = {'table': ...})")
-
-
-#: The built-in players (``table`` is a placeholder until a module registers it).
+#: The built-in players that need no optional module.
 BUILTIN: dict[str, PlayerFactory] = {"greedy": _greedy, "random": _random, "solo": _solo}
 #: Modules that may register players (each is optional).
 PLAYER_MODULES = ("qwixx_math.players.racer", "qwixx_math.players.win",
@@ -91,7 +83,6 @@ def factories() -> dict[str, PlayerFactory]:
         registered: Mapping[str, PlayerFactory] = getattr(module, "PLAYERS", {})
         for name, factory in registered.items():
             out.setdefault(name, factory)
-    out.setdefault("table", _table)
     return out
 
 
