@@ -161,7 +161,9 @@ def test_library_brute_force_with_three_dice() -> None:
 
 # -- the dice sets --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("in_play", DICE_SETS, ids=lambda s: "".join(c.letter for c in s) or "-")
+@pytest.mark.parametrize(
+    "in_play", DICE_SETS,
+    ids=lambda s: "".join(c.letter for c in sorted(s, key=lambda c: c.index)) or "-")
 def test_every_dice_set(in_play: frozenset[Colour]) -> None:
     closed = frozenset(COLOURS) - in_play
     if len(closed) >= 2:  # the game is over: no turn, no probability

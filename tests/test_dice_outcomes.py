@@ -25,7 +25,7 @@ from qwixx_math.dice import (
 from qwixx_math.errors import ParseError
 from qwixx_math.model import COLOURS, Colour, Roll
 
-IDS = ["".join(c.letter for c in s) or "-" for s in DICE_SETS]
+IDS = ["".join(c.letter for c in sorted(s, key=lambda c: c.index)) or "-" for s in DICE_SETS]
 
 
 def test_sixteen_distinct_sets() -> None:
