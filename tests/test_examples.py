@@ -20,9 +20,11 @@ from qwixx_math.ruleset import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
-#: Seconds a script may take (examples should finish in well under 10 s; the margin is for a
-#: busy shared machine).
-TIME_LIMIT = 120
+#: Seconds before a script counts as hung.  Examples finish in well under 10 s once the
+#: tables are cached; from an empty cache a script may compile the kernels and wait for another
+#: test process (``pytest -n``) that is solving the table it needs (the cache's file lock), on
+#: a busy shared machine.  A guard against hangs, not a timing assertion.
+TIME_LIMIT = 900
 
 
 def script_env() -> dict[str, str]:
