@@ -30,7 +30,7 @@ the compiled engine.  Exponentially slow; only for layouts with 2-3 short rows.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from functools import lru_cache
 
@@ -112,6 +112,19 @@ def _check(state: object, ruleset: Ruleset, layout: SheetLayout) -> GameState:
     return state
 
 
+def _mean(outcomes: Iterable[tuple[GameState, int]],
+          value: Callable[[GameState], Fraction]) -> Fraction:
+    """The mean of ``value`` over the positions ``outcomes`` lead to, each with its integer
+    weight (each distinct position, by compact key or final score, valued once)."""
+    weights: dict[tuple[bool, int], tuple[GameState, int]] = {}
+    for after, weight in outcomes:
+        to = (after.is_over, after.sheets[0].score if after.is_over else _key(after))
+        held = weights.get(to)
+        weights[to] = (after, weight if held is None else held[1] + weight)
+    return Fraction(sum(w * value(after) for after, w in weights.values()),
+                    sum(w for _, w in weights.values()))
+
+
 class NaivePolicyEvaluator:
     """``NaivePolicyEvaluator(policy, ruleset, layout).value(state)``: V_pi of a running
     solitaire position, exact (a Fraction for every policy: the optimal policy's decisions
@@ -135,15 +148,8 @@ class NaivePolicyEvaluator:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        # the weight (out of 6^(2+k)) of every position the policy's choices lead to
-        weights: dict[tuple[bool, int], tuple[GameState, int]] = {}
-        for roll, weight in _rolls(state):
-            after = state.play_plan(roll, self.policy.choose(state, roll))
-            to = (after.is_over, after.sheets[0].score if after.is_over else _key(after))
-            held = weights.get(to)
-            weights[to] = (after, weight if held is None else held[1] + weight)
-        result = Fraction(sum(w * self._value(after) for after, w in weights.values()),
-                          sum(w for _, w in weights.values()))
+        result = _mean(((state.play_plan(roll, self.policy.choose(state, roll)), weight)
+                        for roll, weight in _rolls(state)), self._value)
         self._memo[key] = result
         return result
 
@@ -175,19 +181,14 @@ class NaiveTableEvaluator:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        total = Fraction(0)
-        count = 0
         if before_me == 0:  # an own roll: N - 1 others roll before the next one
-            for roll, weight in _rolls(state):
-                after = state.play_plan(roll, self.policy.choose(state, roll))
-                total += weight * self._value(after, self.players - 1)
-                count += weight
+            result = _mean(((state.play_plan(roll, self.policy.choose(state, roll)), weight)
+                            for roll, weight in _rolls(state)),
+                           lambda after: self._value(after, self.players - 1))
         else:  # another player's roll: only its white dice matter to this player
-            for roll, weight in _white_rolls(state.dice_in_play):
-                after = self.passive_choice(state, roll, before_me)
-                total += weight * self._value(after, before_me - 1)
-                count += weight
-        result = total / count
+            result = _mean(((self.passive_choice(state, roll, before_me), weight)
+                            for roll, weight in _white_rolls(state.dice_in_play)),
+                           lambda after: self._value(after, before_me - 1))
         self._memo[key] = result
         return result
 
