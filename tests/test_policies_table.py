@@ -71,11 +71,12 @@ def check_against_naive(spec: tuple[str, int, int, int, int], a2: bool, policy_p
 
 
 # (variant, R15 option, M, N): the solitaire policy at tables, table policies solo,
-# a table policy at a bigger table; the passive closes of SHORT
+# a table policy at a bigger table; the passive closes of SHORT (one case: on the rules
+# core the naive evaluator takes ~5 s a SHORT case; every SHORT case runs in the slow run)
 FAST_CASES = [
     (ONE_ROW, False, 1, 2), (ONE_ROW, False, 1, 3), (ONE_ROW, False, 2, 1),
     (ONE_ROW, False, 3, 1), (ONE_ROW, False, 2, 3), (ONE_ROW, True, 3, 2),
-    (SHORT, False, 1, 2), (SHORT, True, 2, 1),
+    (SHORT, False, 1, 2),
 ]
 SLOW_CASES = [
     *((SHORT, a2, m, n) for a2 in (False, True) for m in (1, 2, 3) for n in (1, 2, 3)),
