@@ -195,18 +195,26 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
                 strides: Sequence[Sequence[int]]) -> int:
     """Where ``sheet`` stands in a solver table laid out by ``offsets`` and ``strides``
     (:class:`qwixx_math.solver.layout.Layout`'s, as Python ints): the rows in
-    ``closed_mask`` (bit ``colour.index``) are outside the table, every other row adds
-    its stride times its open code, and the penalties are innermost."""
-    if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(COLOURS):
-        raise ParseError(f"closed_mask is a whole number 0..15, not {closed_mask!r}")
+    ``closed_mask`` are outside the table, every other row adds its stride times its
+    open code, and the penalties are innermost.
+
+    Rows are the rows of the sheet's layout in order (row ``r`` is locked by
+    ``sheet.layout.locks[r]``), and bit ``r`` of ``closed_mask`` is row ``r``: on the
+    official sheet and on Mixx A and B that is bit ``colour.index``; a layout with fewer
+    rows has fewer bits and strides."""
+    locks = sheet.layout.locks if isinstance(sheet, Sheet) else COLOURS
+    if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):
+        raise ParseError(f"closed_mask is a whole number 0..{(1 << len(locks)) - 1}, "
+                         f"not {closed_mask!r}")
     try:
         row_strides = strides[closed_mask]
         index = offsets[closed_mask] + sheet.penalties
-        for i, mask in enumerate(sheet.masks):
-            if not closed_mask >> i & 1:
-                index += row_strides[i] * _ROW_CODE[mask]
+        masks = sheet.masks
+        for r, colour in enumerate(locks):
+            if not closed_mask >> r & 1:
+                index += row_strides[r] * _ROW_CODE[masks[colour.index]]
     except (AttributeError, TypeError, IndexError, KeyError):
-        raise ParseError("table_index needs a Sheet, a closed-row mask 0..15 and a "
+        raise ParseError("table_index needs a Sheet, a closed-row mask and a "
                          "layout's offsets and strides") from None
     if not isinstance(index, int):
         raise ParseError("table_index needs a layout's offsets and strides as whole numbers")

@@ -76,6 +76,7 @@ class SheetLayout:
     _allowed: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _count: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
+    _locks: tuple[Colour, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -123,6 +124,7 @@ class SheetLayout:
             raise ParseError(f"layout {self.name}: closed_rows_to_end must be 1 to the number "
                              f"of rows, not {self.closed_rows_to_end}")
         object.__setattr__(self, "_position", tuple(positions))
+        object.__setattr__(self, "_locks", tuple(locks))
         a2: dict[tuple[Colour, int], list[Colour]] = {}
         for lock, row, cols in zip(locks, numbers, colours, strict=True):
             for n, c in zip(row, cols, strict=True):
@@ -174,7 +176,7 @@ class SheetLayout:
     @property
     def locks(self) -> tuple[Colour, ...]:
         """Each row's lock colour, in row order: the colours whose dice are rolled (R4)."""
-        return tuple(cols[-1] for cols in self.colours)
+        return self._locks
 
     def row_index(self, row: Colour | str) -> int:
         """The index of the row locked by ``row`` (a Colour or its name)."""

@@ -1,11 +1,11 @@
-"""The compiled engine's turn against the solver's plain-Python turn and the rules core.
+"""The compiled engine's turn against the rules core's turn.
 
 * ``roll_choice`` (the simulator's per-roll step, built on ``apply_plan``) lists
-  exactly the plans of ``solver.plans.turn_outcomes`` and of the rules core's
-  ``legal_plans``, leading to the same states, on random official positions and
-  on every state of small variants.
-* The engine's choice equals the Python policies' choice (``choose_rows`` on the
-  solver's representation, ``choose`` on the rules core's GameState).
+  exactly the rules core's ``legal_plans``, leading to the same positions
+  (``GameState.play_plan``), on random official positions and on every state of
+  small layouts, under both R15 options.
+* The engine's choice and priorities equal the Python policies' (``ranked`` and
+  ``choose`` on the rules core's GameState).
 * The per-state weights of the expected-maximum sweep (which plan each of the
   36 * 6^k rolls leads to) equal a brute-force count over every roll with the
   Python policy.
@@ -20,16 +20,23 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_policies_helpers import engine_roll, engine_weights, flat_index, state_of
-from test_solver_turns import random_position, rows_of, solver_plan, solver_roll
+from test_policies_helpers import (
+    engine_roll,
+    engine_state,
+    engine_weights,
+    flat_index,
+    random_position,
+)
 
+from qwixx_math.dice import outcome_table
+from qwixx_math.layouts import SheetLayout
+from qwixx_math.model import Roll, TurnPlan
 from qwixx_math.policies import HeuristicPolicy, PolicySpec, PriorityPolicy, engine
 from qwixx_math.policies.geometry import geometry
-from qwixx_math.rules import legal_plans, random_roll
+from qwixx_math.policies.naive import solitaire_states
+from qwixx_math.rules import GameState, legal_plans, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, RowState, Variant, solve, turn_outcomes
-from qwixx_math.solver.plans import all_rolls
-from qwixx_math.solver.state import score
+from qwixx_math.solver import Variant, solve
 
 OFFICIAL = Variant()
 HEURISTICS = [PolicySpec.fewest_skips(), PolicySpec.seed_tips(), PolicySpec.skip_threshold(0),
@@ -38,71 +45,72 @@ SMALL = [("ad", 4, 2, 2, 1), ("aad", 2, 1, 2, 2), ("da", 4, 1, 2, 2), ("a", 6, 2
          ("ad", 3, 0, 1, 2)]
 
 
-def check_roll(variant: Variant, a2: bool, rows: tuple[RowState, ...], penalties: int,
-               roll: tuple[int, int, dict[int, int]]) -> None:
-    """The engine's plans and successors equal turn_outcomes'."""
-    outcomes = {o.plan: o for o in turn_outcomes(variant, a2, rows, penalties, roll)}
-    found, _ = engine_roll(PolicySpec.fewest_skips(), variant, a2, rows, penalties, roll)
-    assert set(found) == set(outcomes), (rows, penalties, roll)
+def plain(spec: tuple[str, int, int, int, int]) -> SheetLayout:
+    """The small one-colour layout of (letters, row length, lock threshold, penalty boxes,
+    closed rows to end)."""
+    return Variant.from_letters(*spec).sheet
+
+
+def check_roll(variant: Variant, state: GameState, roll: Roll) -> None:
+    """The engine's plans are the rules core's legal plans, and each leads where
+    ``play_plan`` does."""
+    found, _ = engine_roll(PolicySpec.fewest_skips(), variant, state, roll)
+    plans = legal_plans(state, roll)
+    assert set(found) == set(plans), (state.describe(), str(roll))
     lay = geometry(variant).layout
-    mask, codes = state_of(variant, rows)
-    closed_before = sum(r.points for r in rows if r.closed)
-    for plan, o in outcomes.items():
-        if plan.is_penalty:
+    layout = state.layout
+    mask, codes = engine_state(variant, state)
+    sheet = state.sheets[0]
+    penalties = sheet.penalties
+    closed_before = sum(sheet.row_score(c) for c in state.closed)
+    a2 = state.ruleset.action2_after_action1_end
+    for plan in plans:
+        if plan.penalty:
             continue
-        marks = [m for m in (plan.action1, plan.action2) if m is not None]
-        assert marks
-        q = [(-1, -1) if m is None else (m[0], variant.position_of(*m))
+        q = [(-1, -1) if m is None else (layout._row_of[m.colour.index],
+                                         layout._pos[m.colour.index][m.number])
              for m in (plan.action1, plan.action2)]
         status, succ, pts, final, new_mask, n, _, _ = engine.apply_plan(
             lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.die_at,
             geometry(variant).points, variant.row_length, variant.lock_threshold,
             variant.closed_rows_to_end, a2, mask, codes, q[0][0], q[0][1], q[1][0], q[1][1])
-        assert n == len(marks)
-        if o.game_over:
+        assert n == len(plan.marks)
+        after = state.play_plan(roll, plan)
+        mine = after.sheets[0]
+        if after.is_over:
             assert status == engine.GAME_OVER
-            assert final - engine.PENALTY * penalties == score(o.rows, o.penalties) - closed_before
+            assert final - engine.PENALTY * penalties == mine.score - closed_before
         else:
             assert status == engine.GOES_ON
-            assert succ + penalties == flat_index(variant, o.rows, o.penalties)
-            assert new_mask == state_of(variant, o.rows)[0]
-            assert pts == sum(r.points for r in o.rows if r.closed) - closed_before
+            assert succ + penalties == flat_index(variant, after)
+            assert new_mask == engine_state(variant, after)[0]
+            assert pts == sum(mine.row_score(c) for c in after.closed) - closed_before
 
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), a2=st.booleans())
-def test_engine_plans_equal_the_rules_core_and_turn_outcomes(seed: int, a2: bool) -> None:
+def test_engine_plans_equal_the_rules_core(seed: int, a2: bool) -> None:
     rng = random.Random(seed)
-    ruleset = Ruleset(players=1, action2_after_game_end=a2)
-    state = random_position(rng, ruleset)
-    roll = random_roll(rng, state.dice_in_play)
-    sheet = state.sheets[0]
-    rows = rows_of(sheet)
-    found, _ = engine_roll(PolicySpec.fewest_skips(), OFFICIAL, a2, rows, sheet.penalties,
-                           solver_roll(roll))
-    assert set(found) == {solver_plan(p) for p in legal_plans(state, roll)}
-    check_roll(OFFICIAL, a2, rows, sheet.penalties, solver_roll(roll))
+    state = random_position(rng, Ruleset(players=1, action2_after_game_end=a2))
+    check_roll(OFFICIAL, state, random_roll(rng, state.dice_in_play))
 
 
 @pytest.mark.parametrize("spec", SMALL, ids=lambda s: "-".join(map(str, s)))
 def test_engine_plans_on_every_state_of_small_variants(spec: tuple[str, int, int, int, int]
                                                        ) -> None:
-    assert check_rolls_on_every_state(Variant.from_letters(*spec), 6, 3) > 100
+    assert check_rolls_on_every_state(plain(spec), 6, 3) > 100
 
 
-def check_rolls_on_every_state(variant: Variant, per_state: int, seed: int) -> int:
+def check_rolls_on_every_state(layout: SheetLayout, per_state: int, seed: int) -> int:
     """:func:`check_roll` on ``per_state`` random rolls of every state, both R15 options;
     returns how many were checked."""
     rng = random.Random(seed)
+    variant = Variant(layout)
     checked = 0
     for a2 in (False, True):
-        ruleset = Ruleset(players=1, action2_after_game_end=a2)
-        for rows, penalties in NaiveSolver(variant, ruleset).states():
-            open_rows = [i for i, r in enumerate(rows) if not r.closed]
+        for state in solitaire_states(layout, Ruleset(players=1, action2_after_game_end=a2)):
             for _ in range(per_state):
-                roll = (rng.randint(1, 6), rng.randint(1, 6),
-                        {i: rng.randint(1, 6) for i in open_rows})
-                check_roll(variant, a2, rows, penalties, roll)
+                check_roll(variant, state, random_roll(rng, state.dice_in_play))
                 checked += 1
     return checked
 
@@ -112,46 +120,44 @@ def check_rolls_on_every_state(variant: Variant, per_state: int, seed: int) -> i
 def test_engine_choice_equals_the_python_policies(seed: int, a2: bool,
                                                   which: PolicySpec) -> None:
     rng = random.Random(seed)
-    ruleset = Ruleset(players=1, action2_after_game_end=a2)
-    state = random_position(rng, ruleset)
+    state = random_position(rng, Ruleset(players=1, action2_after_game_end=a2))
     roll = random_roll(rng, state.dice_in_play)
-    sheet = state.sheets[0]
-    rows = rows_of(sheet)
     policy = HeuristicPolicy(which)
-    found, chosen = engine_roll(which, OFFICIAL, a2, rows, sheet.penalties, solver_roll(roll))
-    ranked = policy.ranked_rows(OFFICIAL, a2, rows, sheet.penalties, solver_roll(roll))
-    assert chosen == ranked[0][0].plan
-    assert {o.plan: h for o, h, _ in ranked} == found  # the same priorities, plan by plan
-    assert solver_plan(policy.choose(state, roll)) == chosen
+    found, chosen = engine_roll(which, OFFICIAL, state, roll)
+    ranked = policy.ranked(state, roll)
+    assert chosen == ranked[0][0] == policy.choose(state, roll)
+    assert {plan: h for plan, h, _ in ranked} == found  # the same priorities, plan by plan
 
 
 def test_engine_choice_equals_the_optimal_python_policy_on_small_variants() -> None:
     for spec in SMALL:
-        variant = Variant.from_letters(*spec)
+        layout = plain(spec)
+        variant = Variant(layout)
         for a2 in (False, True):
             ruleset = Ruleset(players=1, action2_after_game_end=a2)
             table = solve(ruleset, variant, cache=False)
             policy = PriorityPolicy(PolicySpec.optimal(), table)
             vstar = np.asarray(table.data)
             rng = random.Random(5)
-            for rows, penalties in NaiveSolver(variant, ruleset).states():
-                open_rows = [i for i, r in enumerate(rows) if not r.closed]
-                roll = (rng.randint(1, 6), rng.randint(1, 6),
-                        {i: rng.randint(1, 6) for i in open_rows})
-                _, chosen = engine_roll(PolicySpec.optimal(), variant, a2, rows, penalties,
-                                        roll, vstar)
-                best = table.best_plan(rows, penalties, roll)
-                assert chosen == policy.choose_rows(variant, a2, rows, penalties, roll)
-                # the optimal choice is worth the solver's best plan value
-                values = {pv.plan: pv.value for pv in table.plan_values(rows, penalties, roll)}
-                assert values[chosen] == pytest.approx(best.value, abs=1e-12)
+            for state in solitaire_states(layout, ruleset):
+                roll = random_roll(rng, state.dice_in_play)
+                found, chosen = engine_roll(PolicySpec.optimal(), variant, state, roll, vstar)
+                ranked = policy.ranked(state, roll)
+                assert chosen == ranked[0][0]
+                assert {plan: h for plan, h, _ in ranked} == found
+                # the optimal choice is worth the best plan's value (the table after it)
+                values = {plan: policy.table_value(after.sheets[0], after.closed)
+                          for plan in legal_plans(state, roll)
+                          for after in [state.play_plan(roll, plan)]}
+                assert values[chosen] == pytest.approx(max(values.values()), abs=1e-12)
 
 
-def brute_force_counts(policy: PriorityPolicy, variant: Variant, a2: bool,
-                       rows: tuple[RowState, ...], penalties: int) -> Counter[object]:
-    counts: Counter[object] = Counter()
-    for roll in all_rolls(rows):
-        counts[policy.choose_rows(variant, a2, rows, penalties, roll)] += 1
+def brute_force_counts(policy: PriorityPolicy, state: GameState) -> Counter[TurnPlan]:
+    """How many of the 6^(2+k) rolls lead the Python policy to each plan (the canonical
+    rolls of :func:`qwixx_math.dice.outcome_table`, each with its weight 1 or 2)."""
+    counts: Counter[TurnPlan] = Counter()
+    for roll, weight in outcome_table(state.dice_in_play).rolls():
+        counts[policy.choose(state, roll)] += weight
     return counts
 
 
@@ -159,30 +165,29 @@ def brute_force_counts(policy: PriorityPolicy, variant: Variant, a2: bool,
 def test_sweep_weights_equal_a_count_over_every_roll(which: str) -> None:
     """Which plan each roll leads to: the sweep's integer weights against all 6^(2+k) rolls."""
     spec = PolicySpec.parse(which)
-    variant = Variant.from_letters("ad", 6, 2, 2, 1)
+    layout = plain(("ad", 6, 2, 2, 1))
+    variant = Variant(layout)
     rng = random.Random(11)
     for a2 in (False, True):
         ruleset = Ruleset(players=1, action2_after_game_end=a2)
         table = solve(ruleset, variant, cache=False)
         policy = PriorityPolicy(spec, table)
         vstar = np.asarray(table.data)
-        states = list(NaiveSolver(variant, ruleset).states())
-        for rows, penalties in rng.sample(states, 12):
-            assert engine_weights(spec, variant, a2, rows, penalties, vstar) == \
-                brute_force_counts(policy, variant, a2, rows, penalties)
+        states = list(solitaire_states(layout, ruleset))
+        for state in rng.sample(states, 12):
+            assert engine_weights(spec, variant, state, vstar) == \
+                brute_force_counts(policy, state)
 
 
 def test_sweep_weights_on_official_positions() -> None:
     """Official positions late in the game (few open rows keep the brute force small)."""
     rng = random.Random(2)
     checked = 0
+    spec = PolicySpec.seed_tips()
     while checked < 4:
         state = random_position(rng, Ruleset(players=1))
         if len(state.dice_in_play) > 3:
             continue
-        rows = rows_of(state.sheets[0])
-        spec = PolicySpec.seed_tips()
-        assert engine_weights(spec, OFFICIAL, False, rows, state.sheets[0].penalties) == \
-            brute_force_counts(HeuristicPolicy(spec), OFFICIAL, False, rows,
-                               state.sheets[0].penalties)
+        assert engine_weights(spec, OFFICIAL, state) == \
+            brute_force_counts(HeuristicPolicy(spec), state)
         checked += 1

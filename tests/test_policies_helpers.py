@@ -1,60 +1,113 @@
-"""Helpers shared by the policy tests (no tests here): the compiled engine on row states."""
+"""Helpers shared by the policy tests (no tests here): the compiled engine on the rules core's
+positions (one-player :class:`GameState` of any layout), and random positions."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+from strategies import skip
 
-from qwixx_math.policies import PriorityPolicy, engine
+from qwixx_math.keys import row_code, table_index
+from qwixx_math.layouts import OFFICIAL, SheetLayout
+from qwixx_math.model import Mark, Roll, TurnPlan
+from qwixx_math.policies import engine
 from qwixx_math.policies.geometry import geometry
 from qwixx_math.policies.spec import PolicySpec
-from qwixx_math.solver import RowState, TurnPlan, Variant
-from qwixx_math.solver.plans import turn_outcomes
-from qwixx_math.solver.state import encode_row, score
+from qwixx_math.rules import GameState, legal_plans, new_game, random_roll
+from qwixx_math.ruleset import Ruleset
+from qwixx_math.solver import Variant
 
 FloatArray = npt.NDArray[np.float64]
 NO_TABLE = np.zeros(1)
 NO_TABLE.flags.writeable = False
 
 
-def state_of(variant: Variant, rows: Sequence[RowState]) -> tuple[int, npt.NDArray[np.int64]]:
-    """(closed mask, codes) of row states."""
+def random_position(rng: random.Random, ruleset: Ruleset,
+                    layout: SheetLayout = OFFICIAL) -> GameState:
+    """A position, not yet over, of a solitaire game of random (mostly marking) play."""
+    state = new_game(ruleset=ruleset, layout=layout)
+    seen = []
+    while not state.is_over:
+        seen.append(state)
+        roll = random_roll(rng, state.dice_in_play)
+        plans = legal_plans(state, roll)
+        marking = [p for p in plans if not p.penalty]
+        if not marking:
+            choice = plans[0]  # the penalty
+        elif rng.random() < 0.85:
+            # the plan that skips fewest boxes, so that rows fill up and close
+            choice = min(marking, key=lambda p: sum(skip(state.sheets[0], m) for m in p.marks))
+        else:
+            choice = rng.choice(marking)
+        state = state.play_plan(roll, choice)
+    # late positions (closing rows, last penalty) are the interesting ones
+    return seen[max(0, len(seen) - 1 - int(rng.expovariate(0.15)))]
+
+
+def engine_state(variant: Variant, state: GameState) -> tuple[int, npt.NDArray[np.int64]]:
+    """(closed-row mask, open codes) of a one-player position, by the layout's rows."""
+    sheet = state.sheets[0]
     mask = 0
     codes = np.zeros(variant.rows, dtype=np.int64)
-    for i, r in enumerate(rows):
-        if r.closed:
-            mask |= 1 << i
+    for r, colour in enumerate(state.layout.locks):
+        if colour in state.closed:
+            mask |= 1 << r
         else:
-            codes[i] = encode_row(r.last, r.marks)
+            codes[r] = row_code(sheet.masks[colour.index])
     return mask, codes
 
 
-def flat_index(variant: Variant, rows: Sequence[RowState], penalties: int) -> int:
-    return geometry(variant).layout.locate(rows, penalties)[0]
+def flat_index(variant: Variant, state: GameState) -> int:
+    """Where a running position's value lives in the engine's flat table
+    (:func:`qwixx_math.keys.table_index` on the geometry's offsets and strides)."""
+    lay = geometry(variant).layout
+    mask, _ = engine_state(variant, state)
+    return table_index(state.sheets[0], mask, [int(x) for x in lay.offsets],
+                       [[int(x) for x in row] for row in lay.strides])
 
 
-def plan_of(variant: Variant, plan_id: int) -> TurnPlan:
-    """The solver plan (row, number marks) of an engine plan id."""
-    a1r, a1q, a2r, a2q = engine.decode_plan(plan_id, variant.rows, variant.row_length)
-    a1 = None if a1r < 0 else (a1r, variant.number_at(a1r, a1q))
-    a2 = None if a2r < 0 else (a2r, variant.number_at(a2r, a2q))
-    return TurnPlan(a1, a2)
+def table_value(values: FloatArray, variant: Variant, state: GameState) -> float:
+    """The value of a running position in a flat table of values of open rows: the points
+    of its closed rows plus the table's entry."""
+    sheet = state.sheets[0]
+    closed = sum(sheet.row_score(c) for c in state.closed)
+    return closed + float(values[flat_index(variant, state)])
 
 
-def engine_roll(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[RowState],
-                penalties: int, roll: tuple[int, int, dict[int, int]],
+def plan_of(layout: SheetLayout, plan_id: int) -> TurnPlan:
+    """The rules core's plan of an engine plan id (marks as (row, position))."""
+    rows, length = layout.rows, len(layout.numbers[0])
+    a1r, a1q, a2r, a2q = engine.decode_plan(plan_id, rows, length)
+
+    def mark(r: int, q: int) -> Mark | None:
+        return None if r < 0 else Mark(layout.locks[r], layout.numbers[r][q])
+
+    return TurnPlan(mark(a1r, a1q), mark(a2r, a2q))
+
+
+def engine_dice(state: GameState, roll: Roll) -> npt.NDArray[np.int64]:
+    """The engine's dice of ``roll``: white 1, white 2, the die of each row (1 if not
+    rolled)."""
+    locks = state.layout.locks
+    dice = np.ones(2 + len(locks), dtype=np.int64)
+    dice[0], dice[1] = roll.white
+    for r, colour in enumerate(locks):
+        face = roll.coloured[colour.index]
+        if face is not None:
+            dice[2 + r] = face
+    return dice
+
+
+def engine_roll(spec: PolicySpec, variant: Variant, state: GameState, roll: Roll,
                 vstar: FloatArray | None = None) -> tuple[dict[TurnPlan, float], TurnPlan]:
     """Every legal plan of the roll with its priority, and the engine's choice."""
     geo = geometry(variant)
     lay = geo.layout
-    mask, codes = state_of(variant, rows)
-    dice = np.ones(2 + variant.rows, dtype=np.int64)
-    dice[0], dice[1] = roll[0], roll[1]
-    for row, die in roll[2].items():
-        dice[2 + row] = die
+    mask, codes = engine_state(variant, state)
+    a2 = state.ruleset.action2_after_action1_end
     size = engine.max_plans(variant.rows)
     plans = np.empty(size, dtype=np.int64)
     hs = np.empty(size)
@@ -62,49 +115,32 @@ def engine_roll(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[Row
         lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.pos_of,
         lay.die_at, geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
         variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
-        vstar if vstar is not None else NO_TABLE, mask, codes, penalties, dice, plans, hs)
-    found = {plan_of(variant, int(plans[x])): float(hs[x]) for x in range(n)}
+        vstar if vstar is not None else NO_TABLE, mask, codes, state.sheets[0].penalties,
+        engine_dice(state, roll), plans, hs)
+    layout = state.layout
+    found = {plan_of(layout, int(plans[x])): float(hs[x]) for x in range(n)}
     assert len(found) == n, "a plan listed twice"
-    return found, plan_of(variant, int(plans[best]))
+    return found, plan_of(layout, int(plans[best]))
 
 
-def engine_weights(spec: PolicySpec, variant: Variant, a2: bool, rows: Sequence[RowState],
-                   penalties: int, vstar: FloatArray | None = None) -> Counter[TurnPlan]:
+def engine_weights(spec: PolicySpec, variant: Variant, state: GameState,
+                   vstar: FloatArray | None = None) -> Counter[TurnPlan]:
     """How many of the 36 * 6^k equally likely rolls lead to each plan (engine's sweep)."""
     geo = geometry(variant)
-    mask, codes = state_of(variant, rows)
+    mask, codes = engine_state(variant, state)
     open_rows = geo.open_rows(mask)
     k = len(open_rows)
     n_layers = variant.penalty_boxes if spec.needs_table else 1
     cell_h, cell_tb, cell_out, weights = engine._cell_scratch(n_layers, k)
     engine.config_weights(
         *geo.engine_args(), variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-        variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
-        vstar if vstar is not None else NO_TABLE, mask, open_rows, codes, n_layers,
-        cell_h, cell_tb, cell_out, weights, *engine._sweep_scratch(k))
-    layer = penalties if n_layers > 1 else 0
+        variant.closed_rows_to_end, state.ruleset.action2_after_action1_end, int(spec.kind),
+        float(spec.param), vstar if vstar is not None else NO_TABLE, mask, open_rows, codes,
+        n_layers, cell_h, cell_tb, cell_out, weights, *engine._sweep_scratch(k))
+    layer = state.sheets[0].penalties if n_layers > 1 else 0
     out: Counter[TurnPlan] = Counter()
     for cell in range(weights.shape[1]):
         w = int(weights[layer, cell])
         if w:
-            out[plan_of(variant, int(cell_tb[layer, cell]))] += w
+            out[plan_of(state.layout, int(cell_tb[layer, cell]))] += w
     return out
-
-
-def rows_game_score(policy: PriorityPolicy, variant: Variant, a2: bool,
-                    dice: npt.NDArray[np.int8]) -> int:
-    """One game on the solver's rows with the dice ``dice[t]`` of turn t (white 1, white 2,
-    one die per row; a closed row's die unused), the Python policy choosing
-    (``choose_rows``), the solver's ``turn_outcomes`` applying: the final score."""
-    rows = (RowState(),) * variant.rows
-    penalties = 0
-    for turn in dice:
-        roll = (int(turn[0]), int(turn[1]),
-                {i: int(turn[2 + i]) for i, r in enumerate(rows) if not r.closed})
-        chosen = policy.choose_rows(variant, a2, rows, penalties, roll)
-        outcome = next(o for o in turn_outcomes(variant, a2, rows, penalties, roll)
-                       if o.plan == chosen)
-        rows, penalties = outcome.rows, outcome.penalties
-        if outcome.game_over:
-            return score(rows, penalties)
-    raise AssertionError("the dice ran out before the game ended")

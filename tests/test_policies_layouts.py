@@ -4,8 +4,9 @@ On the small layouts of tests/test_solver_layouts.py (a die with two target rows
 Mixx A's flip, Mixx B's permuted numbers, cells whose colour has no die):
 
 * the compiled engine's plans and successors (``roll_choice``, ``apply_plan``)
-  equal the solver's plain-Python ``turn_outcomes`` on every state, and its choice
-  and priorities equal the Python policy's (``ranked_rows``);
+  equal the rules core's (``legal_plans``, ``GameState.play_plan``) on every state,
+  and its choice and priorities equal the Python policy's (``ranked`` on the rules
+  core's GameState);
 * the sweep's integer weights equal a count over every roll;
 * V_pi of the compiled backward evaluation equals the naive evaluator (every roll
   on its own, exact Fractions) on every state to 1e-9, and the optimal policy's
@@ -20,19 +21,19 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
 from test_policies_engine import brute_force_counts, check_rolls_on_every_state
-from test_policies_helpers import engine_roll, engine_weights, flat_index, rows_game_score
+from test_policies_helpers import engine_roll, engine_weights, table_value
 from test_solver_layouts import LARGER, SMALL
 
 from qwixx_math.cli import main
 from qwixx_math.errors import ParseError
 from qwixx_math.layouts import MIXX_A, MIXX_B, SheetLayout
+from qwixx_math.model import Colour, Mark, Roll
 from qwixx_math.policies import (
     PolicySpec,
     PriorityPolicy,
@@ -43,10 +44,15 @@ from qwixx_math.policies import (
 )
 from qwixx_math.policies.distribution import forward_distribution
 from qwixx_math.policies.evaluate import evaluate_table_model, evaluate_tables
-from qwixx_math.policies.naive import NaivePolicyEvaluator, naive_score_distribution
-from qwixx_math.policies.simulate import roll_dice, simulate_tables
+from qwixx_math.policies.naive import (
+    NaivePolicyEvaluator,
+    naive_score_distribution,
+    solitaire_states,
+)
+from qwixx_math.policies.simulate import play_game, roll_dice, simulate_tables
+from qwixx_math.rules import new_game, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, RowState, SolverTable, Variant, solve
+from qwixx_math.solver import SolverTable, Variant, solve
 from qwixx_math.solver.cache import table_filename, write_table
 from qwixx_math.solver.layout import Layout
 
@@ -64,15 +70,9 @@ def table_of(layout: SheetLayout, a2: bool) -> SolverTable:
     return _TABLES[key]
 
 
-def value_at(values: np.ndarray, variant: Variant,  # type: ignore[type-arg]
-             rows: Sequence[RowState], penalties: int) -> float:
-    closed = sum(r.points for r in rows if r.closed)
-    return closed + float(values[flat_index(variant, rows, penalties)])
-
-
 @pytest.mark.parametrize("name", list(SMALL))
 def test_engine_plans_equal_turn_outcomes_on_every_state(name: str) -> None:
-    assert check_rolls_on_every_state(Variant(SMALL[name]), 8, 7) > 200
+    assert check_rolls_on_every_state(SMALL[name], 8, 7) > 200
 
 
 @pytest.mark.parametrize("name", list(SMALL))
@@ -82,17 +82,16 @@ def test_engine_choice_equals_the_python_policies(name: str) -> None:
     for a2 in (False, True):
         table = table_of(SMALL[name], a2)
         vstar = np.asarray(table.data)
+        ruleset = Ruleset(players=1, action2_after_game_end=a2)
         for policy_name in POLICIES:
             spec = PolicySpec.parse(policy_name)
             policy = PriorityPolicy(spec, table)
-            for rows, penalties in NaiveSolver(variant, Ruleset(players=1)).states():
-                open_rows = [i for i, r in enumerate(rows) if not r.closed]
-                roll = (rng.randint(1, 6), rng.randint(1, 6),
-                        {i: rng.randint(1, 6) for i in open_rows})
-                found, chosen = engine_roll(spec, variant, a2, rows, penalties, roll, vstar)
-                ranked = policy.ranked_rows(variant, a2, rows, penalties, roll)
-                assert chosen == ranked[0][0].plan, (name, policy_name, rows, roll)
-                assert {o.plan: h for o, h, _ in ranked} == found
+            for state in solitaire_states(SMALL[name], ruleset):
+                roll = random_roll(rng, state.dice_in_play)
+                found, chosen = engine_roll(spec, variant, state, roll, vstar)
+                ranked = policy.ranked(state, roll)
+                assert chosen == ranked[0][0], (name, policy_name, state.describe(), str(roll))
+                assert {plan: h for plan, h, _ in ranked} == found
 
 
 @pytest.mark.parametrize("name", ["two-targets", "mixx-a-like", "no-die"])
@@ -101,14 +100,14 @@ def test_sweep_weights_equal_a_count_over_every_roll(name: str) -> None:
     rng = random.Random(11)
     for a2 in (False, True):
         table = table_of(SMALL[name], a2)
-        states = list(NaiveSolver(variant, Ruleset(players=1)).states())
+        states = list(solitaire_states(SMALL[name], Ruleset(players=1,
+                                                            action2_after_game_end=a2)))
         for policy_name in ("optimal", "seed-tips"):
             spec = PolicySpec.parse(policy_name)
             policy = PriorityPolicy(spec, table)
-            for rows, penalties in rng.sample(states, 8):
-                assert engine_weights(spec, variant, a2, rows, penalties,
-                                      np.asarray(table.data)) == \
-                    brute_force_counts(policy, variant, a2, rows, penalties)
+            for state in rng.sample(states, 8):
+                assert engine_weights(spec, variant, state, np.asarray(table.data)) == \
+                    brute_force_counts(policy, state)
 
 
 def check_values(layout: SheetLayout, a2: bool, policy_name: str) -> None:
@@ -117,14 +116,15 @@ def check_values(layout: SheetLayout, a2: bool, policy_name: str) -> None:
     spec = PolicySpec.parse(policy_name)
     ev = evaluate_tables(spec, variant, a2, np.asarray(table.data))
     ruleset = Ruleset(players=1, action2_after_game_end=a2)
-    naive = NaivePolicyEvaluator(variant, ruleset, PriorityPolicy(spec, table))
+    naive = NaivePolicyEvaluator(PriorityPolicy(spec, table), ruleset, layout)
     checked = 0
-    for rows, penalties in NaiveSolver(variant, ruleset).states():
-        expected = naive.value(rows, penalties)
-        got = value_at(ev.values, variant, rows, penalties)
-        assert abs(got - float(expected)) <= TOLERANCE, (layout.name, rows, penalties, got,
+    for state in solitaire_states(layout, ruleset):
+        expected = naive.value(state)
+        got = table_value(ev.values, variant, state)
+        assert abs(got - float(expected)) <= TOLERANCE, (layout.name, state.describe(), got,
                                                          expected)
-        assert got <= table.value(rows, penalties) + TOLERANCE  # never beats optimal play
+        # never beats optimal play
+        assert got <= table_value(np.asarray(table.data), variant, state) + TOLERANCE
         checked += 1
     assert checked > 20
     assert not np.isnan(ev.values).any()
@@ -179,6 +179,33 @@ def test_the_table_model_policy_on_a_mixed_layout_is_the_solver_table() -> None:
     assert np.max(np.abs(ev.values[2] - np.asarray(table.data))) <= TOLERANCE
 
 
+#: Rows locked by yellow and blue (no red or green row): the table's rows 0 and 1 are the
+#: colours 1 and 3 of the rules core, so a look-up by colour index would miss them.
+YELLOW_BLUE = SheetLayout.of_rows("yellow-blue", [
+    [(5, Colour.RED), (7, Colour.YELLOW), (9, Colour.YELLOW)],
+    [(8, Colour.BLUE), (4, Colour.YELLOW), (6, Colour.BLUE)]], lock_threshold=1,
+    penalty_boxes=2)
+
+
+def test_the_optimal_policy_on_rows_of_other_lock_colours() -> None:
+    """The optimal policy reads the table by the layout's rows (keys.table_index): on a
+    sheet whose rows lock yellow and blue, the engine's choice and priorities (its own
+    flat indices) equal the Python policy's on every state, and V_pi is the table."""
+    variant = Variant(YELLOW_BLUE)
+    table = table_of(YELLOW_BLUE, True)
+    policy = PriorityPolicy(PolicySpec.optimal(), table)
+    ev = evaluate_tables(PolicySpec.optimal(), variant, True, np.asarray(table.data))
+    assert np.max(np.abs(ev.values - np.asarray(table.data))) <= TOLERANCE
+    rng = random.Random(3)
+    ruleset = Ruleset(players=1, action2_after_game_end=True)
+    for state in solitaire_states(YELLOW_BLUE, ruleset):
+        roll = random_roll(rng, state.dice_in_play)
+        found, chosen = engine_roll(PolicySpec.optimal(), variant, state, roll,
+                                    np.asarray(table.data))
+        ranked = policy.ranked(state, roll)
+        assert chosen == ranked[0][0] and {p: h for p, h, _ in ranked} == found
+
+
 def test_the_layouts_make_the_policies_differ() -> None:
     """Not a copy of the official rules: the same letters on a plain sheet give other values."""
     layout = SMALL["two-targets"]
@@ -200,8 +227,8 @@ def test_distribution_equals_the_naive_enumeration(name: str, policy_name: str,
     table = table_of(layout, a2)
     spec = PolicySpec.parse(policy_name)
     dist, reached = forward_distribution(spec, variant, a2, np.asarray(table.data))
-    exact = naive_score_distribution(variant, Ruleset(players=1, action2_after_game_end=a2),
-                                     PriorityPolicy(spec, table))
+    exact = naive_score_distribution(PriorityPolicy(spec, table),
+                                     Ruleset(players=1, action2_after_game_end=a2), layout)
     assert sum(exact.values()) == 1 and reached > 0
     for s, p in zip(dist.scores, dist.probabilities, strict=True):
         assert abs(p - float(exact.get(s, Fraction(0)))) <= 1e-12, (s, p, exact.get(s))
@@ -221,8 +248,11 @@ def test_simulator_plays_what_the_python_policy_plays(name: str, policy_name: st
     dice = roll_dice(150, 4, variant)
     sim = simulate_tables(spec, variant, a2, 150, 4, np.asarray(table.data), dice)
     policy = PriorityPolicy(spec, table)
+    ruleset = Ruleset(players=1, action2_after_game_end=a2)
     for g in range(150):
-        assert int(sim.scores[g]) == rows_game_score(policy, variant, a2, dice[g]), (name, g)
+        final = play_game(policy, ruleset, dice[g], layout)
+        assert int(sim.scores[g]) == final.scores[0], (name, g)
+        assert int(sim.turns[g]) == final.turn + 1, (name, g)
 
 
 @pytest.mark.parametrize("policy_name", ["optimal", "seed-tips"])
@@ -269,15 +299,18 @@ def test_python_policies_play_mixx_a_rows() -> None:
     variant = Variant(MIXX_A)
     spec = PolicySpec.fewest_skips()
     policy = PriorityPolicy(spec)
-    rows = (RowState(),) * 4
-    roll = (1, 1, {0: 1, 1: 1, 2: 1, 3: 1})  # white 2, every die + white: 2
-    found, chosen = engine_roll(spec, variant, False, rows, 0, roll)
-    assert chosen == policy.choose_rows(variant, False, rows, 0, roll)
-    # 2 is the first cell of row 1 (index 0, yellow) and of row 2 (index 1, red): action 1
-    # takes one, the yellow die or the red die the other
-    assert chosen.action1 == (0, 2) and chosen.action2 == (1, 2)
-    assert all(MIXX_A.cell_colour(MIXX_A.locks[p.action2[0]], p.action2[1]) is not None
-               for p in found if p.action2 is not None)
+    state = new_game(1, layout=MIXX_A)
+    roll = Roll((1, 1), (1, 1, 1, 1))  # white 2, every die + white: 2
+    found, chosen = engine_roll(spec, variant, state, roll)
+    assert chosen == policy.choose(state, roll)
+    # 2 is the first cell of row 1 (the red lock's row, a yellow cell) and of row 2 (the
+    # yellow lock's, a red cell): action 1 takes one, the yellow die or the red die the other
+    assert chosen.action1 == Mark(Colour.RED, 2) and chosen.action2 == Mark(Colour.YELLOW, 2)
+    assert MIXX_A.cell_colour(Colour.YELLOW, 2) is Colour.RED
+    # every action 2 marks a 2 (white + any die), in a cell of its die's colour: the first
+    # cells of rows 1 and 2 (the 2s of rows 3 and 4 close them and need 5 marks first)
+    assert {p.action2 for p in found if p.action2 is not None} == {
+        Mark(Colour.RED, 2), Mark(Colour.YELLOW, 2)}
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,9 @@
 """Exact policy values and score distributions against plain-Python references.
 
 * The compiled backward evaluation V_pi equals the naive evaluator (every roll of
-  the dice on its own, the Python policy on ``turn_outcomes``, exact Fractions)
-  on every state of small variants, to 1e-9, for the optimal policy and every
-  heuristic, under both R15 options.
+  the dice on its own, the Python policy choosing and the rules core playing,
+  exact Fractions) on every state of small variants, to 1e-9, for the optimal
+  policy and every heuristic, under both R15 options.
 * For the optimal policy V_pi equals the solver's V* on every state.
 * The forward-propagated score distribution equals the naive exact enumeration
   (Fractions) score by score, sums to 1 and has mean V_pi(start).
@@ -16,14 +16,18 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from test_policies_helpers import flat_index
+from test_policies_helpers import table_value
 
 from qwixx_math.policies import PolicySpec, PriorityPolicy
 from qwixx_math.policies.distribution import forward_distribution
 from qwixx_math.policies.evaluate import evaluate_tables
-from qwixx_math.policies.naive import NaivePolicyEvaluator, naive_score_distribution
+from qwixx_math.policies.naive import (
+    NaivePolicyEvaluator,
+    naive_score_distribution,
+    solitaire_states,
+)
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve
+from qwixx_math.solver import SolverTable, Variant, solve
 
 TOLERANCE = 1e-9
 POLICIES = ["optimal", "fewest-skips", "seed-tips", "threshold-0", "threshold-1"]
@@ -43,23 +47,18 @@ def table_of(spec: tuple[str, int, int, int, int], a2: bool) -> tuple[Variant, R
     return variant, ruleset, solve(ruleset, variant, cache=False)
 
 
-def value_at(values: np.ndarray, variant: Variant, rows: tuple, penalties: int) -> float:  # type: ignore[type-arg]
-    closed = sum(r.points for r in rows if r.closed)
-    return closed + float(values[flat_index(variant, rows, penalties)])
-
-
 def check_values(spec: tuple[str, int, int, int, int], a2: bool, name: str) -> None:
     variant, ruleset, table = table_of(spec, a2)
     policy_spec = PolicySpec.parse(name)
     ev = evaluate_tables(policy_spec, variant, a2, np.asarray(table.data))
-    naive = NaivePolicyEvaluator(variant, ruleset, PriorityPolicy(policy_spec, table))
+    naive = NaivePolicyEvaluator(PriorityPolicy(policy_spec, table), ruleset, variant.sheet)
     checked = 0
-    for rows, penalties in NaiveSolver(variant, ruleset).states():
-        expected = naive.value(rows, penalties)
-        got = value_at(ev.values, variant, rows, penalties)
-        assert abs(got - float(expected)) <= TOLERANCE, (rows, penalties, got, expected)
+    for state in solitaire_states(variant.sheet, ruleset):
+        expected = naive.value(state)
+        got = table_value(ev.values, variant, state)
+        assert abs(got - float(expected)) <= TOLERANCE, (state.describe(), got, expected)
         # never better than optimal play
-        assert got <= table.value(rows, penalties) + TOLERANCE
+        assert got <= table_value(np.asarray(table.data), variant, state) + TOLERANCE
         checked += 1
     assert checked > 10
     assert not np.isnan(ev.values).any()
@@ -69,7 +68,8 @@ def check_distribution(spec: tuple[str, int, int, int, int], a2: bool, name: str
     variant, ruleset, table = table_of(spec, a2)
     policy_spec = PolicySpec.parse(name)
     dist, reached = forward_distribution(policy_spec, variant, a2, np.asarray(table.data))
-    exact = naive_score_distribution(variant, ruleset, PriorityPolicy(policy_spec, table))
+    exact = naive_score_distribution(PriorityPolicy(policy_spec, table), ruleset,
+                                     variant.sheet)
     assert sum(exact.values()) == 1  # exact rationals
     assert reached > 0
     for s, p in zip(dist.scores, dist.probabilities, strict=True):

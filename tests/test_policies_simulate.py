@@ -6,7 +6,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
-from test_policies_helpers import rows_game_score
 
 from qwixx_math.errors import ParseError
 from qwixx_math.policies import HeuristicPolicy, PolicySpec, PriorityPolicy, play_game, roll_dice
@@ -37,8 +36,7 @@ def test_simulator_equals_the_rules_core_game_by_game(name: str, a2: bool) -> No
 
 
 def test_simulator_equals_the_rules_core_with_the_optimal_policy_on_a_variant() -> None:
-    """The optimal policy needs a table; on a variant the rules core cannot play, so the
-    comparison is with the Python policy on the solver's turn (choose_rows)."""
+    """The optimal policy (it needs a table) on a small layout, through the rules core."""
     variant = Variant.from_letters("ad", 6, 2, 2, 1)
     ruleset = Ruleset(players=1)
     table = solve(ruleset, variant, cache=False)
@@ -47,7 +45,9 @@ def test_simulator_equals_the_rules_core_with_the_optimal_policy_on_a_variant() 
                           vstar=np.asarray(table.data), dice=dice)
     policy = PriorityPolicy(PolicySpec.optimal(), table)
     for g in range(200):
-        assert rows_game_score(policy, variant, False, dice[g]) == sim.scores[g]
+        final = play_game(policy, ruleset, dice[g], variant.sheet)
+        assert final.scores[0] == sim.scores[g], g
+        assert final.turn + 1 == sim.turns[g], g
 
 
 def test_dice_and_results_depend_on_the_seed_only() -> None:

@@ -16,13 +16,14 @@ import functools
 
 import numpy as np
 import pytest
+from test_policies_helpers import table_value
 
 from qwixx_math.errors import ParseError
 from qwixx_math.policies import CrossValue, OptimalPolicy, PolicySpec, cross_value
 from qwixx_math.policies.evaluate import evaluate_table_model, evaluate_tables
-from qwixx_math.policies.naive import NaiveTableEvaluator
+from qwixx_math.policies.naive import NaiveTableEvaluator, solitaire_states
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve
+from qwixx_math.solver import SolverTable, Variant, solve
 
 TOLERANCE = 1e-9
 # (letters, row length, lock threshold, penalty boxes, closed rows to end)
@@ -53,15 +54,16 @@ def check_against_naive(spec: tuple[str, int, int, int, int], a2: bool, policy_p
     ruleset = Ruleset(players=1, action2_after_game_end=a2)
     values = evaluated(spec, a2, policy_players, (players,))[players]
     optimum = table(spec, a2, players)
-    naive = NaiveTableEvaluator(variant, ruleset, OptimalPolicy(table(spec, a2, policy_players)),
-                                players)
+    naive = NaiveTableEvaluator(OptimalPolicy(table(spec, a2, policy_players)), players, ruleset,
+                                variant.sheet)
+    level_size = optimum.layout.level_size
     checked = 0
-    for rows, penalties in NaiveSolver(variant, ruleset).states():
+    for state in solitaire_states(variant.sheet, ruleset):
         for before_me in range(players):
-            index, closed = optimum.layout.locate(rows, penalties, before_me)
-            got = closed + float(values[index])
-            expected = naive.value(rows, penalties, before_me)
-            assert abs(got - float(expected)) <= TOLERANCE, (rows, penalties, before_me, got,
+            level = values[before_me * level_size:(before_me + 1) * level_size]
+            got = table_value(level, variant, state)
+            expected = naive.value(state, before_me)
+            assert abs(got - float(expected)) <= TOLERANCE, (state.describe(), before_me, got,
                                                               expected)
             checked += 1
     assert checked > 10
@@ -69,11 +71,12 @@ def check_against_naive(spec: tuple[str, int, int, int, int], a2: bool, policy_p
 
 
 # (variant, R15 option, M, N): the solitaire policy at tables, table policies solo,
-# a table policy at a bigger table; the passive closes of SHORT
+# a table policy at a bigger table; the passive closes of SHORT (one case: on the rules
+# core the naive evaluator takes ~5 s a SHORT case; every SHORT case runs in the slow run)
 FAST_CASES = [
     (ONE_ROW, False, 1, 2), (ONE_ROW, False, 1, 3), (ONE_ROW, False, 2, 1),
     (ONE_ROW, False, 3, 1), (ONE_ROW, False, 2, 3), (ONE_ROW, True, 3, 2),
-    (SHORT, False, 1, 2), (SHORT, True, 2, 1),
+    (SHORT, False, 1, 2),
 ]
 SLOW_CASES = [
     *((SHORT, a2, m, n) for a2 in (False, True) for m in (1, 2, 3) for n in (1, 2, 3)),

@@ -92,8 +92,8 @@ def make_policy(policy: PolicySpec | str, ruleset: Ruleset | None = None, *,
                 cache: CacheArg = True, progress: bool | None = None,
                 layout: LayoutArg = None) -> PriorityPolicy:
     """The Python policy (``choose(state, roll)``); the optimal one loads or solves the table
-    of the official game (or of ``layout``) for ``ruleset``'s R15 option.  On another
-    layout the policy plays the solver's rows (:meth:`PriorityPolicy.ranked_rows`)."""
+    of the official game (or of ``layout``) for ``ruleset``'s R15 option.  It plays the
+    rules core's one-player GameStates of that layout (``new_game(1, layout=...)``)."""
     spec = _spec(policy)
     ruleset, variant = _setup(ruleset, None, layout)
     table = _table(spec, ruleset, variant, cache, progress)

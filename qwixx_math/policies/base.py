@@ -15,9 +15,11 @@ blue and then left to right).
 * :class:`HeuristicPolicy`: ``h`` from features a person can compute (marks,
   skipped numbers); see :class:`~qwixx_math.policies.spec.PolicySpec`.
 
-Both also play the solver's small variants (:meth:`PriorityPolicy.choose_rows`,
-on :class:`~qwixx_math.solver.RowState` rows and the solver's plans), so that
-the compiled engine can be checked against plain Python on every state.
+Both play every sheet layout (:mod:`qwixx_math.layouts`: the official sheet, Qwixx
+Mixx A and B, and the small test layouts) on the rules core's :class:`GameState`,
+so that the compiled engine can be checked against plain Python
+(:mod:`qwixx_math.policies.naive`) on every state of small layouts.  The optimal
+policy needs the table of the game's layout and R15 option.
 """
 
 from __future__ import annotations
@@ -30,15 +32,10 @@ import numpy.typing as npt
 
 from ..errors import IllegalMoveError, InvalidStateError, ParseError
 from ..keys import table_index
-from ..model import COLOURS, ROW_LENGTH, Roll, TurnPlan
-from ..rules import GameState, Phase, legal_plans
+from ..layouts import SheetLayout
+from ..model import Colour, Mark, Roll, Sheet, TurnPlan
+from ..rules import GameState, Phase, legal_plans, turn_outcomes
 from ..solver import SolverTable
-from ..solver import TurnPlan as SolverPlan
-from ..solver.plans import Mark as SolverMark
-from ..solver.plans import Outcome, turn_outcomes
-from ..solver.plans import Roll as SolverRoll
-from ..solver.state import RowState, score
-from ..solver.variant import Variant
 from .scoring import PolicyKind, priority, tie_break
 from .spec import PolicySpec
 
@@ -93,9 +90,9 @@ class PriorityPolicy:
         self._data: npt.NDArray[np.float64] | None = None
         if self.table is not None:
             self._data = self.table.data
-            # a table of the table model (players = M > 1) values the position after an
-            # own turn at its level M - 1 (M - 1 other players roll next)
-            self._after = (self.table.players - 1) * self.table.layout.level_size
+            # a table of the table model (players = M > 1) holds M levels of this size and
+            # values the position after an own turn at level M - 1 (M - 1 others roll next)
+            self._level_size = int(self.table.layout.level_size)
             # the layout as Python ints, for keys.table_index (as the Advisor keeps it)
             self._offsets = [int(x) for x in self.table.layout.offsets]
             self._strides = [[int(x) for x in row] for row in self.table.layout.strides]
@@ -107,100 +104,81 @@ class PriorityPolicy:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec.name!r})"
 
-    # -- the official game (rules core) ----------------------------------------------------------
     def ranked(self, state: GameState, roll: Roll) -> list[RankedChoice]:
         """Every legal plan with its priority and tie-break rank, the chosen plan first."""
-        _check_solitaire(state)
-        if self.table is not None:
-            if self.table.variant != Variant():
-                raise ParseError("GameState play needs the table of the official game")
-            if self.table.action2_after_action1_end != state.ruleset.action2_after_action1_end:
-                raise ParseError("the table was solved for the other value of "
-                                 "action2_after_game_end than this game's ruleset", rule="R15")
-        plans = legal_plans(state, roll)
-        sheet = state.sheets[0]
-        closed_before = sum(sheet.row_score(c) for c in COLOURS if c in state.closed)
-        lasts = [mask.bit_length() - 1 for mask in sheet.masks]
-        out: list[RankedChoice] = []
-        for plan in plans:
-            a1, a2 = ((None if m is None else (m.colour.index, m.position))
-                      for m in (plan.action1, plan.action2))
-            value = 0.0
-            if self._data is not None:
-                after = state.play_plan(roll, plan)
-                value = self._relative_value(after, closed_before)
-            out.append((plan, self._priority(len(plan.marks), a1, a2, lasts, value),
-                        _rank(len(COLOURS), ROW_LENGTH, a1, a2)))
-        out.sort(key=lambda c: (-c[1], c[2]))
+        out = self._scored(state, roll)
+        out.sort(key=_order)
         return out
 
     def choose(self, state: GameState, roll: Roll) -> TurnPlan:
         """The legal plan of highest priority (ties: the first in legal_plans order)."""
-        return self.ranked(state, roll)[0][0]
+        return min(self._scored(state, roll), key=_order)[0]
 
-    def _relative_value(self, after: GameState, closed_before: int) -> float:
-        """Optimal value of ``after`` less the points of the rows closed before the turn,
-        with the engine's arithmetic (closed points + table value, in float64)."""
-        sheet = after.sheets[0]
-        if after.is_over:
-            return float(sheet.score - closed_before)
-        assert self._data is not None
-        mask = 0
-        closed_now = 0
-        for c in COLOURS:
-            if c in after.closed:
-                mask |= 1 << c.index
-                closed_now += sheet.row_score(c)
-        index = table_index(sheet, mask, self._offsets, self._strides)
-        return float(closed_now - closed_before) + float(self._data[self._after + index])
-
-    # -- the solver's variants (row states) ------------------------------------------------------
-    def ranked_rows(self, variant: Variant, action2_after_action1_end: bool,
-                    rows: Sequence[RowState], penalties: int,
-                    roll: SolverRoll) -> list[tuple[Outcome, float, int]]:
-        """:meth:`ranked` on the solver's representation of a variant's position: every
-        legal plan's outcome (:func:`qwixx_math.solver.turn_outcomes`) with its priority
-        and tie-break rank, the chosen one first."""
-        if self.table is not None and (self.table.variant != variant or
-                                       self.table.action2_after_action1_end
-                                       != action2_after_action1_end):
-            raise ParseError("the table was solved for another variant or R15 option")
-        rows = tuple(rows)
-        outcomes = turn_outcomes(variant, action2_after_action1_end, rows, penalties, roll)
-        closed_before = sum(r.points for r in rows if r.closed)
-        lasts = [-1 if r.last is None else r.last for r in rows]
-        out: list[tuple[Outcome, float, int]] = []
-        for o in outcomes:
-            plan = o.plan
-            a1, a2 = (_placed(variant, m) for m in (plan.action1, plan.action2))
-            value = 0.0
-            if self._data is not None:
-                value = self._relative_rows_value(o.rows, o.penalties, o.game_over,
-                                                  closed_before)
-            out.append((o, self._priority(plan.marks, a1, a2, lasts, value),
-                        _rank(variant.rows, variant.row_length, a1, a2)))
-        out.sort(key=lambda c: (-c[1], c[2]))
+    def _scored(self, state: GameState, roll: Roll) -> list[RankedChoice]:
+        """Every legal plan with its priority and tie-break rank, in no particular order."""
+        _check_solitaire(state)
+        layout = state.layout
+        if self.table is not None:
+            self._check_table(state)
+        sheet = state.sheets[0]
+        closed_before = sum(sheet.row_score(c) for c in layout.locks if c in state.closed)
+        if self._data is None:
+            valued = [(plan, 0.0) for plan in legal_plans(state, roll)]
+        else:  # the value of the position each plan leads to (the rules core plays it)
+            valued = []
+            for after, plans in turn_outcomes(state, roll).items():
+                value = self._relative_value(after.sheets[0], after.closed, closed_before)
+                valued.extend((plan, value) for plan in plans)
+        # each row's rightmost mark (-1: none), by table row (the layout's row order)
+        lasts = [sheet.masks[c.index].bit_length() - 1 for c in layout.locks]
+        rows, length = layout.rows, max(len(r) for r in layout.numbers)
+        out: list[RankedChoice] = []
+        for plan, value in valued:
+            a1, a2 = _placed(layout, plan.action1), _placed(layout, plan.action2)
+            out.append((plan, self._priority(len(plan.marks), a1, a2, lasts, value),
+                        _rank(rows, length, a1, a2)))
         return out
 
-    def choose_rows(self, variant: Variant, action2_after_action1_end: bool,
-                    rows: Sequence[RowState], penalties: int, roll: SolverRoll) -> SolverPlan:
-        """:meth:`choose` on the solver's representation of a variant's position."""
-        return self.ranked_rows(variant, action2_after_action1_end, rows, penalties,
-                                roll)[0][0].plan
+    def _check_table(self, state: GameState) -> None:
+        assert self.table is not None
+        if self.table.variant.sheet != state.layout:
+            raise ParseError(f"the table was solved for the {self.table.variant.sheet.name} "
+                             f"sheet; this game is played on the {state.layout.name} sheet")
+        if self.table.action2_after_action1_end != state.ruleset.action2_after_action1_end:
+            raise ParseError("the table was solved for the other value of "
+                             "action2_after_game_end than this game's ruleset", rule="R15")
 
-    def _relative_rows_value(self, rows: tuple[RowState, ...], penalties: int,
-                             game_over: bool, closed_before: int,
-                             before_me: int | None = None) -> float:
-        """The table's value of the position less ``closed_before``, at level
-        ``before_me`` (default: after an own turn, the table's players - 1)."""
-        if game_over:
-            return float(score(rows, penalties) - closed_before)
-        assert self.table is not None and self._data is not None
+    def table_value(self, sheet: Sheet, closed: frozenset[Colour],
+                    before_me: int | None = None) -> float:
+        """The table's value of a solitaire position (``sheet``, the rows ``closed``) before
+        a roll: the points of the closed rows plus the table's value of the open ones, at
+        level ``before_me`` (default: after an own turn, the table's players - 1); the
+        final score once the game is over (R13, R14).  Only for the optimal policy."""
+        return self._relative_value(sheet, closed, 0, before_me)
+
+    def _relative_value(self, sheet: Sheet, closed: frozenset[Colour], closed_before: int,
+                        before_me: int | None = None) -> float:
+        """:meth:`table_value` less ``closed_before``, with the engine's arithmetic (the
+        points of the closed rows less ``closed_before``, plus the table's value, in
+        float64; the final score less ``closed_before`` once the game is over)."""
+        if self._data is None or self.table is None:
+            raise ParseError("only the optimal policy reads the solver's table")
+        layout = sheet.layout
+        mask = 0
+        closed_now = 0
+        n_closed = 0
+        for r, c in enumerate(layout.locks):
+            if c in closed:
+                mask |= 1 << r
+                closed_now += sheet.row_score(c)
+                n_closed += 1
+        if n_closed >= layout.closed_rows_to_end or sheet.penalties >= layout.penalty_boxes:
+            return float(sheet.score - closed_before)
         level = self.table.players - 1 if before_me is None else before_me
-        index, closed_now = self.table.layout.locate(rows, penalties, level)
-        return float(closed_now - closed_before) + float(self._data[index])
+        index = table_index(sheet, mask, self._offsets, self._strides)
+        return float(closed_now - closed_before) + float(
+            self._data[level * self._level_size + index])
 
-    # -- shared by both representations ----------------------------------------------------------
     def _priority(self, marks: int, a1: _Placed | None, a2: _Placed | None,
                   lasts: Sequence[int], value: float) -> float:
         """:func:`priority` of a plan marking ``a1`` and ``a2`` (each ``(row, position)`` or
@@ -219,13 +197,18 @@ class PriorityPolicy:
                         max((0, *skips)), value)
 
 
-def _placed(variant: Variant, mark: SolverMark | None) -> _Placed | None:
-    """A solver mark ``(row, number)`` as ``(row, position)``."""
+def _order(choice: RankedChoice) -> tuple[float, int]:
+    """Highest priority first, then the lowest tie-break rank."""
+    return (-choice[1], choice[2])
+
+
+def _placed(layout: SheetLayout, mark: Mark | None) -> _Placed | None:
+    """A mark as ``(row, position)`` on ``layout`` (row: the index of its lock colour
+    among the layout's rows)."""
     if mark is None:
         return None
-    pos = variant.position_of(*mark)
-    assert pos is not None
-    return mark[0], pos
+    ci = mark.colour.index
+    return layout._row_of[ci], layout._pos[ci][mark.number]
 
 
 def _rank(rows: int, length: int, a1: _Placed | None, a2: _Placed | None) -> int:

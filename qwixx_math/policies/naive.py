@@ -1,151 +1,235 @@
-"""Deliberately naive references for small variants: plain Python, exact rationals.
+"""Deliberately naive references for small layouts: plain Python on the rules core, exact
+rationals.
 
-* :class:`NaivePolicyEvaluator`: V_pi by memoised recursion over every roll of the
-  dice in play (each of the 6^(2+k) outcomes on its own), the policy's
-  :meth:`~qwixx_math.policies.base.PriorityPolicy.choose_rows` on the solver's
-  :func:`~qwixx_math.solver.turn_outcomes` for each.
-* :func:`naive_score_distribution`: the exact final-score distribution by
-  pushing probability mass forward state by state, the same way.
-* :class:`NaiveTableEvaluator`: V_pi in the table model of N players of the
-  optimal policy of an M-table: own rolls as above (the policy ranks plans by the
-  M-table at level M - 1), and on each other player's roll every one of the 36
-  white pairs on its own, the policy passing or marking the white sum
-  (:func:`~qwixx_math.solver.plans.mark_row`) by the M-table's value at level
-  min(K - 1, M - 1).
+Positions are the rules core's one-player :class:`~qwixx_math.rules.GameState`
+(``new_game(players=1, ruleset=..., layout=...)``) and a turn is what the rules
+core says it is: the policy chooses one of :func:`~qwixx_math.rules.legal_plans`
+(:meth:`~qwixx_math.policies.base.PriorityPolicy.choose`) and
+:meth:`GameState.play_plan` plays it.
+
+* :func:`solitaire_states`: every position of a layout in which the solitaire game
+  is still running, one per compact key (:func:`qwixx_math.keys.sheet_key`).
+* :class:`NaivePolicyEvaluator`: V_pi by memoised recursion (memo: the compact key)
+  over every roll of the dice in play (:func:`qwixx_math.dice.outcome_table`: the
+  canonical rolls with their exact weights; the order of the white dice changes no
+  legal plan), the policy choosing for each.
+* :func:`naive_score_distribution`: the exact final-score distribution by pushing
+  probability mass forward position by position, the same way.
+* :class:`NaiveTableEvaluator`: V_pi in the table model of N players of the optimal
+  policy of an M-table: own rolls as above (the policy ranks plans by the M-table at
+  level M - 1), and on each other player's roll every white pair on its own, the
+  policy passing or marking the white sum (one of
+  :func:`~qwixx_math.rules.legal_action1`, played by the rules core) by the
+  M-table's value at level min(K - 1, M - 1).
 
 No cell cache, no expected-maximum sweep, no flat layout: they share only the
-policy's priority function with the compiled engine.  Exponentially slow; only
-for variants with 2-3 short rows.
+policy's priority function (and, for the optimal policy, the table look-up) with
+the compiled engine.  Exponentially slow; only for layouts with 2-3 short rows.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
+from functools import lru_cache
 
+from ..dice import outcome_table
+from ..errors import ParseError
+from ..keys import key_space, sheet_from_key, sheet_key
+from ..layouts import OFFICIAL, SheetLayout, layout_named
+from ..model import COLOURS, Colour, Mark, Roll
+from ..rules import GameState, Phase, legal_action1, new_game
 from ..ruleset import Ruleset
-from ..solver.plans import Outcome, all_rolls, is_game_over, mark_row
-from ..solver.state import RowState, score
-from ..solver.variant import Variant
 from .base import PriorityPolicy
 
-__all__ = ["NaivePolicyEvaluator", "NaiveTableEvaluator", "naive_score_distribution"]
-
-State = tuple[tuple[RowState, ...], int]
-Key = tuple[tuple[RowState, ...], int, int]
+__all__ = ["NaivePolicyEvaluator", "NaiveTableEvaluator", "naive_score_distribution",
+           "solitaire_states"]
 
 
-def _chosen(policy: PriorityPolicy, variant: Variant, a2_end: bool, rows: tuple[RowState, ...],
-            penalties: int, roll: tuple[int, int, dict[int, int]]) -> Outcome:
-    return policy.ranked_rows(variant, a2_end, rows, penalties, roll)[0][0]
+def solitaire_states(layout: SheetLayout | str, ruleset: Ruleset) -> Iterator[GameState]:
+    """Every position (before a roll) of solitaire games on ``layout`` in which the game is
+    not over, one for each compact key, in key order: open rows in every state (rightmost
+    mark and count), locked rows with every count a row can close with (the lock
+    threshold + 2 up to the row's length + 1), every penalty count below the last box.
+
+    The position of a key is :func:`~qwixx_math.keys.sheet_from_key`'s representative
+    sheet (marks packed to the left), which has the same future as any sheet of that key.
+    """
+    layout = layout_named(layout)
+    if not isinstance(ruleset, Ruleset) or ruleset.players != 1:
+        raise ParseError(f"solitaire states need a one-player Ruleset, not {ruleset!r}")
+    for key in range(key_space(layout)):
+        try:
+            sheet, closed = sheet_from_key(key, layout)
+        except ParseError:
+            continue  # a closed count no row of this layout can have
+        if closed - sheet.locked:
+            continue  # a row closed by another player: not a solitaire position
+        if len(closed) >= layout.closed_rows_to_end or sheet.penalties >= layout.penalty_boxes:
+            continue  # the game is over (R13, R14)
+        yield GameState(ruleset, (sheet,), closed=closed)
+
+
+def _start(ruleset: Ruleset, layout: SheetLayout | str) -> tuple[Ruleset, SheetLayout]:
+    if not isinstance(ruleset, Ruleset) or ruleset.players != 1:
+        raise ParseError(f"the naive evaluators play solitaire: a one-player Ruleset, not "
+                         f"{ruleset!r}")
+    return ruleset, layout_named(layout)
+
+
+def _key(state: GameState) -> int:
+    return sheet_key(state.sheets[0], state.closed)
+
+
+def _rolls(state: GameState) -> tuple[tuple[Roll, int], ...]:
+    """Every roll of the dice in play with its weight (out of 6^(2 + dice in play))."""
+    return _rolls_of(state.dice_in_play)
+
+
+@lru_cache(maxsize=16)
+def _rolls_of(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
+    return tuple(outcome_table(in_play).rolls())
+
+
+@lru_cache(maxsize=16)
+def _white_rolls(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
+    """Every pair of white dice with its weight (out of 36), as rolls of another player:
+    the coloured dice ``in_play`` show 1 (they do not enter anyone's action 1)."""
+    faces = tuple(1 if c in in_play else None for c in COLOURS)
+    coloured = (faces[0], faces[1], faces[2], faces[3])
+    return tuple((Roll(r.white, coloured), w) for r, w in outcome_table(()).rolls())
+
+
+def _check(state: object, ruleset: Ruleset, layout: SheetLayout) -> GameState:
+    """``state`` (None: the start of the game) if it is a position of ``layout`` under
+    ``ruleset``; ParseError otherwise."""
+    if state is None:
+        return new_game(players=1, ruleset=ruleset, layout=layout)
+    if not isinstance(state, GameState) or state.ruleset != ruleset or state.layout != layout:
+        raise ParseError(f"this evaluator values one-player positions of the {layout.name} "
+                         f"sheet under its ruleset, not {state!r}")
+    return state
+
+
+def _mean(outcomes: Iterable[tuple[GameState, int]],
+          value: Callable[[GameState], Fraction]) -> Fraction:
+    """The mean of ``value`` over the positions ``outcomes`` lead to, each with its integer
+    weight (each distinct position, by compact key or final score, valued once)."""
+    weights: dict[tuple[bool, int], tuple[GameState, int]] = {}
+    for after, weight in outcomes:
+        to = (after.is_over, after.sheets[0].score if after.is_over else _key(after))
+        held = weights.get(to)
+        weights[to] = (after, weight if held is None else held[1] + weight)
+    return Fraction(sum(w * value(after) for after, w in weights.values()),
+                    sum(w for _, w in weights.values()))
 
 
 class NaivePolicyEvaluator:
-    """``NaivePolicyEvaluator(variant, ruleset, policy).value(rows, penalties)``: exact
-    (a Fraction for heuristics; the optimal policy's decisions read float values, but
-    its V_pi is still a rational combination of integer scores)."""
+    """``NaivePolicyEvaluator(policy, ruleset, layout).value(state)``: V_pi of a running
+    solitaire position, exact (a Fraction for every policy: the optimal policy's decisions
+    read float values, but its V_pi is still a rational combination of integer scores).
+    ``value()`` is the empty sheet's."""
 
-    def __init__(self, variant: Variant, ruleset: Ruleset, policy: PriorityPolicy) -> None:
-        self.variant = variant
-        self.a2_end = ruleset.action2_after_action1_end
+    def __init__(self, policy: PriorityPolicy, ruleset: Ruleset,
+                 layout: SheetLayout | str = OFFICIAL) -> None:
         self.policy = policy
-        self._memo: dict[State, Fraction] = {}
+        self.ruleset, self.layout = _start(ruleset, layout)
+        self._memo: dict[int, Fraction] = {}
 
-    def value(self, rows: Sequence[RowState], penalties: int) -> Fraction:
-        rows = tuple(rows)
-        if is_game_over(self.variant, rows, penalties):
-            return Fraction(score(rows, penalties))
-        key = (rows, penalties)
+    def value(self, state: GameState | None = None) -> Fraction:
+        """V_pi of ``state`` (default: the start of the game); its score once it is over."""
+        return self._value(_check(state, self.ruleset, self.layout))
+
+    def _value(self, state: GameState) -> Fraction:
+        if state.is_over:
+            return Fraction(state.sheets[0].score)
+        key = _key(state)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        total = Fraction(0)
-        count = 0
-        for roll in all_rolls(rows):
-            o = _chosen(self.policy, self.variant, self.a2_end, rows, penalties, roll)
-            total += (Fraction(score(o.rows, o.penalties)) if o.game_over
-                      else self.value(o.rows, o.penalties))
-            count += 1
-        result = total / count
+        result = _mean(((state.play_plan(roll, self.policy.choose(state, roll)), weight)
+                        for roll, weight in _rolls(state)), self._value)
         self._memo[key] = result
         return result
 
 
 class NaiveTableEvaluator:
-    """``NaiveTableEvaluator(variant, ruleset, policy, players).value(rows, penalties, k)``:
-    V_pi (exact Fraction) in the table model of ``players`` = N, when ``k`` other players
-    roll before this player's own, of ``policy`` (an optimal policy on a solver table of
-    M players: :class:`~qwixx_math.policies.base.OptimalPolicy`)."""
+    """``NaiveTableEvaluator(policy, players, ruleset, layout).value(state, k)``: V_pi (an
+    exact Fraction) in the table model of ``players`` = N, when ``k`` other players roll
+    before this player's own, of ``policy`` (an optimal policy on a solver table of M
+    players: :class:`~qwixx_math.policies.base.OptimalPolicy`)."""
 
-    def __init__(self, variant: Variant, ruleset: Ruleset, policy: PriorityPolicy,
-                 players: int) -> None:
-        assert policy.table is not None, "the optimal policy of a solver table"
-        self.variant = variant
-        self.a2_end = ruleset.action2_after_action1_end
+    def __init__(self, policy: PriorityPolicy, players: int, ruleset: Ruleset,
+                 layout: SheetLayout | str = OFFICIAL) -> None:
+        if policy.table is None:
+            raise ParseError("the table model's policy is the optimal policy of a solver table")
         self.policy = policy
         self.players = players
         self.policy_players = policy.table.players
-        self._memo: dict[Key, Fraction] = {}
+        self.ruleset, self.layout = _start(ruleset, layout)
+        self._memo: dict[tuple[int, int], Fraction] = {}
 
-    def value(self, rows: Sequence[RowState], penalties: int, before_me: int = 0) -> Fraction:
-        rows = tuple(rows)
-        if is_game_over(self.variant, rows, penalties):
-            return Fraction(score(rows, penalties))
-        key = (rows, penalties, before_me)
+    def value(self, state: GameState | None = None, before_me: int = 0) -> Fraction:
+        """V_pi of ``state`` (default: the start) with ``before_me`` other rolls first."""
+        return self._value(_check(state, self.ruleset, self.layout), before_me)
+
+    def _value(self, state: GameState, before_me: int) -> Fraction:
+        if state.is_over:
+            return Fraction(state.sheets[0].score)
+        key = (_key(state), before_me)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        total = Fraction(0)
-        count = 0
-        if before_me == 0:
-            after = self.players - 1
-            for roll in all_rolls(rows):
-                o = _chosen(self.policy, self.variant, self.a2_end, rows, penalties, roll)
-                total += (Fraction(score(o.rows, o.penalties)) if o.game_over
-                          else self.value(o.rows, o.penalties, after))
-                count += 1
-        else:
-            for white1 in range(1, 7):
-                for white2 in range(1, 7):
-                    chosen = self.passive_choice(rows, penalties, white1 + white2, before_me)
-                    total += self.value(chosen, penalties, before_me - 1)
-                    count += 1
-        result = total / count
+        if before_me == 0:  # an own roll: N - 1 others roll before the next one
+            result = _mean(((state.play_plan(roll, self.policy.choose(state, roll)), weight)
+                            for roll, weight in _rolls(state)),
+                           lambda after: self._value(after, self.players - 1))
+        else:  # another player's roll: only its white dice matter to this player
+            result = _mean(((self.passive_choice(state, roll, before_me), weight)
+                            for roll, weight in _white_rolls(state.dice_in_play)),
+                           lambda after: self._value(after, before_me - 1))
         self._memo[key] = result
         return result
 
-    def passive_choice(self, rows: tuple[RowState, ...], penalties: int, white_sum: int,
-                       before_me: int) -> tuple[RowState, ...]:
-        """The rows after the policy's choice on another player's roll of ``white_sum``
-        (``before_me`` >= 1 such rolls before its own, this one included)."""
-        v = self.variant
+    def passive_choice(self, state: GameState, roll: Roll, before_me: int) -> GameState:
+        """The position after the policy's choice on another player's ``roll`` (the white
+        sum, action 1: pass or one of :func:`~qwixx_math.rules.legal_action1`), ``before_me``
+        >= 1 such rolls before its own, this one included: the first best by the M-table's
+        value at level min(before_me - 1, M - 1), passing first."""
         level = min(before_me - 1, self.policy_players - 1)
-        closed_before = sum(r.points for r in rows if r.closed)
-        best = rows  # pass: first in the rules core's order
-        best_value = self.policy._relative_rows_value(rows, penalties, False, closed_before,
-                                                      level)
-        for i, row in enumerate(rows):
-            position = v.position_of(i, white_sum)
-            new = None if position is None else mark_row(v, row, position)
-            if new is None:
-                continue
-            marked = (*rows[:i], new, *rows[i + 1:])
-            value = self.policy._relative_rows_value(
-                marked, penalties, is_game_over(v, marked, penalties), closed_before, level)
+        sheet = state.sheets[0]
+        closed_before = sum(sheet.row_score(c) for c in state.layout.locks if c in state.closed)
+        best = state
+        best_value = self.policy._relative_value(sheet, state.closed, closed_before, level)
+        for mark in legal_action1(state, 0, roll):
+            marked = _mark_white_sum(state, roll, mark)
+            value = self.policy._relative_value(marked.sheets[0], marked.closed,
+                                                closed_before, level)
             if value > best_value:
                 best, best_value = marked, value
         return best
 
 
-def naive_score_distribution(variant: Variant, ruleset: Ruleset,
-                             policy: PriorityPolicy) -> dict[int, Fraction]:
+def _mark_white_sum(state: GameState, roll: Roll, mark: Mark) -> GameState:
+    """``state`` after this player marks ``mark`` (the white sum) in action 1 of a roll that
+    is not their own: the rules core's action 1 and an action 2 that marks nothing (no
+    penalty: action 1 marked).  A row it closes is closed for everyone (R9); the game may
+    end (R14)."""
+    after = state.with_roll(roll).with_action1([mark])
+    if after.phase is Phase.ACTION2:
+        after = after.with_action2(None)
+    return after
+
+
+def naive_score_distribution(policy: PriorityPolicy, ruleset: Ruleset,
+                             layout: SheetLayout | str = OFFICIAL) -> dict[int, Fraction]:
     """The exact distribution of the final score from the empty sheet: ``{score: P}``."""
-    a2_end = ruleset.action2_after_action1_end
-    start: State = ((RowState(),) * variant.rows, 0)
-    # every transition adds a mark or a penalty, so (marks + penalties) orders the states
-    buckets: dict[int, dict[State, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
-    buckets[0][start] = Fraction(1)
+    ruleset, layout = _start(ruleset, layout)
+    start = new_game(players=1, ruleset=ruleset, layout=layout)
+    # every turn adds a mark or a penalty, so (marks + penalties) orders the positions
+    buckets: dict[int, dict[int, tuple[GameState, Fraction]]] = defaultdict(dict)
+    buckets[0][_key(start)] = (start, Fraction(1))
     hist: dict[int, Fraction] = defaultdict(Fraction)
     level = 0
     while buckets:
@@ -153,14 +237,19 @@ def naive_score_distribution(variant: Variant, ruleset: Ruleset,
         level += 1
         if states is None:
             continue
-        for (rows, penalties), mass in states.items():
-            rolls = list(all_rolls(rows))
-            share = mass / len(rolls)
-            for roll in rolls:
-                o = _chosen(policy, variant, a2_end, rows, penalties, roll)
-                if o.game_over:
-                    hist[score(o.rows, o.penalties)] += share
-                else:
-                    key = sum(r.marks for r in o.rows) + o.penalties
-                    buckets[key][(o.rows, o.penalties)] += share
+        for state, mass in states.values():
+            rolls = _rolls(state)
+            total = sum(w for _, w in rolls)
+            for roll, weight in rolls:
+                share = mass * weight / total
+                after = state.play_plan(roll, policy.choose(state, roll))
+                sheet = after.sheets[0]
+                if after.is_over:
+                    hist[sheet.score] += share
+                    continue
+                bucket = buckets[sheet.total_marks + sheet.penalties]
+                key = _key(after)
+                held = bucket.get(key)
+                bucket[key] = (after, share if held is None else held[1] + share)
     return dict(sorted(hist.items()))
+

@@ -24,6 +24,7 @@ import numpy.typing as npt
 from scipy import stats  # type: ignore[import-untyped]
 
 from ..errors import ParseError
+from ..layouts import OFFICIAL, SheetLayout
 from ..model import COLOURS, Roll
 from ..rules import GameState, new_game
 from ..ruleset import Ruleset
@@ -135,17 +136,22 @@ def simulate_tables(
                             scores, turns, time.perf_counter() - start)
 
 
-def play_game(policy: Policy, ruleset: Ruleset, dice: npt.NDArray[np.int8]) -> GameState:
-    """One solitaire game through the rules core: turn ``t`` rolls ``dice[t]`` (the dice of
-    closed colours are not rolled), the policy chooses, ``GameState.play_plan`` applies."""
-    state = new_game(ruleset=ruleset)
+def play_game(policy: Policy, ruleset: Ruleset, dice: npt.NDArray[np.int8],
+              layout: SheetLayout | str = OFFICIAL) -> GameState:
+    """One solitaire game on ``layout`` through the rules core: turn ``t`` rolls ``dice[t]``
+    (white 1, white 2, then the die of each of the layout's rows, as :func:`roll_dice`
+    draws them; the dice of closed rows are not rolled), the policy chooses,
+    ``GameState.play_plan`` applies."""
+    state = new_game(ruleset=ruleset, layout=layout)
+    locks = state.layout.locks
     for row in dice:
         if state.is_over:
             break
-        coloured = tuple(int(row[2 + c.index]) if c not in state.closed else None
-                         for c in COLOURS)
-        roll = Roll((int(row[0]), int(row[1])), (coloured[0], coloured[1], coloured[2],
-                                                  coloured[3]))
+        faces: list[int | None] = [None] * len(COLOURS)
+        for r, c in enumerate(locks):
+            if c not in state.closed:
+                faces[c.index] = int(row[2 + r])
+        roll = Roll((int(row[0]), int(row[1])), (faces[0], faces[1], faces[2], faces[3]))
         state = state.play_plan(roll, policy.choose(state, roll))
     if not state.is_over:
         raise ParseError("the dice ran out before the game ended")
