@@ -3,9 +3,9 @@
 The naive solver enumerates every roll of this player's own turns (all dice) and
 the 36 white pairs of every other player's roll, with a memoised recursion; the
 fast solver is the numba kernel with its level chain.  They share nothing but the
-layout (the naive solver plays through the rules core), so agreement to 1e-9 on every state and every
-level checks the kernel's passive steps, the level it reads after an own turn and
-the penalty transition into level N - 1.
+layout (the naive solver plays through the rules core), so agreement to 1e-9 on
+every state and every level checks the kernel's passive steps, the level it
+reads after an own turn and the penalty transition into level N - 1.
 """
 
 from __future__ import annotations
