@@ -37,7 +37,7 @@ from ..errors import InvalidStateError, ParseError
 from ..keys import key_space, sheet_from_key, sheet_key
 from ..model import COLOURS, Colour, Roll, Sheet, TurnPlan
 from ..rules import GameState, Phase, legal_action1, legal_plans
-from ..ruleset import Ruleset
+from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .variant import Variant
 
 __all__ = ["NaiveSolver"]
@@ -66,6 +66,10 @@ class NaiveSolver:
         self.ruleset = dataclasses.replace(base, players=1)
         #: A table of two for the other players' rolls: this player is player 0.
         self._passive_ruleset = dataclasses.replace(base, players=2)
+        if not (isinstance(players, int) and not isinstance(players, bool)
+                and MIN_PLAYERS <= players <= MAX_PLAYERS):
+            raise ParseError(f"R3: a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players!r}")
         self.players = players
         self._memo: dict[tuple[int, int], float] = {}
 
@@ -87,7 +91,30 @@ class NaiveSolver:
         """The optimal expected final score from ``position`` (a one-player state of the
         layout before its roll, or its sheet), when ``before_me`` other players roll before
         this player's own next roll.  A finished game is worth its score."""
-        state = self.position(position) if isinstance(position, Sheet) else position
+        state = self._check(position)
+        if not (isinstance(before_me, int) and not isinstance(before_me, bool)
+                and 0 <= before_me < self.players):
+            raise ParseError(f"before_me must be 0..{self.players - 1}, not {before_me!r}")
+        return self._value(state, before_me)
+
+    def _check(self, position: GameState | Sheet) -> GameState:
+        if isinstance(position, Sheet):
+            if position.layout != self.layout:
+                raise ParseError(f"the naive solver plays layout {self.layout.name}, not "
+                                 f"{position.layout.name}")
+            return self.position(position)
+        if not isinstance(position, GameState):
+            raise ParseError(f"a position is a Sheet or a GameState, not "
+                             f"{type(position).__name__}")
+        if (position.players != 1 or position.layout != self.layout
+                or position.phase not in (Phase.ROLL, Phase.OVER)
+                or position.ruleset.action2_after_action1_end
+                != self.ruleset.action2_after_action1_end):
+            raise ParseError("the naive solver values one-player states of its layout and "
+                             "R15 option before a roll")
+        return position
+
+    def _value(self, state: GameState, before_me: int) -> float:
         if state.is_over:
             return float(state.sheets[0].score)
         sheet = state.sheets[0]
@@ -113,7 +140,7 @@ class NaiveSolver:
             for plan in legal_plans(state, roll):
                 value = worth.get(plan)
                 if value is None:
-                    value = worth[plan] = self.value(state.play_plan(roll, plan), after_k)
+                    value = worth[plan] = self._value(state.play_plan(roll, plan), after_k)
                 best = max(best, value)
             total += weight * best
             weights += weight
@@ -131,13 +158,14 @@ class NaiveSolver:
         for white, weight in _rolls(frozenset()):
             roll = Roll(white.white, (dice[0], dice[1], dice[2], dice[3]))
             rolled = table.with_roll(roll)
-            best = self.value(state, before_me - 1)  # let the white sum go
+            best = self._value(state, before_me - 1)  # let the white sum go
             for mark in legal_action1(rolled, 0):
                 after = rolled.with_action1([mark, None])
                 if after.phase is Phase.ACTION2:
                     after = after.with_action2(None)  # the other player's turn ends
                 mine = after.sheets[0]
-                value = float(mine.score) if after.is_over else self.value(mine, before_me - 1)
+                value = (float(mine.score) if after.is_over
+                         else self._value(self.position(mine), before_me - 1))
                 best = max(best, value)
             total += weight * best
             weights += weight
