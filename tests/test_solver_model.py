@@ -176,6 +176,13 @@ def test_a_table_reads_a_sheet_of_an_equal_layout_under_another_name() -> None:
     twin = SheetLayout.plain("twin", "ad", 3, lock_threshold=0, penalty_boxes=1)
     assert twin.name != variant.sheet.name
     assert table.value(Sheet.empty(twin)) == table.start_value
+    # the same cells locked by green and blue: the same game, but not the table's sheet
+    green_blue = SheetLayout.of_rows("green-blue", [
+        [(n, Colour.GREEN) for n in (2, 3, 4)], [(n, Colour.BLUE) for n in (12, 11, 10)]],
+        lock_threshold=0, penalty_boxes=1)
+    assert Variant(green_blue) == variant
+    with pytest.raises(ParseError, match="layout"):
+        table.value(Sheet.from_marks({Colour.GREEN: [2]}, layout=green_blue))
 
 
 def test_plan_values_are_the_rules_cores_plans() -> None:

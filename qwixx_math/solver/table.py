@@ -131,7 +131,7 @@ class SolverTable:
 
     def _check_layout(self, layout: SheetLayout) -> None:
         mine = self.variant.sheet
-        if layout is not mine and layout != mine and Variant(layout) != self.variant:
+        if layout is not mine and layout != mine:
             raise ParseError(f"this table is of the {mine.name} sheet, not of layout "
                              f"{layout.name} (solve(layout={layout.key!r}) solves that one)")
 
