@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from qwixx_math.model import Colour, Roll, Sheet
+from qwixx_math.rules import GameState
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, Variant, solve
-
-COLOURS = ("red", "yellow", "green", "blue")
+from qwixx_math.solver import Variant, solve
 
 
 def main() -> int:
@@ -39,26 +39,22 @@ def main() -> int:
         print(f"action2_after_game_end={a2}: optimal expected score {table.start_value:.6f} "
               f"({table.states:,} states, {how} in {table.seconds:.2f} s)")
 
-    table = solve(Ruleset(players=1), variant, cache=not small)
+    ruleset = Ruleset(players=1)
+    table = solve(ruleset, variant, cache=not small)
     if small:
-        # red 2 3, yellow 2, green 11 (the rows read 2..6 and 12..8)
-        rows = (RowState.open(last=1, marks=2), RowState.open(last=0, marks=1),
-                RowState.open(last=1, marks=1), RowState())
-        roll = (2, 3, {0: 2, 1: 1, 2: 6, 3: 5})
+        # the rows read 2..6 (red, yellow) and 12..8 (green, blue)
+        marks = {Colour.RED: [2, 3], Colour.YELLOW: [2], Colour.GREEN: [11]}
+        roll = Roll.of(2, 3, red=2, yellow=1, green=6, blue=5)
     else:
-        # red 2 3 5 6, yellow 4, green 12 11 (and closed blue would be RowState.locked(n))
-        rows = (RowState.open(last=4, marks=4), RowState.open(last=2, marks=1),
-                RowState.open(last=1, marks=2), RowState())
-        roll = (3, 4, {0: 2, 1: 5, 2: 6, 3: 1})
-    print(f"\nposition {rows}, 1 penalty: expected final score {table.value(rows, 1):.4f}")
-    print(f"roll: white {roll[0]} and {roll[1]}, colours {roll[2]}")
-    for plan_value in table.plan_values(rows, 1, roll):
+        marks = {Colour.RED: [2, 3, 5, 6], Colour.YELLOW: [4], Colour.GREEN: [12, 11]}
+        roll = Roll.of(3, 4, red=2, yellow=5, green=6, blue=1)
+    sheet = Sheet.from_marks(marks, penalties=1, layout=variant.sheet)
+    state = GameState(ruleset, (sheet,))
+    print(f"\nsheet {sheet}: expected final score {table.value(sheet):.4f}")
+    print(f"roll {roll}")
+    for plan_value in table.plan_values(state, roll):
         plan = plan_value.plan
-        parts = []
-        for name, mark in (("action 1", plan.action1), ("action 2", plan.action2)):
-            if mark is not None:
-                parts.append(f"{name}: {COLOURS[mark[0]]} {mark[1]}")
-        print(f"  {plan_value.value:9.4f}  {', '.join(parts) or 'penalty'}")
+        print(f"  {plan_value.value:9.4f}  {plan!s:8}  {plan.describe(variant.sheet)}")
     return 0
 
 

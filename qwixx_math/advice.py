@@ -37,7 +37,6 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import IllegalMoveError, InvalidStateError, ParseError
-from .keys import _ROW_CODE
 from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import Colour, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_plan, format_roll, mark_to_json
@@ -165,17 +164,7 @@ class Advisor:
         #: state advised must be of this layout.
         self.sheet_layout: SheetLayout = table.variant.sheet
         self.table = table
-        layout = table.layout
-        sheet = self.sheet_layout
-        self._offsets = [int(x) for x in layout.offsets]
-        self._strides = [[int(x) for x in row] for row in layout.strides]
-        self._data = table.data
-        self._level_size = int(layout.level_size)
-        # (table row, colour index, lock colour, last position's bit) of each row
-        self._rows = tuple((r, c.index, c, sheet._last_bit[c.index])
-                           for r, c in enumerate(sheet.locks))
-        self._to_end = sheet.closed_rows_to_end
-        self._boxes = sheet.penalty_boxes
+        self._lookup = table._value
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None,
@@ -229,30 +218,6 @@ class Advisor:
                              "(parse_sheet reads the text form)")
         self._check_layout(sheet.layout)
         return self._lookup(sheet, colour_set(closed, "closed colours"), 0)
-
-    def _lookup(self, sheet: Sheet, closed: frozenset[Colour], before_me: int) -> float:
-        """The table's value of ``sheet`` with ``before_me`` other players' rolls before this
-        player's next own roll (always 0 in the one-player table), or its score once the
-        game is over.  The table's levels ``before_me`` = 0, 1, ... are copies of one
-        layout, ``level_size`` values apart (:mod:`qwixx_math.solver.layout`).  No input
-        checks (:meth:`value` makes them)."""
-        masks = sheet.masks
-        mask = 0
-        points = 0
-        n_closed = 0
-        for r, _, colour, last in self._rows:
-            if masks[colour.index] & last or colour in closed:
-                mask |= 1 << r
-                points += sheet.row_score(colour)
-                n_closed += 1
-        if n_closed >= self._to_end or sheet.penalties >= self._boxes:
-            return float(sheet.score)
-        strides = self._strides[mask]
-        index = self._offsets[mask] + sheet.penalties
-        for r, ci, _, _ in self._rows:
-            if not mask >> r & 1:
-                index += strides[r] * _ROW_CODE[masks[ci]]
-        return points + float(self._data[before_me * self._level_size + index])
 
     def _after_turn(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
         """The value of the active player's sheet after their own turn (solitaire: they

@@ -42,6 +42,7 @@ __all__ = [
     "RowState",
     "SheetKey",
     "decode_key",
+    "decode_open_code",
     "key_space",
     "open_code",
     "row_code",
@@ -176,6 +177,19 @@ def open_code(last: int | None, count: int) -> int:
         raise ParseError(f"an open row has last in 0..{LAST_POSITION - 1} and count in "
                          f"1..last+1, not last={last!r}, count={count!r}")
     return 1 + last * (last + 1) // 2 + count - 1
+
+
+def decode_open_code(code: int) -> tuple[int | None, int]:
+    """``(last, count)`` of an open row's code (the inverse of :func:`open_code`):
+    ``(None, 0)`` for the empty row.
+
+    >>> decode_open_code(0), decode_open_code(55), open_code(*decode_open_code(17))
+    ((None, 0), (9, 10), 17)
+    """
+    if not (_is_int(code) and 0 <= code < OPEN_CODES):
+        raise ParseError(f"an open row code is a whole number 0..{OPEN_CODES - 1}, not {code!r}")
+    row = _row_state(code)
+    return row.last, row.count
 
 
 def row_code(mask: int, closed: bool = False) -> int:

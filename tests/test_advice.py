@@ -13,11 +13,12 @@ from strategies import small_skip_chooser
 from qwixx_math import IllegalMoveError, ParseError
 from qwixx_math.advice import UNKNOWN, Advice, Advisor, Unknown, advise
 from qwixx_math.cli import main
-from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
+from qwixx_math.keys import decode_key, sheet_key
+from qwixx_math.model import Colour, Mark, Roll, Sheet, TurnPlan
 from qwixx_math.notation import format_roll, format_sheet, parse_sheet
 from qwixx_math.rules import GameState, Phase, legal_action1, legal_plans, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, SolverTable
+from qwixx_math.solver import SolverTable
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -34,26 +35,26 @@ def official(request: pytest.FixtureRequest) -> Advisor:
     return Advisor.for_ruleset(Ruleset(players=1), progress=False)
 
 
-def rows_of(sheet: Sheet, closed: frozenset[Colour]) -> list[RowState]:
-    """The solver's row states of a core sheet, written out independently of the advisor."""
-    rows = []
-    for colour in COLOURS:
-        marks = sheet.marks(colour)
-        if sheet.is_locked(colour) or colour in closed:
-            rows.append(RowState(marks=sheet.count(colour), closed=True))
-        elif marks:
-            rows.append(RowState(marks=len(marks), last=colour.position(marks[-1])))
-        else:
-            rows.append(RowState())
-    return rows
+def keyed_value(table: SolverTable, sheet: Sheet, closed: frozenset[Colour],
+                before_me: int = 0) -> float:
+    """The table value of ``sheet`` read through the compact key (keys.sheet_key, the
+    table layout's Layout.locate), independently of the look-up SolverTable and the
+    advisor share; a finished game is worth its score."""
+    layout = table.variant.sheet
+    shut = closed | sheet.locked
+    if len(shut) >= layout.closed_rows_to_end or sheet.penalties >= layout.penalty_boxes:
+        return float(sheet.score)
+    key = decode_key(sheet_key(sheet, shut), layout)
+    index, points = table.layout.locate(key.rows, key.penalties, before_me)
+    return points + float(table.data[index])
 
 
 def table_value(table: SolverTable, state: GameState, player: int) -> float:
-    """Value of ``player``'s sheet after a turn, through the solver's public API."""
+    """Value of ``player``'s sheet after a turn, through the compact key."""
     sheet = state.sheets[player]
     if state.is_over:
         return float(sheet.score)
-    return table.value(rows_of(sheet, state.closed), sheet.penalties)
+    return keyed_value(table, sheet, state.closed)
 
 
 def brute_force(advisor: Advisor, state: GameState, roll: Roll,
@@ -142,21 +143,16 @@ def test_advice_equals_brute_force_ranking(advisor: Advisor, seed: int, turns: i
 @given(seed=st.integers(0, 10**9), turns=st.integers(0, 40), roll_seed=st.integers(0, 10**9))
 def test_best_plan_value_is_the_solvers_post_roll_value(advisor: Advisor, seed: int,
                                                         turns: int, roll_seed: int) -> None:
-    """The solver's own plain-Python turn rules (not the rules core) give the same best value."""
+    """SolverTable.plan_values (rules.turn_outcomes, the table's look-up) gives the advisor's
+    ranking (its own walk through action 1 and action 2), plan for plan."""
     ruleset = Ruleset(players=1, action2_after_game_end=advisor.action2_after_action1_end)
     state = random_solitaire_state(seed, turns, ruleset)
     roll = random_roll(random.Random(roll_seed), state.dice_in_play)
-    sheet = state.sheets[0]
-    solver_roll = (roll.white[0], roll.white[1],
-                   {c.index: d for c, d in zip(COLOURS, roll.coloured, strict=True)
-                    if d is not None})
-    solver_plans = advisor.table.plan_values(rows_of(sheet, state.closed), sheet.penalties,
-                                             solver_roll)
+    solver_plans = advisor.table.plan_values(state, roll)
     advice = advisor.advise(state, roll)
-    assert advice.best.expected_score == pytest.approx(solver_plans[0].value, abs=1e-9)
-    # the same set of distinct values, plan for plan
-    assert sorted(round(p.value, 9) for p in solver_plans) == \
-        sorted(round(r.expected_score, 9) for r in advice.plans)
+    assert [p.plan for p in solver_plans] == [r.plan for r in advice.plans]
+    assert [p.value for p in solver_plans] == pytest.approx(
+        [r.expected_score for r in advice.plans], abs=1e-9)
 
 
 @SETTINGS
@@ -213,12 +209,13 @@ def test_value_lookup_matches_solver_api(official: Advisor) -> None:
         state = random_solitaire_state(seed, rng.randrange(60), Ruleset(players=1))
         sheet = state.sheets[0]
         assert official.value(sheet, state.closed) == pytest.approx(
-            official.table.value(rows_of(sheet, state.closed), sheet.penalties), abs=1e-12)
+            keyed_value(official.table, sheet, state.closed), abs=1e-12)
+        assert official.table.value(sheet, state.closed) == official.value(sheet, state.closed)
     # a row another player closed with fewer than 7 of this player's marks
     sheet = Sheet.from_marks({Colour.RED: [2, 3, 4]}, penalties=1)
     closed = frozenset({Colour.RED})
     assert official.value(sheet, closed) == pytest.approx(
-        official.table.value(rows_of(sheet, closed), 1), abs=1e-12)
+        keyed_value(official.table, sheet, closed), abs=1e-12)
 
 
 def test_start_value_and_module_function(official: Advisor) -> None:

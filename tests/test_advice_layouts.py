@@ -2,9 +2,9 @@
 
 On small layouts (solved in memory, ``cache=False``, a fraction of a second) the
 advisor's ranking is checked against brute force: every legal plan of the rules
-core played out with ``GameState`` and valued by the solver table's own
-``SolverTable.value`` (the solver's row states, not the advisor's index
-arithmetic).  The CLI runs on Mixx A and Mixx B with constant fake tables
+core played out with ``GameState`` and valued through the compact key
+(keys.sheet_key and the table layout's ``Layout.locate``, not the advisor's
+look-up).  The CLI runs on Mixx A and Mixx B with constant fake tables
 (no big solve in the default run; the real tables: tests/test_mixx_cli_slow.py).
 """
 
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_advice import keyed_value
 
 from qwixx_math import advice as advice_module
 from qwixx_math import table as table_module
@@ -32,7 +33,7 @@ from qwixx_math.record import random_game, replay
 from qwixx_math.review import review_game
 from qwixx_math.rules import GameState, Phase, legal_plans, new_game, random_roll, turn_outcomes
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, SolverTable, Variant, solve
+from qwixx_math.solver import SolverTable, Variant, solve
 from qwixx_math.table import TableAdvisor
 
 R, Y, G, B = COLOURS
@@ -51,26 +52,14 @@ SMALL = {
 }
 
 
-def _rows(layout: SheetLayout, state: GameState, player: int) -> tuple[RowState, ...]:
-    """The solver's row states of ``player``'s sheet (written out from the masks)."""
-    sheet = state.sheets[player]
-    out = []
-    for colour in layout.locks:
-        mask = sheet.masks[colour.index]
-        marks = sheet.count(colour)
-        if colour in state.closed or sheet.is_locked(colour):
-            out.append(RowState(marks=marks, closed=True))
-        else:
-            out.append(RowState(marks=marks, last=mask.bit_length() - 1 if mask else None))
-    return tuple(out)
-
-
 def _brute_value(table: SolverTable, layout: SheetLayout, state: GameState, player: int,
                  before_me: int) -> float:
+    """``player``'s value in ``state`` read through the compact key (keys.sheet_key and the
+    table layout), not the look-up the advisor shares with SolverTable."""
+    assert table.variant.sheet == layout
     if state.is_over:
         return float(state.sheets[player].score)
-    return table.value(_rows(layout, state, player), state.sheets[player].penalties,
-                       before_me)
+    return keyed_value(table, state.sheets[player], state.closed, before_me)
 
 
 def _states(layout: SheetLayout, players: int, seed: int, count: int

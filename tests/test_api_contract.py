@@ -284,7 +284,6 @@ def test_reachable_states_still_round_trip() -> None:
 
 def test_type_confusion_raises_qwixx_errors(advisor: Advisor) -> None:
     from qwixx_math.keys import RowState
-    from qwixx_math.solver.state import RowState as SolverRowState
     from qwixx_math.solver.variant import Variant
 
     game, roll = new_game(2), ALL_ONES
@@ -299,8 +298,8 @@ def test_type_confusion_raises_qwixx_errors(advisor: Advisor) -> None:
         lambda: random_game(players=2, max_turns=1),
         lambda: RowState("a", 1),  # type: ignore[arg-type]
         lambda: RowState(1, 1, closed="yes"),  # type: ignore[arg-type]
-        lambda: SolverRowState(marks="3"),  # type: ignore[arg-type]
-        lambda: SolverRowState(marks=1, last=0, closed=1),  # type: ignore[arg-type]
+        lambda: advisor.table.value("r:2"),  # type: ignore[arg-type]
+        lambda: advisor.table.plan_values(Sheet.EMPTY, roll),  # type: ignore[arg-type]
         lambda: Variant.from_letters("ad", row_length="11"),  # type: ignore[arg-type]
         lambda: Variant("mixx-a"),  # type: ignore[arg-type]
         lambda: Variant.from_letters(5),  # type: ignore[arg-type]
@@ -316,7 +315,7 @@ def test_type_confusion_raises_qwixx_errors(advisor: Advisor) -> None:
     for call in calls:
         with pytest.raises(QwixxError):
             call()
-    for call in calls[10:15]:  # the solver's value types keep ValueError compatibility
+    for call in calls[10:15]:  # the solver's look-ups and values keep ValueError compatibility
         with pytest.raises(ValueError):
             call()
 

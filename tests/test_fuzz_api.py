@@ -139,7 +139,8 @@ def _entry_points() -> list[tuple[str, Callable[..., Any]]]:
 def _instance_methods() -> list[tuple[str, Callable[..., Any]]]:
     advisor = Advisor.for_ruleset(progress=False)
     instances: list[Any] = [Sheet.EMPTY, parse_sheet("r:2,3,4,5,6/p:3"), ROLL, GAME2, ROLLED,
-                            ACTION2, Distribution.die(), advisor, Mark(Colour.RED, 3),
+                            ACTION2, Distribution.die(), advisor, advisor.table,
+                            Mark(Colour.RED, 3),
                             RowState(2, 2), qwixx_math.dice.turns_to_close(),
                             qwixx_math.dice.turn_events(Sheet.EMPTY).active, RECORD,
                             RECORD.turns[0]]
@@ -193,7 +194,8 @@ def test_every_module_has_entry_points() -> None:
     names = {n for n, _ in ENTRY_POINTS}
     for expected in ("parse_sheet", "sheet_from_json", "legal_plans", "can_mark", "GameState",
                      "GameState.from_json", "Advisor().advise", "turn_events", "random_game",
-                     "RowState", "sheet_key", "Sheet().with_mark", "Colour.of"):
+                     "RowState", "sheet_key", "Sheet().with_mark", "Colour.of",
+                     "SolverTable().value", "SolverTable().plan_values", "decode_open_code"):
         assert expected in names
     assert len(ENTRY_POINTS) > 100
 

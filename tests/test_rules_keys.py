@@ -16,6 +16,8 @@ from qwixx_math.keys import (
     ROW_CODES,
     RowState,
     decode_key,
+    decode_open_code,
+    open_code,
     row_code,
     sheet_from_key,
     sheet_key,
@@ -132,3 +134,15 @@ def test_row_state_rejects_impossible_rows(last: int | None, count: int, closed:
     """RowState validates its fields."""
     with pytest.raises(ParseError):
         RowState(last, count, closed)
+
+
+def test_open_codes_decode_to_the_row_states_they_encode() -> None:
+    """decode_open_code inverts open_code on every open code, and agrees with RowState."""
+    seen = set()
+    for code in range(OPEN_CODES):
+        last, count = decode_open_code(code)
+        assert open_code(last, count) == code == RowState(last, count).code
+        seen.add((last, count))
+    assert len(seen) == OPEN_CODES
+    with pytest.raises(ParseError, match="open row code"):
+        decode_open_code(OPEN_CODES)

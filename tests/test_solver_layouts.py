@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from qwixx_math.errors import ParseError
 from qwixx_math.layouts import MIXX_A, MIXX_B, OFFICIAL, SheetLayout
-from qwixx_math.model import COLOURS
+from qwixx_math.model import COLOURS, Roll, Sheet
+from qwixx_math.rules import GameState, legal_plans, new_game
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, RowState, SolverTable, Variant, solve, symmetry_group
+from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
-from qwixx_math.solver.plans import turn_outcomes
 from qwixx_math.solver.symmetry import is_symmetry
 
 TOLERANCE = 1e-9
@@ -86,11 +86,11 @@ def check_every_state(layout: SheetLayout, a2: bool) -> None:
     naive = NaiveSolver(variant, ruleset)
     tables = [fast_table(variant, ruleset, symmetry) for symmetry in (True, False)]
     checked = 0
-    for rows, penalties in naive.states():
-        expected = naive.value(rows, penalties)
+    for state in naive.states():
+        expected = naive.value(state)
         for table in tables:
-            got = table.value(rows, penalties)
-            assert abs(got - expected) <= TOLERANCE, (name, rows, penalties, got, expected)
+            got = table.value(state)
+            assert abs(got - expected) <= TOLERANCE, (name, state.describe(), got, expected)
         checked += 1
     assert checked > 20
 
@@ -100,31 +100,32 @@ def test_the_table_model_on_a_mixed_layout_equals_the_naive_solver() -> None:
     ruleset = Ruleset(players=1)
     naive = NaiveSolver(variant, ruleset, players=2)
     table = fast_table(variant, ruleset, symmetry=True, players=2)
-    for rows, penalties in naive.states():
+    for state in naive.states():
         for before_me in (0, 1):
-            expected = naive.value(rows, penalties, before_me)
-            got = table.value(rows, penalties, before_me)
-            assert abs(got - expected) <= TOLERANCE, (rows, penalties, before_me)
+            expected = naive.value(state, before_me)
+            got = table.value(state.sheets[0], state.closed, before_me)
+            assert abs(got - expected) <= TOLERANCE, (state.describe(), before_me)
 
 
 def test_action2_goes_to_the_cells_of_the_die_colour() -> None:
-    variant = Variant(MIXX_A)
-    rows = (RowState(),) * 4
-    # whites 1 and 2, red 3 (die 0), yellow 1, green 1, blue 4 (die 3)
-    plans = {o.plan.action2 for o in turn_outcomes(variant, False, rows, 0,
-                                                   (1, 2, {0: 3, 1: 1, 2: 1, 3: 4}))}
-    # blue + white: 5 and 6; blue 5 and 6 are cells of row 1 (index 0, the red lock);
-    # red + white: 4 (row 3, index 2) and 5 (row 3); yellow: 2 (row 1), 3 (row 1)...
-    assert (0, 5) in plans and (0, 6) in plans
-    assert (3, 5) not in plans  # row 4's 5 is yellow
-    for row, number in filter(None, plans):  # every action 2 is in a cell of a rolled die
-        assert MIXX_A.cell_colour(MIXX_A.locks[row], number) is not None
+    """The rules core's turn on Mixx A, which the naive solver and plan_values read."""
+    game = new_game(1, layout=MIXX_A)
+    plans = {p.action2 for p in legal_plans(game, Roll.of(1, 2, red=3, yellow=1, green=1,
+                                                              blue=4))}
+    marks = {(m.colour, m.number) for m in plans if m is not None}
+    # blue + white: 5 and 6; blue 5 and 6 are cells of row 1 (the red lock)
+    assert (R, 5) in marks and (R, 6) in marks
+    assert (B, 5) not in marks  # row 4's 5 is yellow
+    for m in filter(None, plans):  # every action 2 is in a cell of a rolled die
+        assert MIXX_A.cell_colour(m.colour, m.number) is not None
     # a row closed in action 1 takes its die out of play: no blue action 2 then
-    closing = (RowState(), RowState(), RowState(), RowState.open(9, 5))
-    for o in turn_outcomes(variant, False, closing, 0, (1, 1, {0: 1, 1: 1, 2: 1, 3: 1})):
-        if o.plan.action1 == (3, 2):
-            assert o.plan.action2 is None or MIXX_A.cell_colour(
-                MIXX_A.locks[o.plan.action2[0]], o.plan.action2[1]) is not B
+    closing = Sheet.from_marks({B: [12, 11, 10, 9, 8]}, layout=MIXX_A)
+    game = GameState(game.ruleset, (closing,))
+    for plan in legal_plans(game, Roll.of(1, 1, red=1, yellow=1, green=1, blue=1)):
+        if plan.action1 is not None and plan.action1.colour is B:
+            assert plan.action1.number == 2
+            assert plan.action2 is None or MIXX_A.cell_colour(
+                plan.action2.colour, plan.action2.number) is not B
 
 
 def test_symmetry_groups_are_found_by_search() -> None:
@@ -156,13 +157,14 @@ def test_relabelling_by_a_symmetry_keeps_every_value(mixx_a_like_table: SolverTa
     table = mixx_a_like_table
     variant = table.variant
     naive = list(NaiveSolver(variant).states())
-    rows, penalties = data.draw(st.sampled_from(naive))
+    sheet = data.draw(st.sampled_from(naive)).sheets[0]
+    locks = variant.sheet.locks
     for g in symmetry_group(variant):
-        image = [RowState()] * variant.rows
-        for i, row in enumerate(rows):
-            image[g[i]] = row
-        assert table.value(image, penalties) == pytest.approx(table.value(rows, penalties),
-                                                              abs=TOLERANCE)
+        masks = [0, 0, 0, 0]
+        for i, colour in enumerate(locks):  # row i's marked positions go to row g[i]
+            masks[locks[g[i]].index] = sheet.masks[colour.index]
+        image = Sheet((masks[0], masks[1], masks[2], masks[3]), sheet.penalties, sheet.layout)
+        assert table.value(image) == pytest.approx(table.value(sheet), abs=TOLERANCE)
 
 
 def test_variants_compare_by_their_cells() -> None:

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from qwixx_math.layouts import MIXX_A, MIXX_B, OFFICIAL, SheetLayout
+from qwixx_math.model import Sheet
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, SolverTable, Variant, solve, symmetry_group
+from qwixx_math.solver import SolverTable, solve, symmetry_group
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "mixx.md"
 LAYOUTS = {"official": OFFICIAL, "mixx-a": MIXX_A, "mixx-b": MIXX_B}
@@ -42,11 +43,8 @@ def test_documented_values(name: str, a2: bool) -> None:
 
 def opening(table: SolverTable, layout: SheetLayout, row: int, number: int) -> float:
     """The value after one opening mark (before the next roll), minus the start value."""
-    q = Variant(layout).position_of(row, number)
-    assert q is not None
-    rows = [RowState()] * 4
-    rows[row] = RowState.open(q, 1)
-    return table.value(rows, 0) - table.start_value
+    sheet = Sheet.from_marks({layout.locks[row]: [number]}, layout=layout)
+    return table.value(sheet) - table.start_value
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The solver's value types: Variant, RowState, row codes, the symmetry group, the layout."""
+"""The solver's value types: Variant, row codes, the symmetry group, the layout, the look-ups."""
 
 from __future__ import annotations
 
@@ -10,10 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import qwixx_math.solver as solver_package
+from qwixx_math.errors import ParseError, QwixxError
+from qwixx_math.keys import RowState, decode_open_code, open_code
+from qwixx_math.layouts import SheetLayout
+from qwixx_math.model import Colour, Roll, Sheet
+from qwixx_math.rules import legal_plans, new_game
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import Direction, RowState, Variant, solve, symmetry_group
+from qwixx_math.solver import Direction, Variant, solve, symmetry_group
 from qwixx_math.solver.layout import Layout
-from qwixx_math.solver.state import decode_row, encode_row
 from qwixx_math.solver.symmetry import closed_set_orbits, map_mask, stabiliser
 
 A, D = Direction.ASCENDING, Direction.DESCENDING
@@ -62,40 +66,37 @@ def test_the_open_codes_of_a_row_are_numbered_in_mark_order() -> None:
         codes = range(1 + length * (length - 1) // 2)
         seen = set()
         for code in codes:
-            last, marks = decode_row(code)
-            assert encode_row(last, marks) == code
+            last, marks = decode_open_code(code)
+            assert open_code(last, marks) == code
             seen.add((last, marks))
             if last is not None:
                 assert 0 <= last <= length - 2 and 1 <= marks <= last + 1
                 for q in range(last + 1, length - 1):  # every mark moves to a larger code
-                    assert encode_row(q, marks + 1) > code
+                    assert open_code(q, marks + 1) > code
         assert len(seen) == len(codes)
-    assert decode_row(0) == (None, 0)
-    assert decode_row(55) == (9, 10)
+    assert decode_open_code(0) == (None, 0)
+    assert decode_open_code(55) == (9, 10)
 
 
 @given(last=st.integers(0, 9), data=st.data())
 def test_row_codes_round_trip(last: int, data: st.DataObject) -> None:
     marks = data.draw(st.integers(1, last + 1))
-    assert decode_row(encode_row(last, marks)) == (last, marks)
+    assert decode_open_code(open_code(last, marks)) == (last, marks)
 
 
-def test_row_state_validation() -> None:
-    assert RowState() == RowState.empty()
-    assert RowState.open(3, 2) == RowState(marks=2, last=3)
-    assert RowState.locked(7).points == 28
-    with pytest.raises(ValueError, match="R7"):
-        RowState(marks=5, last=3)
-    with pytest.raises(ValueError, match="last position"):
-        RowState(marks=2)
-    with pytest.raises(ValueError, match="closed RowState"):
-        RowState(marks=7, last=10, closed=True)
-    with pytest.raises(ValueError, match="non-negative"):
-        RowState(marks=-1)
-    with pytest.raises(ValueError, match="R8"):
-        RowState.open(10, 6).check(Variant())
-    with pytest.raises(ValueError, match="at most 12"):
-        RowState.locked(13).check(Variant())
+@pytest.mark.parametrize("code", [-1, 56, True, 1.0, "3", None])
+def test_bad_open_codes_are_refused(code: object) -> None:
+    with pytest.raises(ParseError, match="open row code"):
+        decode_open_code(code)  # type: ignore[arg-type]
+
+
+def test_layout_locate_reads_the_compact_row_states() -> None:
+    layout = Layout.of(Variant())
+    rows = (RowState(2, 2), RowState(None, 8, closed=True), RowState(None, 0), RowState(9, 4))
+    index, points = layout.locate(rows, 1)
+    assert points == 36
+    assert index == layout.offsets[2] + 1 + sum(
+        int(layout.strides[2, i]) * rows[i].code for i in (0, 2, 3))
 
 
 def test_symmetry_groups() -> None:
@@ -136,17 +137,65 @@ def test_layout_sizes() -> None:
 
 
 def test_table_lookup_validation() -> None:
-    table = solve(Ruleset(players=1), Variant.from_letters("ad", 3, 0, 1, 2), cache=False)
-    with pytest.raises(ValueError, match="2 rows"):
-        table.value([RowState()], 0)
-    with pytest.raises(ValueError, match="penalties"):
-        table.value([RowState(), RowState()], 2)
-    with pytest.raises(ValueError, match="R8"):
-        table.value([RowState.open(2, 1), RowState()], 0)
-    with pytest.raises(ValueError, match="RowState"):
-        table.value([(0, 1), RowState()], 0)  # type: ignore[list-item]
-    assert table.value([RowState(), RowState()], 1) == -5.0  # over: its score
+    variant = Variant.from_letters("ad", 3, 0, 1, 2)
+    table = solve(Ruleset(players=1), variant, cache=False)
+    empty = Sheet.empty(variant.sheet)
+    with pytest.raises(ParseError, match="layout"):
+        table.value(Sheet.EMPTY)  # an official sheet
+    with pytest.raises(ParseError, match="Sheet or a GameState"):
+        table.value("r:2")  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="Sheet or a GameState"):
+        table.value([RowState(None, 0)] * 2)  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="R9"):
+        table.value(empty, {Colour.GREEN})  # the layout has no green row
+    with pytest.raises(ParseError, match="closed colours"):
+        table.value(empty, closed=5)  # type: ignore[arg-type]
+    game = new_game(1, layout=variant.sheet)
+    with pytest.raises(ParseError, match="closed="):
+        table.value(game, {Colour.RED})
+    with pytest.raises(ParseError, match="action1 phase"):
+        table.value(game.with_roll(Roll.of(1, 2, red=3, yellow=4)))
+    with pytest.raises(ParseError, match="R15"):
+        table.value(new_game(ruleset=Ruleset(players=1, action2_after_game_end=True),
+                             layout=variant.sheet))
+    with pytest.raises(ParseError, match="GameState"):
+        table.plan_values(empty, Roll.of(1, 2, red=3, yellow=4))  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="layout"):
+        table.plan_values(new_game(1), Roll.of(1, 2, red=3, yellow=4, green=5, blue=6))
+    with pytest.raises(QwixxError, match="R4"):
+        table.plan_values(game, Roll.of(1, 2, red=3))  # the yellow die is in play
+    assert table.value(empty.with_penalty()) == -5.0  # over: its score
+    assert table.value(empty) == table.value(game) == table.start_value
+    assert table.value(empty, "r") == table.value(empty, {Colour.RED})
     assert "start_value" in repr(table)
+
+
+def test_a_table_reads_a_sheet_of_an_equal_layout_under_another_name() -> None:
+    variant = Variant.from_letters("ad", 3, 0, 1, 2)
+    table = solve(Ruleset(players=1), variant, cache=False)
+    twin = SheetLayout.plain("twin", "ad", 3, lock_threshold=0, penalty_boxes=1)
+    assert twin.name != variant.sheet.name
+    assert table.value(Sheet.empty(twin)) == table.start_value
+    # the same cells locked by green and blue: the same game, but not the table's sheet
+    green_blue = SheetLayout.of_rows("green-blue", [
+        [(n, Colour.GREEN) for n in (2, 3, 4)], [(n, Colour.BLUE) for n in (12, 11, 10)]],
+        lock_threshold=0, penalty_boxes=1)
+    assert Variant(green_blue) == variant
+    with pytest.raises(ParseError, match="layout"):
+        table.value(Sheet.from_marks({Colour.GREEN: [2]}, layout=green_blue))
+
+
+def test_plan_values_are_the_rules_cores_plans() -> None:
+    """plan_values lists exactly the rules core's legal plans, ties in its order."""
+    variant = Variant.from_letters("ad", 3, 0, 1, 2)
+    table = solve(Ruleset(players=1), variant, cache=False)
+    game = new_game(1, layout=variant.sheet)
+    roll = Roll.of(2, 2, red=1, yellow=6)
+    plans = table.plan_values(game, roll)
+    legal = legal_plans(game, roll)
+    assert sorted(pv.plan for pv in plans) == sorted(legal)
+    for a, b in itertools.pairwise(plans):
+        assert a.value > b.value or legal.index(a.plan) < legal.index(b.plan)
 
 
 def test_the_package_docstring_examples() -> None:

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import multiprocessing
 import random
@@ -17,15 +16,14 @@ import statistics
 from pathlib import Path
 
 import pytest
-from test_solver_turns import random_position, rows_of, solver_roll
+from test_solver_turns import random_position
 
-from qwixx_math.model import MARKS
-from qwixx_math.model import TurnPlan as CoreTurnPlan
-from qwixx_math.rules import new_game, random_roll
+from qwixx_math.dice.outcomes import outcome_table
+from qwixx_math.keys import RowState, SheetKey, decode_open_code, sheet_from_key
+from qwixx_math.model import COLOURS, Sheet
+from qwixx_math.rules import GameState, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, SolverTable, Variant, cache_dir, solve
-from qwixx_math.solver.plans import is_game_over, mark_row
-from qwixx_math.solver.state import decode_row, score
+from qwixx_math.solver import SolverTable, cache_dir, solve
 
 pytestmark = pytest.mark.slow
 
@@ -65,11 +63,7 @@ def _play(args: tuple[str, bool, int, int]) -> list[int]:
         state = new_game(ruleset=ruleset)
         while not state.is_over:
             roll = random_roll(rng, state.dice_in_play)
-            sheet = state.sheets[0]
-            plan = table.best_plan(rows_of(sheet), sheet.penalties, solver_roll(roll)).plan
-            a1 = None if plan.action1 is None else MARKS[plan.action1[0]][plan.action1[1]]
-            a2_mark = None if plan.action2 is None else MARKS[plan.action2[0]][plan.action2[1]]
-            state = state.play_plan(roll, CoreTurnPlan(a1, a2_mark))
+            state = state.play_plan(roll, table.best_plan(state, roll).plan)
         scores.append(state.scores[0])
     return scores
 
@@ -85,58 +79,62 @@ def test_monte_carlo_reproduces_the_start_value(table: SolverTable, cache: Path)
     assert abs(mean - table.start_value) <= 4 * standard_error, (mean, standard_error)
 
 
-def sample_positions(n: int, seed: int) -> list[tuple[tuple[RowState, ...], int]]:
+def sample_positions(n: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     ruleset = Ruleset(players=1)
-    out = []
-    while len(out) < n:
-        state = random_position(rng, ruleset)
-        out.append((rows_of(state.sheets[0]), state.sheets[0].penalties))
-    return out
+    return [random_position(rng, ruleset) for _ in range(n)]
 
 
 def test_a_penalty_never_helps_on_samples(table: SolverTable) -> None:
-    for rows, p in sample_positions(2000, 1):
-        for q in range(p, 4):
-            assert table.value(rows, q) >= table.value(rows, q + 1)
+    for state in sample_positions(2000, 1):
+        sheet = state.sheets[0]
+        for _ in range(sheet.penalties, 4):
+            assert table.value(sheet) >= table.value(sheet.with_penalty())
+            sheet = sheet.with_penalty()
 
 
 def test_dead_positions_are_worth_their_score_minus_the_remaining_boxes(
     table: SolverTable,
 ) -> None:
-    variant = Variant()
     rng = random.Random(7)
-    dead_rows = [RowState(marks=m, last=9) for m in range(1, 5)] + [RowState.locked(0)]
+    # up to 4 marks, the rightmost on the 10th number: only the last number is right of
+    # it, and it needs 5 marks (R8); or a row another player closed, without marks
+    dead_masks = [((1 << (m - 1)) - 1) | 1 << 9 for m in range(1, 5)] + [None]
     checked = 0
     for _ in range(500):
-        rows = tuple(rng.choice(dead_rows) for _ in range(4))
-        p = rng.randrange(4)
-        assert all(
-            r.closed or all(mark_row(variant, r, q) is None for q in range(11)) for r in rows
-        )
-        if is_game_over(variant, rows, p):
-            continue
-        assert table.value(rows, p) == pytest.approx(score(rows, 4), abs=1e-9)
+        choice = [rng.choice(dead_masks) for _ in COLOURS]
+        masks = tuple(m or 0 for m in choice)
+        closed = frozenset(c for c, m in zip(COLOURS, choice, strict=True) if m is None)
+        sheet = Sheet((masks[0], masks[1], masks[2], masks[3]), rng.randrange(4))
+        assert not any(sheet.allows(c, n) for c in COLOURS if c not in closed
+                       for n in range(2, 13))
+        if len(closed) >= 2:
+            continue  # the game is over
+        expected = sheet.score - 5 * (4 - sheet.penalties)
+        assert table.value(sheet, closed) == pytest.approx(expected, abs=1e-9)
         checked += 1
     assert checked > 100
 
 
 def test_values_are_the_expected_best_plan_over_all_rolls(table: SolverTable) -> None:
+    """The kernel's turn against the rules core's: a position's value is the average
+    over every roll of the best plan of the rules core, valued by the table."""
+    ruleset = Ruleset(players=1, action2_after_game_end=table.action2_after_action1_end)
     positions = [
-        ((RowState(), RowState(), RowState(), RowState()), 3),
-        ((RowState.open(6, 5), RowState.locked(8), RowState.open(3, 2), RowState()), 1),
-        ((RowState.open(9, 4), RowState.open(8, 5), RowState.open(9, 7), RowState.locked(9)), 2),
+        ((RowState(None, 0), RowState(None, 0), RowState(None, 0), RowState(None, 0)), 3),
+        ((RowState(6, 5), RowState(None, 8, True), RowState(3, 2), RowState(None, 0)), 1),
+        ((RowState(9, 4), RowState(8, 5), RowState(9, 7), RowState(None, 9, True)), 2),
     ]
     for rows, p in positions:
-        open_rows = [i for i, r in enumerate(rows) if not r.closed]
+        sheet, closed = sheet_from_key(SheetKey(rows, p).key)
+        state = GameState(ruleset, (sheet,), closed=closed)
         total = 0.0
-        for w1, w2 in itertools.combinations_with_replacement(range(1, 7), 2):
-            weight = 1 if w1 == w2 else 2
-            for dice in itertools.product(range(1, 7), repeat=len(open_rows)):
-                roll = (w1, w2, dict(zip(open_rows, dice, strict=True)))
-                total += weight * table.best_plan(rows, p, roll).value
-        expected = total / (36 * 6 ** len(open_rows))
-        assert table.value(rows, p) == pytest.approx(expected, abs=1e-9), rows
+        weights = 0
+        for roll, weight in outcome_table(state.dice_in_play).rolls():
+            total += weight * table.best_plan(state, roll).value
+            weights += weight
+        assert weights == 6 ** (2 + len(state.dice_in_play))
+        assert table.value(state) == pytest.approx(total / weights, abs=1e-9), rows
 
 
 def test_every_state_of_the_stored_tables_is_finite(table: SolverTable) -> None:
@@ -148,4 +146,4 @@ def test_every_state_of_the_stored_tables_is_finite(table: SolverTable) -> None:
 
 
 def test_open_row_codes_cover_the_official_row() -> None:
-    assert [decode_row(c) for c in (0, 1, 55)] == [(None, 0), (0, 1), (9, 10)]
+    assert [decode_open_code(c) for c in (0, 1, 55)] == [(None, 0), (0, 1), (9, 10)]

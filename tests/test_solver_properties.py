@@ -12,17 +12,20 @@
 
 from __future__ import annotations
 
-import itertools
+import functools
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
+from qwixx_math.dice.outcomes import outcome_table
+from qwixx_math.errors import ParseError
+from qwixx_math.keys import key_space, sheet_from_key
+from qwixx_math.model import Colour, Roll, Sheet, TurnPlan
+from qwixx_math.rules import GameState, new_game
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, SolverTable, Variant, solve, symmetry_group
+from qwixx_math.solver import SolverTable, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
-from qwixx_math.solver.plans import all_rolls, is_game_over, mark_row, turn_outcomes
-from qwixx_math.solver.state import decode_row, score
 
 VARIANTS = [
     Variant.from_letters("ad", 5, 2, 3, 2),
@@ -34,22 +37,30 @@ VARIANTS = [
 IDS = [v.key for v in VARIANTS]
 
 
-def row_choices(variant: Variant, closed_counts: range | None = None) -> list[RowState]:
-    """Every open row state, and closed rows with the given counts (default: any count,
-    as when another player closed the row)."""
-    if closed_counts is None:
-        closed_counts = range(variant.max_marks + 1)
-    out = [RowState(marks=m, last=last) for last, m in map(decode_row, range(variant.open_codes))]
-    out += [RowState.locked(m) for m in closed_counts]
-    return out
+def all_states(variant: Variant, solitaire: bool = False
+               ) -> Iterator[tuple[Sheet, frozenset[Colour]]]:
+    """Every sheet of the variant with the colours closed (one per compact key, finished
+    games included): closed rows with any count, as when another player closed the row,
+    or (``solitaire``) only rows this player locked."""
+    for sheet, closed in _keyed_sheets(variant):
+        if not solitaire or closed == sheet.locked:
+            yield sheet, closed
 
 
-def all_states(
-    variant: Variant, closed_counts: range | None = None
-) -> Iterator[tuple[tuple[RowState, ...], int]]:
-    for rows in itertools.product(row_choices(variant, closed_counts), repeat=variant.rows):
-        for p in range(variant.penalty_boxes + 1):
-            yield rows, p
+@functools.lru_cache(maxsize=len(VARIANTS))
+def _keyed_sheets(variant: Variant) -> tuple[tuple[Sheet, frozenset[Colour]], ...]:
+    out = []
+    for key in range(key_space(variant.sheet)):
+        try:
+            out.append(sheet_from_key(key, variant.sheet))
+        except ParseError:
+            continue  # no row has this code
+    return tuple(out)
+
+
+def is_over(variant: Variant, sheet: Sheet, closed: frozenset[Colour]) -> bool:
+    return (len(closed) >= variant.closed_rows_to_end
+            or sheet.penalties >= variant.penalty_boxes)
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["a2end0", "a2end1"])
@@ -61,9 +72,10 @@ def tables(request: pytest.FixtureRequest) -> dict[Variant, SolverTable]:
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
 def test_a_penalty_never_helps(tables: dict[Variant, SolverTable], variant: Variant) -> None:
     table = tables[variant]
-    for rows, p in all_states(variant):
-        if p < variant.penalty_boxes:
-            assert table.value(rows, p) >= table.value(rows, p + 1), (rows, p)
+    for sheet, closed in all_states(variant):
+        if sheet.penalties < variant.penalty_boxes:
+            assert table.value(sheet, closed) >= table.value(sheet.with_penalty(), closed), \
+                (sheet, closed)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
@@ -75,27 +87,34 @@ def test_symmetry_reduction_changes_nothing(variant: Variant, a2: bool) -> None:
     assert np.abs(plain - reduced).max() <= 1e-12
 
 
+def relabel(sheet: Sheet, g: tuple[int, ...], locks: tuple[Colour, ...]) -> Sheet:
+    """``sheet`` (of a layout locked by ``locks``) with row i's marked positions moved to
+    row g[i]."""
+    masks = [0, 0, 0, 0]
+    for i, colour in enumerate(locks):
+        masks[locks[g[i]].index] = sheet.masks[colour.index]
+    return Sheet((masks[0], masks[1], masks[2], masks[3]), sheet.penalties, sheet.layout)
+
+
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
 def test_symmetric_states_have_equal_values(variant: Variant) -> None:
     plain, _ = solve_tables(variant, False, symmetry=False)
     table = SolverTable(variant, Ruleset(players=1), plain, float(plain[0]))
     group = symmetry_group(variant)
     assert len(group) > 1
-    for rows, p in all_states(variant, range(variant.lock_threshold + 2, variant.max_marks + 1)):
-        v = table.value(rows, p)
+    locks = variant.sheet.locks
+    for sheet, _ in all_states(variant, solitaire=True):
+        v = table.value(sheet)
         for g in group:
-            image = [RowState()] * variant.rows
-            for i, j in enumerate(g):
-                image[j] = rows[i]
-            assert table.value(image, p) == pytest.approx(v, abs=1e-12), (rows, g)
+            assert abs(table.value(relabel(sheet, g, locks)) - v) <= 1e-12, (sheet, g)
 
 
-def is_dead(variant: Variant, rows: tuple[RowState, ...]) -> bool:
+def is_dead(sheet: Sheet, closed: frozenset[Colour]) -> bool:
     """No row can ever take another mark (whatever the dice)."""
-    return all(
-        r.closed or all(mark_row(variant, r, q) is None for q in range(variant.row_length))
-        for r in rows
-    )
+    layout = sheet.layout
+    return all(colour in closed or sheet.is_locked(colour)
+               or not any(sheet.allows(colour, n) for n in layout.numbers[i])
+               for i, colour in enumerate(layout.locks))
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
@@ -104,11 +123,12 @@ def test_dead_states_are_worth_their_score_minus_the_remaining_penalties(
 ) -> None:
     table = tables[variant]
     dead = 0
-    for rows, p in all_states(variant):
-        if is_dead(variant, rows):
-            expected = score(rows, variant.penalty_boxes) if not is_game_over(
-                variant, rows, p) else score(rows, p)
-            assert table.value(rows, p) == pytest.approx(expected, abs=1e-9), (rows, p)
+    for sheet, closed in all_states(variant):
+        if is_dead(sheet, closed):
+            expected = sheet.score
+            if not is_over(variant, sheet, closed | sheet.locked):
+                expected -= 5 * (variant.penalty_boxes - sheet.penalties)
+            assert table.value(sheet, closed) == pytest.approx(expected, abs=1e-9), sheet
             dead += 1
     assert dead > 0
 
@@ -117,20 +137,26 @@ def test_dead_states_are_worth_their_score_minus_the_remaining_penalties(
 def test_value_is_the_expected_best_plan_over_the_rolls(
     tables: dict[Variant, SolverTable], variant: Variant
 ) -> None:
+    """The kernel's turn against the rules core's: the table's value of a position is the
+    average over every roll of the best plan the rules core offers, valued by the table."""
     table = tables[variant]
+    ruleset = Ruleset(players=1, action2_after_game_end=table.action2_after_action1_end)
     checked = 0
-    for rows, p in all_states(variant):
-        if is_game_over(variant, rows, p) or checked >= 25:
+    for sheet, closed in all_states(variant, solitaire=True):
+        if is_over(variant, sheet, closed) or checked >= 12:
             continue
-        if (sum(r.marks for r in rows) + p) % 4:  # a spread-out sample of the states
+        if (sheet.total_marks + sheet.penalties) % 4:  # a spread-out sample of the states
             continue
+        state = GameState(ruleset, (sheet,), closed=closed)
         expected = 0.0
-        weight = 1.0 / 6 ** (2 + sum(not r.closed for r in rows))
-        for roll in all_rolls(rows):
-            plans = table.plan_values(rows, p, roll)
+        weights = 0
+        for roll, weight in outcome_table(state.dice_in_play).rolls():
+            plans = table.plan_values(state, roll)
             assert [pv.value for pv in plans] == sorted((pv.value for pv in plans), reverse=True)
             expected += weight * plans[0].value
-        assert table.value(rows, p) == pytest.approx(expected, abs=1e-9)
+            weights += weight
+        assert weights == 6 ** (2 + len(state.dice_in_play))
+        assert table.value(state) == pytest.approx(expected / weights, abs=1e-9)
         checked += 1
     assert checked > 10
 
@@ -140,15 +166,14 @@ def test_never_marking_scores_minus_five_per_box(
     tables: dict[Variant, SolverTable], variant: Variant
 ) -> None:
     table = tables[variant]
-    rows: tuple[RowState, ...] = (RowState(),) * variant.rows
-    p = 0
-    roll = (6, 6, dict.fromkeys(range(variant.rows), 6))
-    while not is_game_over(variant, rows, p):
-        (penalty,) = [o for o in turn_outcomes(variant, table.action2_after_action1_end,
-                                               rows, p, roll) if o.plan.is_penalty]
-        rows, p = penalty.rows, penalty.penalties
-    assert score(rows, p) == -5 * variant.penalty_boxes
-    assert table.value(rows, p) == -5 * variant.penalty_boxes
+    ruleset = Ruleset(players=1, action2_after_game_end=table.action2_after_action1_end)
+    state = new_game(ruleset=ruleset, layout=variant.sheet)
+    roll = Roll((6, 6), tuple(6 if c in state.dice_in_play else None  # type: ignore[arg-type]
+                              for c in Colour))
+    while not state.is_over:
+        state = state.play_plan(roll, TurnPlan())
+    assert state.sheets[0].score == -5 * variant.penalty_boxes
+    assert table.value(state) == -5 * variant.penalty_boxes
     assert table.start_value >= -5 * variant.penalty_boxes
 
 
@@ -158,11 +183,19 @@ def test_closed_rows_of_any_count_add_their_points(
 ) -> None:
     """A row closed by someone else: its points are a constant on top of the rest."""
     table = tables[variant]
-    others = (RowState(),) * (variant.rows - 1)
-    base = table.value((RowState.locked(0), *others), 0)
-    for m in range(variant.max_marks + 1):
-        got = table.value((RowState.locked(m), *others), 0)
+    first = variant.sheet.locks[0]
+    closed = frozenset({first})
+    base = table.value(Sheet.empty(variant.sheet), closed)
+    counts = set()
+    for sheet, shut in all_states(variant):
+        if shut != closed or sheet.penalties or any(
+                sheet.masks[c.index] for c in variant.sheet.locks[1:]):
+            continue
+        m = sheet.count(first)
+        counts.add(m)
+        got = table.value(sheet, closed)
         if variant.closed_rows_to_end == 1:
-            assert got == score((RowState.locked(m), *others), 0)
+            assert got == sheet.score
         else:
             assert got == pytest.approx(base + m * (m + 1) // 2, abs=1e-12)
+    assert {0, variant.max_marks} <= counts

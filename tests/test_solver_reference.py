@@ -1,7 +1,8 @@
 """The fast solver against the naive reference solver, on every state of small variants.
 
 The naive solver (qwixx_math.solver.naive) enumerates every roll of the dice in
-play and every legal plan of plans.turn_outcomes, with a memoised recursion; the
+play and every legal plan of the rules core (qwixx_math.rules), with a memoised
+recursion over rules-core states; the
 fast solver is the numba kernel with the symmetry reduction, the per-state
 cache and the expected-maximum merge.  They share nothing but the variant, so
 agreement to 1e-9 on every state checks the kernel's rules and arithmetic.
@@ -44,10 +45,10 @@ def check_every_state(letters: str, length: int, threshold: int, boxes: int, to_
     fast = solve(ruleset, variant, cache=False)
     naive = NaiveSolver(variant, ruleset)
     checked = 0
-    for rows, penalties in naive.states():
-        expected = naive.value(rows, penalties)
-        got = fast.value(rows, penalties)
-        assert abs(got - expected) <= TOLERANCE, (variant.key, rows, penalties, got, expected)
+    for state in naive.states():
+        expected = naive.value(state)
+        got = fast.value(state)
+        assert abs(got - expected) <= TOLERANCE, (variant.key, state.describe(), got, expected)
         checked += 1
     assert checked > 0
     assert fast.start_value == pytest.approx(naive.start_value(), abs=TOLERANCE)

@@ -3,9 +3,9 @@
 The naive solver enumerates every roll of this player's own turns (all dice) and
 the 36 white pairs of every other player's roll, with a memoised recursion; the
 fast solver is the numba kernel with its level chain.  They share nothing but the
-variant and :func:`plans.mark_row`, so agreement to 1e-9 on every state and every
-level checks the kernel's passive steps, the level it reads after an own turn and
-the penalty transition into level N - 1.
+layout (the naive solver plays through the rules core), so agreement to 1e-9 on
+every state and every level checks the kernel's passive steps, the level it
+reads after an own turn and the penalty transition into level N - 1.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwixx_math.errors import ParseError
+from qwixx_math.errors import ParseError, QwixxError
+from qwixx_math.model import Roll, Sheet
+from qwixx_math.rules import new_game
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, RowState, Variant, solve
+from qwixx_math.solver import NaiveSolver, Variant, solve
 from qwixx_math.solver.engine import solve_tables
 from qwixx_math.solver.layout import Layout
 from qwixx_math.solver.table import SolverTable
@@ -52,16 +54,16 @@ def check_every_state(spec: tuple[str, int, int, int, int], a2: bool, players: i
     fast = _table(variant, ruleset, players, symmetry)
     naive = _naive(spec, a2, players)
     checked = 0
-    for rows, penalties in naive.states():
+    for state in naive.states():
         for before_me in range(players):
-            expected = naive.value(rows, penalties, before_me)
-            got = fast.value(rows, penalties, before_me)
-            assert abs(got - expected) <= TOLERANCE, (rows, penalties, before_me, got, expected)
+            expected = naive.value(state, before_me)
+            got = fast.value(state, before_me=before_me)
+            assert abs(got - expected) <= TOLERANCE, (state.describe(), before_me, got, expected)
             checked += 1
     assert checked > 0
-    empty = (RowState(),) * variant.rows
+    empty = Sheet.empty(variant.sheet)
     assert fast.seat_values == pytest.approx(
-        [naive.value(empty, 0, k) for k in range(players)], abs=TOLERANCE)
+        [naive.value(empty, k) for k in range(players)], abs=TOLERANCE)
 
 
 @pytest.mark.parametrize("symmetry", [True, False], ids=["symmetry", "no-symmetry"])
@@ -103,12 +105,12 @@ def test_more_passive_rolls_never_hurt() -> None:
     tables = {n: _table(variant, ruleset, n, True) for n in (1, 2, 3)}
     naive = NaiveSolver(variant, ruleset)
     strict = 0
-    for rows, penalties in naive.states():
+    for state in naive.states():
         for n in (1, 2, 3):
-            values = [tables[n].value(rows, penalties, k) for k in range(n)]
+            values = [tables[n].value(state, before_me=k) for k in range(n)]
             assert all(a <= b + 1e-12 for a, b in itertools.pairwise(values))
             if n < 3:
-                more = tables[n + 1].value(rows, penalties, n)
+                more = tables[n + 1].value(state, before_me=n)
                 assert values[-1] <= more + 1e-12
                 strict += values[-1] < more - 1e-9
     assert strict > 0  # and free marks are worth something somewhere
@@ -118,11 +120,14 @@ def test_plan_values_read_the_level_after_an_own_turn() -> None:
     variant = Variant.from_letters("ad", 4, 2, 2, 1)
     ruleset = Ruleset(players=1)
     table = _table(variant, ruleset, 3, True)
-    rows = (RowState(), RowState())
-    for pv in table.plan_values(rows, 0, (1, 2, {0: 3, 1: 6})):
-        assert pv.value is not None
-    best = table.best_plan(rows, 0, (1, 2, {0: 3, 1: 6}))
-    assert best.value == max(pv.value for pv in table.plan_values(rows, 0, (1, 2, {0: 3, 1: 6})))
+    game = new_game(1, layout=variant.sheet)
+    roll = Roll.of(1, 2, red=3, yellow=6)
+    plans = table.plan_values(game, roll)
+    for pv in plans:  # each plan is worth its sheet after the turn, two rolls before the next
+        after = game.play_plan(roll, pv.plan)
+        assert pv.value == table.value(after.sheets[0], before_me=2)
+    assert table.best_plan(game, roll) == plans[0]
+    assert plans[0].value == max(pv.value for pv in plans)
 
 
 @pytest.mark.parametrize("players", [0, 6, -1, True, 2.0, "2", None])
@@ -135,8 +140,8 @@ def test_players_outside_one_to_five_are_refused(players: object) -> None:
 def test_before_me_outside_the_table_is_refused(before_me: object) -> None:
     variant = Variant.from_letters("ad", 4, 2, 2, 1)
     table = _table(variant, Ruleset(players=1), 3, True)
-    with pytest.raises(ValueError, match="before_me"):
-        table.value((RowState(), RowState()), 0, before_me)  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="before_me"):
+        table.value(Sheet.empty(variant.sheet), before_me=before_me)  # type: ignore[arg-type]
 
 
 def test_table_files_are_cached_per_player_count(tmp_path: object) -> None:
@@ -161,18 +166,30 @@ def test_table_files_are_cached_per_player_count(tmp_path: object) -> None:
 _ANYTHING = st.one_of(st.none(), st.integers(-10, 10), st.text(max_size=5), st.floats(),
                       st.lists(st.integers(-2, 8), max_size=4), st.tuples(st.integers(-1, 7)),
                       st.dictionaries(st.integers(-1, 3), st.integers(-1, 7), max_size=3))
+_LAYOUT = Variant.from_letters(*FAST).sheet
+#: Values of the right types, some of them wrong for the table: another layout's sheet,
+#: states of another R15 option or phase, rolls with the wrong dice.
+_VALUES = st.one_of(
+    _ANYTHING,
+    st.sampled_from([Sheet.EMPTY, Sheet.empty(_LAYOUT), new_game(1, layout=_LAYOUT),
+                     new_game(2, layout=_LAYOUT), new_game(1),
+                     new_game(ruleset=Ruleset(players=1, action2_after_game_end=True),
+                              layout=_LAYOUT),
+                     new_game(1, layout=_LAYOUT).with_roll(Roll.of(1, 2, red=3, yellow=4)),
+                     Roll.of(1, 2, red=3, yellow=4), Roll.of(1, 2, red=3), Roll.of(1, 1),
+                     Roll.of(6, 6, red=1, yellow=1, green=1, blue=1), "red", "r,y", "g"]))
 
 
 @settings(max_examples=150, deadline=None)
-@given(rows=st.one_of(_ANYTHING, st.lists(_ANYTHING, max_size=3)), penalties=_ANYTHING,
-       before_me=_ANYTHING, roll=st.one_of(_ANYTHING, st.tuples(_ANYTHING, _ANYTHING, _ANYTHING)))
-def test_table_lookups_refuse_bad_input_with_parse_errors(rows: object, penalties: object,
+@given(position=_VALUES, closed=_VALUES, before_me=_VALUES, roll=_VALUES)
+def test_table_lookups_refuse_bad_input_with_typed_errors(position: object, closed: object,
                                                           before_me: object,
                                                           roll: object) -> None:
     table = _fuzz_table()
-    for call in (lambda: table.value(rows, penalties, before_me),  # type: ignore[arg-type]
-                 lambda: table.plan_values(rows, penalties, roll)):  # type: ignore[arg-type]
-        with contextlib.suppress(ParseError):
+    for call in (lambda: table.value(position, closed, before_me),  # type: ignore[arg-type]
+                 lambda: table.value(position),  # type: ignore[arg-type]
+                 lambda: table.plan_values(position, roll)):  # type: ignore[arg-type]
+        with contextlib.suppress(QwixxError):
             call()
 
 

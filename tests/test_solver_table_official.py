@@ -13,8 +13,9 @@ import itertools
 
 import pytest
 
+from qwixx_math.model import Sheet
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, solve
+from qwixx_math.solver import solve
 
 pytestmark = pytest.mark.slow
 
@@ -37,7 +38,6 @@ def test_official_seat_values(players: int, a2: bool) -> None:
     assert table.seat_values == pytest.approx(SEAT_VALUES[players, a2], abs=1e-6)
     seats = table.seat_values
     assert all(a < b for a, b in itertools.pairwise(seats))
-    empty = (RowState(),) * 4
-    assert table.value(empty, 0, 0) == table.start_value == seats[0]
+    assert table.value(Sheet.EMPTY, before_me=0) == table.start_value == seats[0]
     if players > 2:
         assert SEAT_VALUES[players - 1, a2][-1] < seats[-1]

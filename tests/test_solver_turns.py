@@ -1,56 +1,32 @@
-"""The solver's statement of a solitaire turn (solver.plans) against the rules core.
+"""The turn the solver tables are read with is the rules core's (issue 13).
 
-The naive solver and SolverTable.plan_values rely on solver.plans; here it is
-checked against qwixx_math.rules (the project's reference core) on random
-solitaire positions and rolls of the official game: the same plans, leading to
-the same sheets, for both values of the R15 option.  Then the named rules one by one.
+SolverTable.plan_values lists the rules core's legal plans (qwixx_math.rules) and
+values each by the table value of the position GameState.play_plan leads to; the
+naive reference solver plays the same rules core.  Checked here on random
+solitaire positions of the official game (the cached table) for both values of
+the R15 option, and on positions where the game ends in the turn.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet
-from qwixx_math.model import TurnPlan as CoreTurnPlan
-from qwixx_math.rules import GameState, legal_plans, new_game, random_roll
+from qwixx_math.model import Colour, Mark, Roll, Sheet, TurnPlan
+from qwixx_math.rules import GameState, legal_plans, new_game, plan_key, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import RowState, TurnPlan, Variant, turn_outcomes
-from qwixx_math.solver.plans import Outcome
+from qwixx_math.solver import SolverTable, solve
 
-OFFICIAL = Variant()
-
-
-def rows_of(sheet: Sheet) -> tuple[RowState, ...]:
-    """A solitaire sheet as the solver's row states (closed = locked by this player)."""
-    out = []
-    for c in COLOURS:
-        mask = sheet.masks[c.index]
-        if sheet.is_locked(c):
-            out.append(RowState.locked(sheet.count(c)))
-        elif mask:
-            out.append(RowState(marks=mask.bit_count(), last=mask.bit_length() - 1))
-        else:
-            out.append(RowState())
-    return tuple(out)
+R, Y, G, B = Colour
 
 
-def solver_roll(roll: Roll) -> tuple[int, int, dict[int, int]]:
-    return roll.white[0], roll.white[1], {
-        c.index: d for c, d in zip(COLOURS, roll.coloured, strict=True) if d is not None
-    }
-
-
-def solver_plan(plan: CoreTurnPlan) -> TurnPlan:
-    def mark(m: object) -> tuple[int, int] | None:
-        if m is None:
-            return None
-        return (m.colour.index, m.number)  # type: ignore[attr-defined]
-
-    return TurnPlan(mark(plan.action1), mark(plan.action2))
+@functools.lru_cache(maxsize=2)
+def official_table(a2: bool) -> SolverTable:
+    return solve(Ruleset(players=1, action2_after_game_end=a2), progress=False)
 
 
 def skip(sheet: Sheet, mark: Mark) -> int:
@@ -80,102 +56,45 @@ def random_position(rng: random.Random, ruleset: Ruleset) -> GameState:
     return seen[max(0, len(seen) - 1 - int(rng.expovariate(0.15)))]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), a2=st.booleans())
-def test_plans_and_outcomes_agree_with_the_rules_core(seed: int, a2: bool) -> None:
+def test_plan_values_are_the_rules_cores_plans_and_outcomes(seed: int, a2: bool) -> None:
     rng = random.Random(seed)
     ruleset = Ruleset(players=1, action2_after_game_end=a2)
+    table = official_table(a2)
     state = random_position(rng, ruleset)
     roll = random_roll(rng, state.dice_in_play)
-    sheet = state.sheets[0]
-    rows = rows_of(sheet)
-    assert {i for i, r in enumerate(rows) if r.closed} == {c.index for c in state.closed}
-    ours = {o.plan: o for o in turn_outcomes(OFFICIAL, ruleset.action2_after_action1_end,
-                                             rows, sheet.penalties, solver_roll(roll))}
-    core = {solver_plan(p): p for p in legal_plans(state, roll)}
-    assert set(ours) == set(core)
-    for plan, outcome in ours.items():
-        after = state.play_plan(roll, core[plan])
-        assert outcome.rows == rows_of(after.sheets[0])
-        assert outcome.penalties == after.sheets[0].penalties
-        assert outcome.game_over == after.is_over
-
-
-def outcomes(rows: tuple[RowState, ...], roll: tuple[int, int, dict[int, int]],
-             a2: bool = False, penalties: int = 0) -> dict[TurnPlan, Outcome]:
-    return {o.plan: o for o in turn_outcomes(OFFICIAL, a2, rows, penalties, roll)}
-
-
-EMPTY = (RowState(),) * 4
-ALL_DICE = {0: 1, 1: 1, 2: 1, 3: 1}
-
-
-def test_penalty_is_always_a_plan_and_costs_a_box() -> None:
-    found = outcomes(EMPTY, (3, 5, ALL_DICE))
-    assert found[TurnPlan()].penalties == 1 and found[TurnPlan()].rows == EMPTY
-    last = outcomes(EMPTY, (3, 5, ALL_DICE), penalties=3)[TurnPlan()]
-    assert last.game_over  # R13
-
-
-def test_r7_action2_right_of_action1_in_the_same_row() -> None:
-    # white 3+5 = 8; red die 1: red 4 or 6 lie left of red 8
-    found = outcomes(EMPTY, (3, 5, ALL_DICE))
-    assert TurnPlan((0, 8), (0, 4)) not in found
-    assert TurnPlan(None, (0, 4)) in found
-    # with green 1: green 4, 6 lie right of green 8 (green reads 12..2)
-    assert TurnPlan((2, 8), (2, 6)) in found
-
-
-def test_r8_the_action1_mark_counts_for_the_last_number() -> None:
-    four = RowState.open(last=5, marks=4)  # red up to 7, four marks
-    rows = (four, RowState(), RowState(), RowState())
-    # white 4+4 = 8 in red, then white 6 + red 6 = red 12 with five marks
-    found = outcomes(rows, (4, 6, {0: 6, 1: 1, 2: 1, 3: 1}))
-    assert TurnPlan((0, 10), (0, 12)) in found
-    assert found[TurnPlan((0, 10), (0, 12))].rows[0] == RowState.locked(7)
-    assert TurnPlan(None, (0, 12)) not in found  # four marks only
-
-
-def test_r9_a_row_closed_in_action1_loses_its_die() -> None:
-    five = RowState.open(last=8, marks=5)
-    rows = (five, RowState(), RowState(), RowState())
-    found = outcomes(rows, (6, 6, {0: 6, 1: 6, 2: 1, 3: 1}))
-    closing = TurnPlan((0, 12), None)
-    assert found[closing].rows[0] == RowState.locked(7)
-    assert not [p for p in found if p.action1 == (0, 12) and p.action2 and p.action2[0] == 0]
-    assert TurnPlan((0, 12), (1, 12)) not in found  # yellow 12 needs five yellow marks
-    assert TurnPlan((0, 12), (1, 11)) not in found  # white 6 + yellow 6 is 12 only
-    found = outcomes(rows, (6, 6, {0: 6, 1: 1, 2: 1, 3: 1}))
-    assert TurnPlan((0, 12), (1, 7)) in found
+    plans = table.plan_values(state, roll)
+    legal = legal_plans(state, roll)
+    assert sorted(pv.plan for pv in plans) == sorted(legal)
+    for pv in plans:
+        after = state.play_plan(roll, pv.plan)
+        expected = float(after.sheets[0].score) if after.is_over else table.value(after)
+        assert pv.value == expected
+    keys = [(-pv.value, plan_key(state.layout, pv.plan)) for pv in plans]
+    assert keys == sorted(keys)
+    assert table.best_plan(state, roll) == plans[0]
 
 
 @pytest.mark.parametrize("a2", [False, True])
-def test_r15_action2_after_the_game_ended_in_action1(a2: bool) -> None:
-    five = RowState.open(last=8, marks=5)
-    rows = (five, RowState(), RowState.locked(8), RowState())  # green already closed
-    found = outcomes(rows, (6, 6, {0: 6, 1: 1, 3: 1}), a2=a2)
-    assert found[TurnPlan((0, 12), None)].game_over  # R14: second colour closed
-    after = [p for p in found if p.action1 == (0, 12) and p.action2 is not None]
-    assert bool(after) == a2
-    if a2:
-        assert found[TurnPlan((0, 12), (1, 7))].game_over
+def test_a_plan_that_ends_the_game_is_worth_its_score(a2: bool) -> None:
+    """R14 (R15): red closes as the second colour in action 1; action 2 follows only
+    with the option, and every plan that closes red is then worth the final score."""
+    ruleset = Ruleset(players=1, action2_after_game_end=a2)
+    table = official_table(a2)
+    sheet = Sheet.from_marks({R: [2, 3, 4, 5, 6], G: [12, 11, 10, 9, 8, 2]})
+    state = GameState(ruleset, (sheet,), closed=frozenset({G}))
+    roll = Roll.of(6, 6, red=1, yellow=1, blue=1)
+    closing = [pv for pv in table.plan_values(state, roll) if pv.plan.action1 == Mark(R, 12)]
+    assert {pv.plan.action2 is not None for pv in closing} == ({False, True} if a2 else {False})
+    for pv in closing:
+        after = state.play_plan(roll, pv.plan)
+        assert after.is_over and pv.value == after.sheets[0].score
 
 
-def test_turn_outcomes_validates_its_input() -> None:
-    with pytest.raises(ValueError, match="R4/R9"):
-        turn_outcomes(OFFICIAL, False, EMPTY, 0, (1, 1, {0: 1}))
-    with pytest.raises(ValueError, match="R1"):
-        turn_outcomes(OFFICIAL, False, EMPTY, 0, (1, 7, ALL_DICE))
-    with pytest.raises(ValueError, match="game is over"):
-        turn_outcomes(OFFICIAL, False, EMPTY, 4, (1, 1, ALL_DICE))
-    with pytest.raises(ValueError, match="rows"):
-        turn_outcomes(OFFICIAL, False, EMPTY[:3], 0, (1, 1, ALL_DICE))
-    with pytest.raises(ValueError, match="R8"):
-        turn_outcomes(OFFICIAL, False, (RowState.open(10, 3), *EMPTY[1:]), 0, (1, 1, ALL_DICE))
-
-
-def test_colour_helpers_match_the_core() -> None:
-    for c in Colour:
-        for q in range(11):
-            assert OFFICIAL.number_at(c.index, q) == c.number(q)
-            assert OFFICIAL.position_of(c.index, c.number(q)) == q
+def test_the_penalty_plan_is_valued_at_one_more_penalty() -> None:
+    table = official_table(False)
+    state = new_game(1)
+    roll = Roll.of(3, 5, red=1, yellow=1, green=1, blue=1)
+    (penalty,) = [pv for pv in table.plan_values(state, roll) if pv.plan == TurnPlan()]
+    assert penalty.value == table.value(Sheet.EMPTY.with_penalty())

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import play_game, sheets
-from test_advice import rows_of
+from test_advice import keyed_value
 
 from qwixx_math import IllegalMoveError, InvalidStateError, ParseError
 from qwixx_math.advice import SOLITAIRE_MODEL, Advisor
@@ -47,8 +47,8 @@ def advisor(request: pytest.FixtureRequest) -> TableAdvisor:
 
 
 def table_value(table: SolverTable, sheet: Sheet, closed: frozenset[Colour], k: int) -> float:
-    """The value through the solver's public API (row states, not the flat index)."""
-    return table.value(rows_of(sheet, closed), sheet.penalties, k)
+    """The value through the compact key (not the advisor's look-up)."""
+    return keyed_value(table, sheet, closed, k)
 
 
 def outcome_value(table: SolverTable, after: GameState, player: int, k: int) -> float:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .state import RowState, decode_row, encode_row
+from ..keys import RowState, decode_open_code, open_code
 from .variant import Variant, row_points
 
 __all__ = ["Layout"]
@@ -94,12 +94,12 @@ class Layout:
         code_marks = np.empty(n_codes, dtype=np.int64)
         next_code = np.full((n_codes, length), -1, dtype=np.int64)
         for code in range(n_codes):
-            last, marks = decode_row(code)
+            last, marks = decode_open_code(code)
             code_last[code] = -1 if last is None else last
             code_marks[code] = marks
             start = 0 if last is None else last + 1
             for q in range(start, length - 1):
-                next_code[code, q] = encode_row(q, marks + 1)
+                next_code[code, q] = open_code(q, marks + 1)
         pos_of = np.full((m, 13), -1, dtype=np.int64)
         number_at = np.empty((m, length), dtype=np.int64)
         die_at = np.empty((m, length), dtype=np.int64)
@@ -140,16 +140,17 @@ class Layout:
                ) -> tuple[int, int]:
         """``(index, closed_points)`` of a running game's position: where its table
         value lives in the flat array, and the points of its closed rows (the
-        position's value is their sum).  ``rows`` must leave the game running;
-        ``before_me`` is the level (0 .. players-1)."""
+        position's value is their sum).  ``rows`` are the rows' compact states
+        (:class:`qwixx_math.keys.RowState`, as :func:`~qwixx_math.keys.decode_key` gives
+        them) and must leave the game running; ``before_me`` is the level (0 .. players-1)."""
         mask = 0
         closed_points = 0
         for i, r in enumerate(rows):
             if r.closed:
                 mask |= 1 << i
-                closed_points += r.points
+                closed_points += row_points(r.count)
         index = before_me * self.level_size + int(self.offsets[mask]) + penalties
         for i, r in enumerate(rows):
             if not r.closed:
-                index += int(self.strides[mask, i]) * encode_row(r.last, r.marks)
+                index += int(self.strides[mask, i]) * open_code(r.last, r.count)
         return index, closed_points

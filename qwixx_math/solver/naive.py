@@ -1,112 +1,191 @@
-"""A deliberately naive reference solver, for checking the fast one on small variants.
+"""A deliberately naive reference solver, for checking the fast one on small layouts.
 
-Plain Python and no cleverness: for a state it enumerates every roll of the
-dice in play (two white dice and one die per open row, each of the 6^(2+k)
-outcomes on its own), every legal plan of :func:`~qwixx_math.solver.plans.turn_outcomes`
-for that roll, takes the best, and averages; values of later states come from
-a memoised recursion.  No symmetry, no expected-maximum trick, no tables.
+Plain Python on the rules core and no cleverness of its own: a position is a
+one-player :class:`~qwixx_math.rules.GameState` of the variant's layout (its
+sheet and the colours it closed).  For a position it enumerates every outcome
+of the dice in play (:func:`qwixx_math.dice.outcome_table`: the two whites
+unordered, each pair with its weight, times every face of every coloured die),
+takes every legal plan (:func:`qwixx_math.rules.legal_plans`) and the value of
+the position it leads to (:meth:`~qwixx_math.rules.GameState.play_plan`), the best
+of those, and averages; values of later positions come from a
+recursion memoised by the compact key (:func:`qwixx_math.keys.sheet_key`).  No
+symmetry, no expected-maximum trick, no tables: the fast solver shares nothing
+with it but the layout, so agreement on every state checks the kernel's rules
+against the rules core.
 
-It is exponentially slow in the number of rows and only meant for tiny
-variants (2-3 rows, short rows): ``NaiveSolver(Variant.from_letters("ad", 4, 2, 2, 1))``.
+It is exponentially slow in the number of rows and only meant for tiny layouts
+(2-3 rows, short rows): ``NaiveSolver(Variant.from_letters("ad", 4, 2, 2, 1))``.
 
 With ``players`` = N > 1 it solves the table model (docs/table.md) the same
-plain way: ``value(rows, penalties, before_me)`` with ``before_me`` = K other
-players' rolls before this player's own; on each of those it enumerates the 36
-white pairs and takes the best of passing and marking the white sum in each row
-(:func:`~qwixx_math.solver.plans.mark_row`), no penalty either way.  After this
-player's own turn, N - 1 other rolls follow.
+plain way: ``value(position, before_me)`` with ``before_me`` = K other players'
+rolls before this player's own; on each of those it enumerates the white pairs
+and takes the best of passing and every mark :func:`qwixx_math.rules.legal_action1`
+offers this player as a non-active player (the other player at the table has an
+empty sheet and marks nothing; the turn ends as the rules core ends it).  After
+this player's own turn, N - 1 other rolls follow.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
+import dataclasses
+import functools
+import math
+from collections.abc import Iterator
 
-from ..ruleset import Ruleset
-from .plans import all_rolls, is_game_over, mark_row, unchecked_turn_outcomes
-from .state import RowState, decode_row, score
+from ..dice.outcomes import outcome_table
+from ..errors import InvalidStateError, ParseError
+from ..keys import key_space, sheet_from_key, sheet_key
+from ..model import COLOURS, Colour, Roll, Sheet, TurnPlan
+from ..rules import GameState, Phase, legal_action1, legal_plans
+from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .variant import Variant
 
 __all__ = ["NaiveSolver"]
 
-State = tuple[tuple[RowState, ...], int]
-Key = tuple[tuple[RowState, ...], int, int]
+
+@functools.lru_cache(maxsize=16)
+def _rolls(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
+    """Every outcome of the whites and the coloured dice ``in_play``, with its weight."""
+    return tuple(outcome_table(in_play).rolls())
 
 
 class NaiveSolver:
-    """Memoised exhaustive solver: ``NaiveSolver(variant, ruleset).value(rows, penalties)``."""
+    """Memoised exhaustive solver: ``NaiveSolver(variant, ruleset).value(state)``."""
 
     def __init__(self, variant: Variant, ruleset: Ruleset | None = None, players: int = 1
                  ) -> None:
+        if not isinstance(variant, Variant):
+            raise ParseError(f"NaiveSolver needs a Variant, not {type(variant).__name__}")
         self.variant = variant
-        self.ruleset = ruleset if ruleset is not None else Ruleset(players=1)
+        self.layout = variant.sheet
+        base = ruleset if ruleset is not None else Ruleset(players=1)
+        if not isinstance(base, Ruleset):
+            raise ParseError(f"ruleset must be a Ruleset, not {type(base).__name__}")
+        #: The one-player ruleset of this player's own turns (only R15 and the dialect
+        #: switches of ``ruleset`` count).
+        self.ruleset = dataclasses.replace(base, players=1)
+        #: A table of two for the other players' rolls: this player is player 0.
+        self._passive_ruleset = dataclasses.replace(base, players=2)
+        if not (isinstance(players, int) and not isinstance(players, bool)
+                and MIN_PLAYERS <= players <= MAX_PLAYERS):
+            raise ParseError(f"R3: a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players!r}")
         self.players = players
-        self._memo: dict[Key, float] = {}
+        self._memo: dict[tuple[int, int], float] = {}
 
-    def value(self, rows: Sequence[RowState], penalties: int, before_me: int = 0) -> float:
-        """The optimal expected final score from this position (before the roll), when
-        ``before_me`` other players roll before this player's own next roll."""
-        rows = tuple(rows)
-        if is_game_over(self.variant, rows, penalties):
-            return float(score(rows, penalties))
-        key = (rows, penalties, before_me)
+    # ---------------------------------------------------------------- positions
+
+    def position(self, sheet: Sheet) -> GameState:
+        """The one-player state of ``sheet`` before its roll (the colours it locked closed),
+        or the finished game (phase ``over``) when the rules say it has ended."""
+        try:
+            return GameState(self.ruleset, (sheet,), closed=sheet.locked)
+        except InvalidStateError as error:
+            if error.rule not in ("R13", "R14"):
+                raise
+            ended = "R14" if len(sheet.locked) >= self.layout.closed_rows_to_end else "R13"
+            return GameState(self.ruleset, (sheet,), closed=sheet.locked, phase=Phase.OVER,
+                             ended_by=ended)
+
+    def value(self, position: GameState | Sheet, before_me: int = 0) -> float:
+        """The optimal expected final score from ``position`` (a one-player state of the
+        layout before its roll, or its sheet), when ``before_me`` other players roll before
+        this player's own next roll.  A finished game is worth its score."""
+        state = self._check(position)
+        if not (isinstance(before_me, int) and not isinstance(before_me, bool)
+                and 0 <= before_me < self.players):
+            raise ParseError(f"before_me must be 0..{self.players - 1}, not {before_me!r}")
+        return self._value(state, before_me)
+
+    def _check(self, position: GameState | Sheet) -> GameState:
+        if isinstance(position, Sheet):
+            if position.layout != self.layout:
+                raise ParseError(f"the naive solver plays layout {self.layout.name}, not "
+                                 f"{position.layout.name}")
+            return self.position(position)
+        if not isinstance(position, GameState):
+            raise ParseError(f"a position is a Sheet or a GameState, not "
+                             f"{type(position).__name__}")
+        if (position.players != 1 or position.layout != self.layout
+                or position.phase not in (Phase.ROLL, Phase.OVER)
+                or position.ruleset.action2_after_action1_end
+                != self.ruleset.action2_after_action1_end):
+            raise ParseError("the naive solver values one-player states of its layout and "
+                             "R15 option before a roll")
+        return position
+
+    def _value(self, state: GameState, before_me: int) -> float:
+        if state.is_over:
+            return float(state.sheets[0].score)
+        sheet = state.sheets[0]
+        key = (sheet_key(sheet, state.closed), before_me)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        result = self._passive(rows, penalties, before_me) if before_me else self._active(
-            rows, penalties)
+        result = self._passive(state, before_me) if before_me else self._active(state)
         self._memo[key] = result
         return result
 
-    def _active(self, rows: tuple[RowState, ...], penalties: int) -> float:
-        a2_after_end = self.ruleset.action2_after_action1_end
-        after = self.players - 1
+    def _active(self, state: GameState) -> float:
+        """This player's own roll: every outcome of the dice in play, the best legal plan.
+
+        Where a plan leads does not depend on the roll that offers it, so each plan's
+        value is found once per position (by playing it, :meth:`GameState.play_plan`)."""
+        after_k = self.players - 1
+        worth: dict[TurnPlan, float] = {}
         total = 0.0
-        rolls = 0
-        for roll in all_rolls(rows):
-            outcomes = unchecked_turn_outcomes(self.variant, a2_after_end, rows, penalties, roll)
-            total += max(
-                float(score(o.rows, o.penalties))
-                if o.game_over
-                else self.value(o.rows, o.penalties, after)
-                for o in outcomes
-            )
-            rolls += 1
-        return total / rolls
+        weights = 0
+        for roll, weight in _rolls(state.dice_in_play):
+            best = -math.inf
+            for plan in legal_plans(state, roll):
+                value = worth.get(plan)
+                if value is None:
+                    value = worth[plan] = self._value(state.play_plan(roll, plan), after_k)
+                best = max(best, value)
+            total += weight * best
+            weights += weight
+        return total / weights
 
-    def _passive(self, rows: tuple[RowState, ...], penalties: int, before_me: int) -> float:
-        v = self.variant
+    def _passive(self, state: GameState, before_me: int) -> float:
+        """Another player's roll: pass, or mark the white sum as the rules allow a
+        non-active player (R5); nothing else happens to this player's sheet."""
+        sheet = state.sheets[0]
+        table = GameState(self._passive_ruleset, (sheet, Sheet.empty(self.layout)), active=1,
+                          closed=state.closed)
+        dice = tuple(1 if c in state.dice_in_play else None for c in COLOURS)
         total = 0.0
-        for white1 in range(1, 7):
-            for white2 in range(1, 7):
-                best = self.value(rows, penalties, before_me - 1)  # let the white sum go
-                for i, row in enumerate(rows):
-                    position = v.position_of(i, white1 + white2)
-                    new = None if position is None else mark_row(v, row, position)
-                    if new is not None:
-                        marked = (*rows[:i], new, *rows[i + 1:])
-                        best = max(best, self.value(marked, penalties, before_me - 1))
-                total += best
-        return total / 36
+        weights = 0
+        for white, weight in _rolls(frozenset()):
+            roll = Roll(white.white, (dice[0], dice[1], dice[2], dice[3]))
+            rolled = table.with_roll(roll)
+            best = self._value(state, before_me - 1)  # let the white sum go
+            for mark in legal_action1(rolled, 0):
+                after = rolled.with_action1([mark, None])
+                if after.phase is Phase.ACTION2:
+                    after = after.with_action2(None)  # the other player's turn ends
+                mine = after.sheets[0]
+                value = (float(mine.score) if after.is_over
+                         else self._value(self.position(mine), before_me - 1))
+                best = max(best, value)
+            total += weight * best
+            weights += weight
+        return total / weights
 
-    def states(self) -> Iterator[State]:
-        """Every position of the variant in which the game is not over.
-
-        Open rows take every open state; closed rows every count a solitaire row
-        can close with (lock_threshold+2 .. row_length+1).
-        """
-        v = self.variant
-        choices: list[RowState] = []
-        for code in range(v.open_codes):
-            last, marks = decode_row(code)
-            choices.append(RowState(marks=marks, last=last))
-        for marks in range(v.lock_threshold + 2, v.max_marks + 1):
-            choices.append(RowState(marks=marks, closed=True))
-        for rows in itertools.product(choices, repeat=v.rows):
-            for penalties in range(v.penalty_boxes):
-                if not is_game_over(v, rows, penalties):
-                    yield rows, penalties
+    def states(self) -> Iterator[GameState]:
+        """Every position of the layout in which the game is not over: one sheet per
+        compact key (:func:`qwixx_math.keys.sheet_from_key`) whose closed rows this player
+        locked, every penalty count that leaves the game running."""
+        for key in range(key_space(self.layout)):
+            try:
+                sheet, closed = sheet_from_key(key, self.layout)
+            except ParseError:
+                continue  # no row has this code
+            if closed != sheet.locked:
+                continue  # closed by another player: not a solitaire position
+            state = self.position(sheet)
+            if not state.is_over:
+                yield state
 
     def start_value(self) -> float:
         """The value of the empty sheet."""
-        return self.value((RowState(),) * self.variant.rows, 0)
+        return self.value(Sheet.empty(self.layout))

@@ -1,14 +1,19 @@
 """The solved table: values of positions, and the value of every plan for a roll.
 
-A :class:`SolverTable` answers, for its variant and ruleset:
+A :class:`SolverTable` answers, for its variant and ruleset, in the rules core's
+values (:mod:`qwixx_math.model`, :mod:`qwixx_math.rules`), as
+:class:`~qwixx_math.advice.Advisor` reads it:
 
-* :meth:`~SolverTable.value`: the optimal expected final score of a position
-  before its roll (closed rows may hold any count, so a sheet whose rows were
-  closed by other players of a multiplayer game can be looked up too);
-* :meth:`~SolverTable.plan_values`: every legal plan for a roll with the
-  expected final score after it (the value of the position the plan leads
-  to), best first;
-* :meth:`~SolverTable.best_plan`: the first of those.
+* ``table.value(sheet, closed=(), before_me=0)``: the optimal expected final score
+  of a :class:`~qwixx_math.model.Sheet` of the table's layout before its roll, the
+  colours in ``closed`` closed by anyone (a row closed by another player of a
+  multiplayer game may hold any count); ``table.value(state)`` reads the sheet of a
+  :class:`~qwixx_math.rules.GameState`'s active player and its closed colours;
+* ``table.plan_values(state, roll)``: every legal
+  :class:`~qwixx_math.model.TurnPlan` of the active player for the roll (from
+  :func:`qwixx_math.rules.turn_outcomes`, the other players passing) with the
+  expected final score after it (the value of the position the plan leads to),
+  best first; ``table.best_plan(state, roll)``: the first of those.
 
 The values are exact float64 results of the solve (the table is stored in
 float64 as well).
@@ -21,7 +26,7 @@ the positions after this player's own turn at K = N - 1.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,11 +34,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
+from ..keys import _ROW_CODE
+from ..layouts import SheetLayout
+from ..model import Colour, Roll, Sheet, TurnPlan
+from ..notation import colour_set
+from ..rules import GameState, Phase, plan_key, turn_outcomes
 from ..ruleset import Ruleset
 from .engine import SolveStats
 from .layout import Layout
-from .plans import Roll, TurnPlan, is_game_over, turn_outcomes
-from .state import RowState, score
 from .variant import Variant
 
 __all__ = ["PlanValue", "SolverTable"]
@@ -72,6 +80,16 @@ class SolverTable:
             raise ParseError(f"a table of {variant.key} holds {self.layout.size} values, "
                              f"not {data.shape}")
         self._data = data
+        sheet = variant.sheet
+        # the look-up's constants: (table row, colour index, lock colour, last position's
+        # bit) of each row, the layout's offsets and strides as Python ints
+        self._rows = tuple((r, c.index, c, sheet._last_bit[c.index])
+                           for r, c in enumerate(sheet.locks))
+        self._offsets = [int(x) for x in self.layout.offsets]
+        self._strides = [[int(x) for x in row] for row in self.layout.strides]
+        self._level_size = int(self.layout.level_size)
+        self._to_end = sheet.closed_rows_to_end
+        self._boxes = sheet.penalty_boxes
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -94,8 +112,8 @@ class SolverTable:
     @property
     def seat_values(self) -> tuple[float, ...]:
         """The value of the empty sheet for seats 1..N (seat s: s - 1 rolls before its first)."""
-        empty = (RowState(),) * self.variant.rows
-        return tuple(self._value(empty, 0, k) for k in range(self.players))
+        empty = Sheet.empty(self.variant.sheet)
+        return tuple(self._value(empty, frozenset(), k) for k in range(self.players))
 
     @property
     def action2_after_action1_end(self) -> bool:
@@ -111,74 +129,119 @@ class SolverTable:
 
     # -------------------------------------------------------------- positions
 
-    def _check(self, rows: Sequence[RowState], penalties: int, before_me: int = 0
-               ) -> tuple[RowState, ...]:
+    def _check_layout(self, layout: SheetLayout) -> None:
+        mine = self.variant.sheet
+        if layout is not mine and layout != mine:
+            raise ParseError(f"this table is of the {mine.name} sheet, not of layout "
+                             f"{layout.name} (solve(layout={layout.key!r}) solves that one)")
+
+    def _check_ruleset(self, ruleset: Ruleset) -> None:
+        if ruleset.action2_after_action1_end != self.action2_after_action1_end:
+            raise ParseError(
+                "this table was solved with action 2 after the game ends "
+                f"{'allowed' if self.action2_after_action1_end else 'forbidden'}; "
+                "the game's ruleset says otherwise", rule="R15")
+
+    def _position(self, position: Sheet | GameState, closed: Iterable[Colour | str]
+                  ) -> tuple[Sheet, frozenset[Colour]]:
+        """The sheet and the closed colours of ``position`` (checked)."""
+        if isinstance(position, GameState):
+            if colour_set(closed, "closed colours"):
+                raise ParseError("a GameState carries its closed colours; do not pass "
+                                 "closed= with it")
+            if position.phase not in (Phase.ROLL, Phase.OVER):
+                raise ParseError(f"a value is taken before a roll; the state is in the "
+                                 f"{position.phase.value} phase (use plan_values)")
+            self._check_ruleset(position.ruleset)
+            sheet, shut = position.sheets[position.active], position.closed
+        elif isinstance(position, Sheet):
+            sheet, shut = position, colour_set(closed, "closed colours")
+        else:
+            raise ParseError(f"a table values a Sheet or a GameState, not "
+                             f"{type(position).__name__} (parse_sheet reads the text form)")
+        self._check_layout(sheet.layout)
+        stray = shut - frozenset(self.variant.sheet.locks)
+        if stray:
+            raise ParseError(f"layout {self.variant.sheet.name} has no "
+                             f"{', '.join(sorted(c.value for c in stray))} row to close",
+                             rule="R9")
+        return sheet, shut
+
+    def value(self, position: Sheet | GameState, closed: Iterable[Colour | str] = (),
+              before_me: int = 0) -> float:
+        """The optimal expected final score of a position, before its roll.
+
+        ``position``: a :class:`~qwixx_math.model.Sheet` of the table's layout, with
+        ``closed`` the colours closed by anyone (Colour values or names; a row the sheet
+        locked counts as closed anyway), or a :class:`~qwixx_math.rules.GameState` in
+        the ``roll`` phase (its active player's sheet and its closed colours).  A
+        finished game is worth its score.  ``before_me`` (table model): how many other
+        players roll before this player's next own roll, 0..players-1.
+        """
+        sheet, shut = self._position(position, closed)
         if (not isinstance(before_me, int) or isinstance(before_me, bool)
                 or not 0 <= before_me < self.players):
             raise ParseError(f"before_me (other players' rolls before this player's) must be "
                              f"0..{self.players - 1} at a table of {self.players}, "
                              f"not {before_me!r}")
-        if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
-            raise ParseError(f"rows must be a sequence of RowState values, not {rows!r}")
-        rows = tuple(rows)
-        if len(rows) != self.variant.rows:
-            raise ParseError(f"the variant has {self.variant.rows} rows, not {len(rows)}")
-        for r in rows:
-            if not isinstance(r, RowState):
-                raise ParseError(f"rows must be RowState values, not {r!r}")
-            r.check(self.variant)
-        if (
-            not isinstance(penalties, int)
-            or isinstance(penalties, bool)
-            or not 0 <= penalties <= self.variant.penalty_boxes
-        ):
-            raise ParseError(
-                f"penalties must be 0..{self.variant.penalty_boxes}, not {penalties!r}"
-            )
-        return rows
+        return self._value(sheet, shut, before_me)
 
-    def value(self, rows: Sequence[RowState], penalties: int, before_me: int = 0) -> float:
-        """The optimal expected final score of the position, before its roll.
-
-        ``rows``: one :class:`RowState` per row of the variant; ``penalties``: the
-        marked penalty boxes (0..penalty_boxes).  A finished game is worth its score.
-        ``before_me`` (table model): how many other players roll before this player's
-        next own roll, 0..players-1.
-        """
-        rows = self._check(rows, penalties, before_me)
-        return self._value(rows, penalties, before_me)
-
-    def _value(self, rows: tuple[RowState, ...], penalties: int, before_me: int = 0) -> float:
-        if is_game_over(self.variant, rows, penalties):
-            return float(score(rows, penalties))
-        index, closed_points = self.layout.locate(rows, penalties, before_me)
-        return closed_points + float(self._data[index])
+    def _value(self, sheet: Sheet, closed: frozenset[Colour], before_me: int = 0) -> float:
+        """The table's value of ``sheet`` (of the table's layout) with the colours ``closed``
+        closed and ``before_me`` other players' rolls before this player's next own roll,
+        or its score once the game is over (R13, R14).  No input checks.  The levels
+        ``before_me`` = 0, 1, ... are copies of one layout, ``level_size`` values apart
+        (:mod:`qwixx_math.solver.layout`); an open row's code is its mask's
+        (:func:`qwixx_math.keys.row_code`)."""
+        masks = sheet.masks
+        mask = 0
+        points = 0
+        n_closed = 0
+        for r, _, colour, last in self._rows:
+            if masks[colour.index] & last or colour in closed:
+                mask |= 1 << r
+                points += sheet.row_score(colour)
+                n_closed += 1
+        if n_closed >= self._to_end or sheet.penalties >= self._boxes:
+            return float(sheet.score)
+        strides = self._strides[mask]
+        index = self._offsets[mask] + sheet.penalties
+        for r, ci, _, _ in self._rows:
+            if not mask >> r & 1:
+                index += strides[r] * _ROW_CODE[masks[ci]]
+        return points + float(self._data[before_me * self._level_size + index])
 
     # ------------------------------------------------------------------ turns
 
-    def plan_values(
-        self, rows: Sequence[RowState], penalties: int, roll: Roll
-    ) -> list[PlanValue]:
-        """Every legal plan for ``roll`` with its value, best first.
+    def plan_values(self, state: GameState, roll: Roll | None = None) -> list[PlanValue]:
+        """Every legal plan of the active player for ``roll`` with its value, best first.
 
-        ``roll`` is ``(white1, white2, {row: die})`` with one die for every open row.
-        The value of a plan is the value of the position after the turn (its
-        score if the game is over; in the table model, at ``before_me = players - 1``).
-        Ties are ordered by :meth:`TurnPlan.sort_key`:
-        fewer marks first, then action 1's (row, number), then action 2's.
+        ``state`` is in the ``roll`` phase with ``roll`` given, or in the ``action1``
+        phase (its own roll); the other players pass.  The plans and where they lead
+        are :func:`qwixx_math.rules.turn_outcomes`'; the value of a plan is the value
+        of the active player's sheet after the turn (its score if the game is over; in
+        the table model, at ``before_me = players - 1``).  Ties keep the rules core's
+        order (:func:`qwixx_math.rules.plan_key`: action 1 first, no mark first).
         """
-        rows = self._check(rows, penalties)
-        outcomes = turn_outcomes(
-            self.variant, self.action2_after_action1_end, rows, penalties, roll
-        )
-        after = self.players - 1
-        plans = [PlanValue(o.plan, self._value(o.rows, o.penalties, after)) for o in outcomes]
-        plans.sort(key=lambda pv: (-pv.value, pv.plan.sort_key()))
+        if not isinstance(state, GameState):
+            raise ParseError(f"plan_values needs a GameState, not {type(state).__name__}")
+        self._check_layout(state.layout)
+        self._check_ruleset(state.ruleset)
+        a = state.active
+        after_k = self.players - 1
+        plans: list[PlanValue] = []
+        for after, found in turn_outcomes(state, roll).items():
+            sheet = after.sheets[a]
+            value = (float(sheet.score) if after.is_over
+                     else self._value(sheet, after.closed, after_k))
+            plans.extend(PlanValue(plan, value) for plan in found)
+        layout = state.layout
+        plans.sort(key=lambda pv: (-pv.value, plan_key(layout, pv.plan)))
         return plans
 
-    def best_plan(self, rows: Sequence[RowState], penalties: int, roll: Roll) -> PlanValue:
+    def best_plan(self, state: GameState, roll: Roll | None = None) -> PlanValue:
         """The optimal plan for ``roll`` (the first of :meth:`plan_values`)."""
-        return self.plan_values(rows, penalties, roll)[0]
+        return self.plan_values(state, roll)[0]
 
     def __repr__(self) -> str:
         return (
