@@ -50,7 +50,7 @@ from qwixx_math.model import (
     TurnPlan,
 )
 from qwixx_math.record import Chooser, GameRecord, TurnRecord, random_game, uniform_chooser
-from qwixx_math.rules import GameState, Phase, new_game
+from qwixx_math.rules import GameState, Phase, legal_plans, new_game, random_roll
 from qwixx_math.ruleset import DieRemoval, EndCheck, Ruleset
 
 __all__ = [
@@ -73,6 +73,7 @@ __all__ = [
     "plans",
     "play_game",
     "position",
+    "random_position",
     "rolls",
     "row_masks",
     "rulesets",
@@ -197,6 +198,28 @@ def skip(sheet: Sheet, mark: Mark) -> int:
     if closes(sheet.layout, mark):
         return 0
     return position(sheet.layout, mark) - sheet.masks[mark.colour.index].bit_length()
+
+
+def random_position(rng: random.Random, ruleset: Ruleset,
+                    layout: SheetLayout = OFFICIAL) -> GameState:
+    """A position, not yet over, of a solitaire game of random (mostly marking) play."""
+    state = new_game(ruleset=ruleset, layout=layout)
+    seen = []
+    while not state.is_over:
+        seen.append(state)
+        roll = random_roll(rng, state.dice_in_play)
+        plans = legal_plans(state, roll)
+        marking = [p for p in plans if not p.penalty]
+        if not marking:
+            choice = plans[0]  # the penalty
+        elif rng.random() < 0.85:
+            # the plan that skips fewest boxes, so that rows fill up and close
+            choice = min(marking, key=lambda p: sum(skip(state.sheets[0], m) for m in p.marks))
+        else:
+            choice = rng.choice(marking)
+        state = state.play_plan(roll, choice)
+    # late positions (closing rows, last penalty) are the interesting ones
+    return seen[max(0, len(seen) - 1 - int(rng.expovariate(0.15)))]
 
 
 def small_skip_chooser(state: GameState, player: int, legal: Sequence[Mark],

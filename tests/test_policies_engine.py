@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import random_position
 from test_policies_helpers import (
     engine_roll,
     engine_state,
     engine_weights,
     flat_index,
-    random_position,
 )
 
 from qwixx_math.dice import outcome_table

@@ -3,48 +3,23 @@ positions (one-player :class:`GameState` of any layout), and random positions.""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import numpy as np
 import numpy.typing as npt
-from strategies import skip
 
 from qwixx_math.keys import row_code, table_index
-from qwixx_math.layouts import OFFICIAL, SheetLayout
+from qwixx_math.layouts import SheetLayout
 from qwixx_math.model import Mark, Roll, TurnPlan
 from qwixx_math.policies import engine
 from qwixx_math.policies.geometry import geometry
 from qwixx_math.policies.spec import PolicySpec
-from qwixx_math.rules import GameState, legal_plans, new_game, random_roll
-from qwixx_math.ruleset import Ruleset
+from qwixx_math.rules import GameState
 from qwixx_math.solver import Variant
 
 FloatArray = npt.NDArray[np.float64]
 NO_TABLE = np.zeros(1)
 NO_TABLE.flags.writeable = False
-
-
-def random_position(rng: random.Random, ruleset: Ruleset,
-                    layout: SheetLayout = OFFICIAL) -> GameState:
-    """A position, not yet over, of a solitaire game of random (mostly marking) play."""
-    state = new_game(ruleset=ruleset, layout=layout)
-    seen = []
-    while not state.is_over:
-        seen.append(state)
-        roll = random_roll(rng, state.dice_in_play)
-        plans = legal_plans(state, roll)
-        marking = [p for p in plans if not p.penalty]
-        if not marking:
-            choice = plans[0]  # the penalty
-        elif rng.random() < 0.85:
-            # the plan that skips fewest boxes, so that rows fill up and close
-            choice = min(marking, key=lambda p: sum(skip(state.sheets[0], m) for m in p.marks))
-        else:
-            choice = rng.choice(marking)
-        state = state.play_plan(roll, choice)
-    # late positions (closing rows, last penalty) are the interesting ones
-    return seen[max(0, len(seen) - 1 - int(rng.expovariate(0.15)))]
 
 
 def engine_state(variant: Variant, state: GameState) -> tuple[int, npt.NDArray[np.int64]]:

@@ -111,7 +111,7 @@ def test_optimal_policy_agrees_with_the_advisor(table: SolverTable) -> None:
     (loss 0; the two may differ only between plans of equal value)."""
     import random
 
-    from test_policies_helpers import random_position
+    from strategies import random_position
 
     from qwixx_math.advice import Advisor
     from qwixx_math.rules import random_roll

@@ -16,7 +16,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from test_solver_turns import random_position
+from strategies import random_position
 
 from qwixx_math.dice.outcomes import outcome_table
 from qwixx_math.keys import RowState, SheetKey, decode_open_code, sheet_from_key

@@ -15,6 +15,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import random_position
 
 from qwixx_math.model import Colour, Mark, Roll, Sheet, TurnPlan
 from qwixx_math.rules import GameState, legal_plans, new_game, plan_key, random_roll
@@ -27,33 +28,6 @@ R, Y, G, B = Colour
 @functools.lru_cache(maxsize=2)
 def official_table(a2: bool) -> SolverTable:
     return solve(Ruleset(players=1, action2_after_game_end=a2), progress=False)
-
-
-def skip(sheet: Sheet, mark: Mark) -> int:
-    """How many boxes a mark skips (before the action-1 mark of the same turn)."""
-    last = sheet.masks[mark.colour.index].bit_length() - 1
-    return mark.colour.position(mark.number) - last - 1
-
-
-def random_position(rng: random.Random, ruleset: Ruleset) -> GameState:
-    """A position, not yet over, of a solitaire game of random (mostly marking) play."""
-    state = new_game(ruleset=ruleset)
-    seen = []
-    while not state.is_over:
-        seen.append(state)
-        roll = random_roll(rng, state.dice_in_play)
-        plans = legal_plans(state, roll)
-        marking = [p for p in plans if not p.penalty]
-        if not marking:
-            choice = plans[0]  # the penalty
-        elif rng.random() < 0.85:
-            # the plan that skips fewest boxes, so that rows fill up and close
-            choice = min(marking, key=lambda p: sum(skip(state.sheets[0], m) for m in p.marks))
-        else:
-            choice = rng.choice(marking)
-        state = state.play_plan(roll, choice)
-    # late positions (closing rows, last penalty) are the interesting ones
-    return seen[max(0, len(seen) - 1 - int(rng.expovariate(0.15)))]
 
 
 @settings(max_examples=150, deadline=None)
