@@ -89,11 +89,17 @@ def without_frozen(items: npt.NDArray[np.int64], level_start: npt.NDArray[np.int
     configurations that have a row at one of the ``lower`` frozen codes."""
     if not lower:
         return items, level_start
-    keep = np.ones(len(items), dtype=np.bool_)
-    rest = items.copy()
-    for _ in range(k):
-        keep &= ~np.isin(rest % n_codes, lower)
-        rest //= n_codes
+    skip = np.zeros(n_codes, dtype=np.bool_)
+    skip[lower] = True
+    keep = np.empty(len(items), dtype=np.bool_)
+    chunk = 1 << 20  # a few MB of temporaries at a time, not hundreds
+    for lo in range(0, len(items), chunk):
+        rest = items[lo:lo + chunk].copy()
+        part = np.ones(len(rest), dtype=np.bool_)
+        for _ in range(k):
+            part &= ~skip[rest % n_codes]
+            rest //= n_codes
+        keep[lo:lo + chunk] = part
     counts = np.concatenate(([0], np.cumsum(keep)))
     return items[keep], np.asarray(counts[level_start], dtype=np.int64)
 
