@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from qwixx_math.ruleset import Ruleset  # noqa: E402
 from qwixx_math.solver import Variant, kernel, solve  # noqa: E402
+from qwixx_math.solver.engine import frozen_codes, without_frozen  # noqa: E402
 from qwixx_math.solver.layout import Layout  # noqa: E402
 from qwixx_math.solver.symmetry import stabiliser  # noqa: E402
 
@@ -144,6 +145,8 @@ def sample_levels(layout: Layout) -> tuple[IntArray, IntArray, IntArray]:
     perms = np.array(stabiliser(layout.variant, 0), dtype=np.int64)
     items, level_start = kernel.canonical_items(layout.strides[0], open_rows, perms,
                                                 layout.code_marks)
+    _, lower, _ = frozen_codes(layout.variant, layout)  # as the solver: no lower frozen rows
+    items, level_start = without_frozen(items, level_start, layout.variant.open_codes, 4, lower)
     return items, level_start, perms
 
 
@@ -151,11 +154,12 @@ def run_kernel(layout: Layout, data: FloatArray, batch: IntArray, perms: IntArra
                phases: int, parallel: bool = False) -> None:
     v = layout.variant
     del parallel  # the kernel runs one slice per call; the engine runs slices on threads
+    top, lower, gain = frozen_codes(v, layout)
     kernel.solve_batch(data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
         layout.next_code, layout.number_at, layout.die_at, layout.points, v.open_codes,
         v.row_length, v.lock_threshold, v.penalty_boxes, 1, layout.level_size, False, 0,
-        np.arange(4, dtype=np.int64), perms, batch, kernel.count_products(4), 0, len(batch),
-        phases)
+        np.arange(4, dtype=np.int64), perms, batch, kernel.count_products(4), top,
+        np.array(lower, dtype=np.int64), np.array(gain), 0, len(batch), phases)
 
 
 def bench_profile(data: FloatArray) -> dict[str, float]:

@@ -24,6 +24,7 @@ FAST_VARIANTS = [
     ("aad", 2, 1, 2, 2),  # no flip; one-closed tables in two orbits
     ("a", 6, 2, 3, 1),  # one row: the trivial group
     ("da", 4, 1, 2, 2),  # every row can close; both closed ends it
+    ("ad", 5, 3, 2, 1),  # frozen rows: a row with 1 mark on its 4th number is written, not solved
 ]
 # (..., action2_after_game_end)
 SLOW_VARIANTS = [
@@ -84,6 +85,26 @@ def test_players_does_not_change_the_solitaire_table() -> None:
     two = solve(Ruleset(players=2), variant, cache=False)
     assert one.start_value == two.start_value
     assert (one.data == two.data).all()
+
+
+def test_frozen_rows_are_found_and_skipped() -> None:
+    """The fast solver writes a frozen row's lower codes from its top code
+    (engine.frozen_codes); the naive solver knows nothing of it, so the variant above
+    checks it on every state.  Here: that it is not vacuous, and the official codes."""
+    from qwixx_math.solver.engine import frozen_codes
+    from qwixx_math.solver.layout import Layout
+    from qwixx_math.solver.state import encode_row
+
+    small = Variant.from_letters("ad", 5, 3, 2, 1)
+    assert frozen_codes(small, Layout.of(small)) == (encode_row(3, 2), [encode_row(3, 1)], [-2.0])
+    table = solve(Ruleset(players=1), small, cache=False)
+    assert table.stats is not None and table.stats.frozen_configurations > 0
+    official = Variant()
+    top, lower, gain = frozen_codes(official, Layout.of(official))
+    assert (top, lower) == (encode_row(9, 4), [encode_row(9, m) for m in (1, 2, 3)])
+    assert gain == [1.0 - 10.0, 3.0 - 10.0, 6.0 - 10.0]
+    tiny = Variant.from_letters("ad", 4, 2, 2, 1)  # lock after 2: only one frozen code
+    assert frozen_codes(tiny, Layout.of(tiny))[1] == []
 
 
 def test_reference_variants_cover_the_interesting_groups() -> None:

@@ -30,7 +30,7 @@ from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_gro
 from .threads import solver_threads
 from .variant import Variant
 
-__all__ = ["SolveStats", "solve_tables"]
+__all__ = ["SolveStats", "frozen_codes", "solve_tables", "without_frozen"]
 
 #: Slices per thread of a parallel batch (more slices balance the load better).
 SLICES_PER_THREAD = 4
@@ -47,12 +47,61 @@ class SolveStats:
     """Where the time of a solve went (seconds) and how much was computed."""
 
     canonical_configurations: int = 0
+    #: Canonical configurations not solved because a frozen row (:func:`frozen_codes`)
+    #: has fewer marks than ``frozen_top``: their values are written from one that is.
+    frozen_configurations: int = 0
     seconds_setup: float = 0.0
     seconds_kernel: float = 0.0
     seconds_derive: float = 0.0
     seconds_total: float = 0.0
     #: Kernel seconds per table mask that was computed.
     kernel_by_table: dict[int, float] = field(default_factory=dict)
+
+
+def frozen_codes(variant: Variant, layout: Layout) -> tuple[int, list[int], list[float]]:
+    """The codes of a **frozen** row: its last mark on the last number but one, with
+    fewer marks than the lock needs (R8), so that it can never be marked again (its only
+    cell left is the lock's number) nor close; its marks only add their points (R16),
+    whatever the other rows and the dice (its die stays in play, R9).
+
+    Returns ``(top, lower, gain)``: the frozen code with the most marks, the other
+    frozen codes, and for each the points it scores less than ``top`` (``-1, [], []``
+    when no row can freeze).  A configuration with a frozen row at a ``lower`` code is
+    worth the same configuration with that row at ``top``, plus the ``gain``.
+    """
+    length = variant.row_length
+    frozen = [code for code in range(variant.open_codes)
+              if length >= 2 and int(layout.code_last[code]) == length - 2
+              and int(layout.code_marks[code]) < variant.lock_threshold]
+    if not frozen:
+        return -1, [], []
+    top = max(frozen, key=lambda code: int(layout.code_marks[code]))
+    lower = [code for code in frozen if code != top]
+    top_points = float(layout.points[layout.code_marks[top]])
+    gain = [float(layout.points[layout.code_marks[code]]) - top_points for code in lower]
+    return top, lower, gain
+
+
+def without_frozen(items: npt.NDArray[np.int64], level_start: npt.NDArray[np.int64],
+                   n_codes: int, k: int, lower: list[int]
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``(items, level_start)`` of :func:`kernel.canonical_items` without the
+    configurations that have a row at one of the ``lower`` frozen codes."""
+    if not lower:
+        return items, level_start
+    skip = np.zeros(n_codes, dtype=np.bool_)
+    skip[lower] = True
+    keep = np.empty(len(items), dtype=np.bool_)
+    chunk = 1 << 20  # a few MB of temporaries at a time, not hundreds
+    for lo in range(0, len(items), chunk):
+        rest = items[lo:lo + chunk].copy()
+        part = np.ones(len(rest), dtype=np.bool_)
+        for _ in range(k):
+            part &= ~skip[rest % n_codes]
+            rest //= n_codes
+        keep[lo:lo + chunk] = part
+    counts = np.concatenate(([0], np.cumsum(keep)))
+    return items[keep], np.asarray(counts[level_start], dtype=np.int64)
 
 
 def solve_tables(
@@ -77,6 +126,9 @@ def solve_tables(
     n_codes = variant.open_codes
 
     group = symmetry_group(variant) if symmetry else trivial_group(variant)
+    top, lower, gain = frozen_codes(variant, layout)
+    frozen_lower = np.array(lower, dtype=np.int64)
+    frozen_gain = np.array(gain, dtype=np.float64)
     plan = []
     for rep, members in closed_set_orbits(variant, group):
         open_rows = np.array(layout.open_rows(rep), dtype=np.int64)
@@ -85,6 +137,9 @@ def solve_tables(
         items, level_start = kernel.canonical_items(
             layout.strides[rep], open_rows, perms, layout.code_marks
         )
+        canonical = len(items)
+        items, level_start = without_frozen(items, level_start, n_codes, len(open_rows), lower)
+        stats.frozen_configurations += canonical - len(items)
         products = kernel.count_products(len(open_rows))
         plan.append((rep, members, open_rows, perms, items, level_start, products))
     total = sum(len(p[4]) for p in plan)
@@ -108,7 +163,7 @@ def solve_tables(
                     layout.next_code, layout.number_at, layout.die_at, layout.points,
                     n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
                     players, layout.level_size, action2_after_action1_end, rep, open_rows,
-                    perms, batch, products,
+                    perms, batch, products, top, frozen_lower, frozen_gain,
                 )
                 _run_batch(pool, threads, args, len(batch))
                 done += len(batch)

@@ -175,13 +175,20 @@ def _gather(
         amarks[r] = code_marks[codes[r]]
     for x in range(players * level_stride):
         one[np.uintp(x)] = -np.inf
+    for x in range(P * N_SUMS * one_stride):
+        m2[np.uintp(x)] = -np.inf
 
     # --- one mark (action 1 only, action 2 only, or a passive player's white sum),
     # read at every level L: the own turn uses level players - 1, the other
-    # players' roll before level L + 1 uses level L
+    # players' roll before level L + 1 uses level L.  When die j marks row j only
+    # (``identity``: the official sheet, Mixx B), action 2 alone in row j is the same
+    # plan whatever the white sum, so the own turn's values go into m2 for every sum
+    # right here, value by value (copying ``one`` into m2 afterwards, in wide loads of
+    # values just stored one by one, waited on those stores: a third of the gather).
     for level in range(players):
         roff = level * level_size
         lbase = level * level_stride
+        spread = identity and level == players - 1
         for jj in range(k):
             j = open_rows[jj]
             cj = codes[j]
@@ -189,30 +196,28 @@ def _gather(
             sj = strides[mask, j]
             for q in range(code_last[cj] + 1, last_q):
                 idx = base + sj * (next_code[np.uintp(cj), np.uintp(q)] - cj) + roff
-                target = lbase + jj * N_SUMS + number_at[np.uintp(j), np.uintp(q)] - 2
+                col = jj * N_SUMS + number_at[np.uintp(j), np.uintp(q)] - 2
                 for p in range(P):
-                    one[np.uintp(target + p * one_stride)] = data[np.uintp(idx + p)]
+                    v = data[np.uintp(idx + p)]
+                    one[np.uintp(lbase + col + p * one_stride)] = v
+                    if spread:
+                        for s in range(N_SUMS):
+                            m2[np.uintp((p * N_SUMS + s) * one_stride + col)] = v
             if nj >= threshold:  # R8: the last number closes the row
                 amarks[j] = nj + 2
                 _after_value(tmp, data, offsets, strides, points, P, roff,
                              mask | (1 << j), open_rows, acodes, amarks)
                 amarks[j] = nj
-                target = lbase + jj * N_SUMS + number_at[j, last_q] - 2
+                col = jj * N_SUMS + number_at[j, last_q] - 2
                 for p in range(P):
-                    one[target + p * one_stride] = tmp[p]
+                    one[lbase + col + p * one_stride] = tmp[p]
+                    if spread:
+                        for s in range(N_SUMS):
+                            m2[np.uintp((p * N_SUMS + s) * one_stride + col)] = tmp[p]
 
     # action 2 alone is available whatever the white sum
     active = (players - 1) * level_stride
-    if identity:  # die j marks row j only
-        for p in range(P):
-            for s in range(N_SUMS):
-                offset = (p * N_SUMS + s) * one_stride
-                source = active + p * one_stride
-                for x in range(one_stride):
-                    m2[np.uintp(offset + x)] = one[np.uintp(source + x)]
-    else:  # die d marks the cells of its colour, in any row
-        for x in range(P * N_SUMS * one_stride):
-            m2[x] = -np.inf
+    if not identity:  # die d marks the cells of its colour, in any row
         for jj in range(k):
             j = open_rows[jj]
             for q in range(length):
@@ -527,6 +532,9 @@ def solve_batch(
     perms: IntArray,
     items: IntArray,
     products: IntArray,
+    frozen_top: int,
+    frozen_lower: IntArray,
+    frozen_gain: FloatArray,
     start: int,
     stop: int,
     phases: int,
@@ -543,6 +551,13 @@ def solve_batch(
     ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
     table's stabiliser; each computed value is written to all its images.
     ``products`` is :func:`count_products` of the table's number of open rows.
+    **Frozen rows** (:func:`qwixx_math.solver.engine.frozen_codes`): a row whose last
+    mark is on its last number but one and that has fewer marks than the lock
+    needs can never be marked again, so its marks only add their points.  The items
+    hold such a row only with the most marks, ``frozen_top``; each value is also
+    written, plus ``frozen_gain[x]``, for that row at ``frozen_lower[x]`` instead
+    (every combination over the frozen rows), so those configurations, at lower
+    levels than their item, are never solved.  ``frozen_lower`` empty: none.
     ``phases`` is 3 (gather and expected maximum) except when profiling: 1 runs
     the gather only and writes meaningless values.
     """
@@ -572,6 +587,8 @@ def solve_batch(
     vals = np.empty(block)
     zv = np.empty(6 * k + 1)
     zd = np.empty(6 * k + 1, dtype=np.int64)
+    n_lower = frozen_lower.shape[0]
+    frozen_stride = np.empty(k, dtype=np.int64)
     for it in range(start, stop):
         config = items[it]
         for t in range(k - 1, -1, -1):
@@ -599,6 +616,32 @@ def solve_batch(
             for level in range(players):
                 for p in range(penalties):
                     data[idx + level * level_size + p] = vals[level * penalties + p]
+            if n_lower == 0:
+                continue
+            # the same configuration with fewer marks in its frozen rows
+            n_frozen = 0
+            for t in range(k):
+                r = open_rows[t]
+                if codes[r] == frozen_top:
+                    frozen_stride[n_frozen] = strides[mask, perms[g, r]]
+                    n_frozen += 1
+            combos = 1
+            for _ in range(n_frozen):
+                combos *= n_lower + 1
+            for combo in range(1, combos):  # digit f: frozen row f's code, 0 = frozen_top
+                rest = combo
+                shift = 0
+                gain = 0.0
+                for f in range(n_frozen):
+                    digit = rest % (n_lower + 1)
+                    rest //= n_lower + 1
+                    if digit > 0:
+                        shift += frozen_stride[f] * (frozen_lower[digit - 1] - frozen_top)
+                        gain += frozen_gain[digit - 1]
+                for level in range(players):
+                    for p in range(penalties):
+                        data[idx + shift + level * level_size + p] = (
+                            vals[level * penalties + p] + gain)
 
 
 @jit()
