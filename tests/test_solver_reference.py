@@ -91,9 +91,9 @@ def test_frozen_rows_are_found_and_skipped() -> None:
     """The fast solver writes a frozen row's lower codes from its top code
     (engine.frozen_codes); the naive solver knows nothing of it, so the variant above
     checks it on every state.  Here: that it is not vacuous, and the official codes."""
+    from qwixx_math.keys import open_code as encode_row
     from qwixx_math.solver.engine import frozen_codes
     from qwixx_math.solver.layout import Layout
-    from qwixx_math.solver.state import encode_row
 
     small = Variant.from_letters("ad", 5, 3, 2, 1)
     assert frozen_codes(small, Layout.of(small)) == (encode_row(3, 2), [encode_row(3, 1)], [-2.0])
