@@ -41,6 +41,7 @@ __all__ = [
     "colour_sum_sets",
     "outcome_distribution",
     "outcome_table",
+    "weighted_rolls",
     "white_sum_distribution",
 ]
 
@@ -93,6 +94,13 @@ def _key(in_play: Iterable[Colour | str] | str) -> int:
     for c in colour_set(in_play, "the dice in play"):
         bits |= 1 << c.index
     return bits
+
+
+@lru_cache(maxsize=16)
+def weighted_rolls(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
+    """``tuple(outcome_table(in_play).rolls())``, kept: the naive reference solvers walk
+    these rolls once per position."""
+    return tuple(outcome_table(in_play).rolls())
 
 
 def outcome_table(in_play: Iterable[Colour | str] | str = COLOURS) -> OutcomeTable:

@@ -35,6 +35,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..dice import outcome_table
+from ..dice.outcomes import weighted_rolls
 from ..errors import ParseError
 from ..keys import key_space, sheet_from_key, sheet_key
 from ..layouts import OFFICIAL, SheetLayout, layout_named
@@ -84,12 +85,7 @@ def _key(state: GameState) -> int:
 
 def _rolls(state: GameState) -> tuple[tuple[Roll, int], ...]:
     """Every roll of the dice in play with its weight (out of 6^(2 + dice in play))."""
-    return _rolls_of(state.dice_in_play)
-
-
-@lru_cache(maxsize=16)
-def _rolls_of(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
-    return tuple(outcome_table(in_play).rolls())
+    return weighted_rolls(state.dice_in_play)
 
 
 @lru_cache(maxsize=16)

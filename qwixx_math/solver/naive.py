@@ -28,25 +28,18 @@ this player's own turn, N - 1 other rolls follow.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Iterator
 
-from ..dice.outcomes import outcome_table
+from ..dice.outcomes import weighted_rolls as _rolls
 from ..errors import InvalidStateError, ParseError
 from ..keys import key_space, sheet_from_key, sheet_key
-from ..model import COLOURS, Colour, Roll, Sheet, TurnPlan
+from ..model import COLOURS, Roll, Sheet, TurnPlan
 from ..rules import GameState, Phase, legal_action1, legal_plans
 from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .variant import Variant
 
 __all__ = ["NaiveSolver"]
-
-
-@functools.lru_cache(maxsize=16)
-def _rolls(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
-    """Every outcome of the whites and the coloured dice ``in_play``, with its weight."""
-    return tuple(outcome_table(in_play).rolls())
 
 
 class NaiveSolver:
