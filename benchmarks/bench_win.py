@@ -108,8 +108,12 @@ def play(players: Sequence[Player], ruleset: Ruleset, seed: int,
     return state
 
 
-def match(names: Sequence[str], games: int, seed: int) -> list[tuple[str, float, float, float]]:
-    """(name, win rate, 95% half-width, mean score) per player, seats rotated."""
+def match(names: Sequence[str], games: int, seed: int,
+          every: int = 0) -> list[tuple[str, float, float, float]]:
+    """(name, win rate, 95% half-width, mean score) per player, seats rotated.
+
+    ``every`` > 0 prints the running figures after every ``every`` games (long matches).
+    """
     k = len(names)
     rs = Ruleset(players=k)
     objs = [REGISTRY[n](rs, seed + i) for i, n in enumerate(names)]
@@ -127,6 +131,11 @@ def match(names: Sequence[str], games: int, seed: int) -> list[tuple[str, float,
                 scores[i].append(final.sheets[s].score)
         for i in range(k):
             share[i].append(got[i] / k)
+        if every > 0 and (g + 1) % every == 0 and g + 1 < games:
+            print(f"  after {g + 1} games: " + "  ".join(
+                f"{names[i]} {statistics.fmean(share[i]):.3f} ± "
+                f"{1.96 * statistics.stdev(share[i]) / math.sqrt(g + 1):.3f}"
+                for i in range(k)), flush=True)
     out = []
     for i in range(k):
         m = statistics.fmean(share[i])
@@ -157,6 +166,8 @@ def main() -> None:
     ap.add_argument("--latency-only", action="store_true")
     ap.add_argument("--no-latency", action="store_true", help="matches only")
     ap.add_argument("--deep", action="store_true", help="also time win-deep (slow)")
+    ap.add_argument("--every", type=int, default=0,
+                    help="print the running figures every N games (long matches)")
     args = ap.parse_args()
     name = args.player
     if name.startswith(("deep-", "adeep-")):
@@ -196,7 +207,7 @@ def main() -> None:
             continue
         start = time.perf_counter()
         games = args.games if len(names) == 2 else max(2, args.games // 2)
-        res = match(names, games, args.seed)
+        res = match(names, games, args.seed, args.every)
         text = "  ".join(f"{n} {m:.3f} ± {h:.3f} (mean {s:.1f})" for n, m, h, s in res)
         print(f"{' vs '.join(names)}, {games} games x {len(names)} seatings, "
               f"{time.perf_counter() - start:.0f} s: {text}", flush=True)
