@@ -2,12 +2,12 @@
 
 The solver's tables come from the shared cache (``solve(ruleset)``, the default
 cache directory; CI sets ``QWIXX_MATH_CACHE``), as do the cached policy results
-that the CLI tests at the end then read.
+(The optimal score distribution and the CLI that reads it are in
+test_policies_official_distribution.py: a file of its own, so that the slow run's
+``--dist loadfile`` gives it a worker of its own.)
 
 * The optimal policy's V_pi (exact policy evaluation, no symmetry) equals the
   solver's V* on every one of the 42,147,840 states.
-* The optimal policy's final-score distribution sums to 1 (to 1e-12) and its
-  mean equals V(start) (to 1e-6).
 * Each heuristic's exact value lies within the confidence interval of 100,000
   simulated games; so does V(start) for the simulated optimal policy.
 * The Python OptimalPolicy and the compiled simulator play the same games.
@@ -15,19 +15,15 @@ that the CLI tests at the end then read.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from qwixx_math.cli import main
 from qwixx_math.policies import (
     OptimalPolicy,
     PolicySpec,
     play_game,
     policy_value,
     roll_dice,
-    score_distribution,
     simulate,
 )
 from qwixx_math.policies.evaluate import evaluate_tables
@@ -56,20 +52,6 @@ def test_optimal_policy_value_is_v_star_on_every_state(table: SolverTable) -> No
     assert ev.start_value == pytest.approx(table.start_value, abs=1e-9)
 
 
-def test_optimal_score_distribution(table: SolverTable) -> None:
-    dist = score_distribution("optimal", ruleset(False))
-    assert abs(dist.total - 1) <= 1e-12
-    assert dist.mean == pytest.approx(table.start_value, abs=1e-6)
-    assert min(dist.probabilities) >= 0
-    pct = dist.percentiles()
-    assert list(pct.values()) == sorted(pct.values())
-    assert pct[1] < pct[50] < pct[99]
-    low, high = dist.support()
-    assert low >= -20 and high <= 312
-    # the same figures from the command line (read from the cache)
-    assert main(["distribution", "--json", "--quiet"]) == 0
-
-
 @pytest.mark.parametrize("a2", [False, True], ids=["a2end0", "a2end1"])
 @pytest.mark.parametrize("name", ["seed-tips", "fewest-skips", "threshold-2"])
 def test_heuristic_value_lies_in_the_simulation_interval(name: str, a2: bool) -> None:
@@ -93,17 +75,6 @@ def test_python_optimal_policy_plays_the_simulator_games(table: SolverTable) -> 
     policy = OptimalPolicy(table)
     for g in range(60):
         assert play_game(policy, ruleset(False), dice[g]).scores[0] == sim.scores[g], g
-
-
-def test_cli_policies_and_distribution_text(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["policies", "--json", "--quiet", "--policy", "optimal",
-                 "--policy", "seed-tips"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert [r["policy"] for r in rows] == ["optimal", "seed-tips"]
-    assert rows[0]["loss"] == 0.0 and rows[1]["loss"] > 5
-    assert main(["distribution", "--quiet"]) == 0
-    out = capsys.readouterr().out
-    assert "mean 115.4831" in out and "percentiles" in out
 
 
 def test_optimal_policy_agrees_with_the_advisor(table: SolverTable) -> None:
