@@ -467,7 +467,9 @@ def _turn_values(
                     below = 1
                     for c in range(6):
                         # unsigned indices: no negative-index wraparound in the hot loop
-                        y = max(m2[np.uintp(first + c)], m2[np.uintp(second + c)])
+                        y = m2[np.uintp(first + c)]
+                        if w1 != w2:  # (a double: the same face twice)
+                            y = max(y, m2[np.uintp(second + c)])
                         above = y > b
                         zv[np.uintp(nz)] = y
                         zd[np.uintp(nz)] = step
@@ -566,12 +568,13 @@ def solve_batch(
     m = strides.shape[1]
     block = penalties * players
     # dcell[r, q]: the open index of the die of row r's cell q, -1 when out of play
-    dcell = np.full((m, length), -1, dtype=np.int64)
+    dcell = np.empty((m, length), dtype=np.int64)
     foreign = 0  # cells whose die is not their own row's
     for r in range(m):
         for q in range(length):
             d = die_at[r, q]
             foreign += d != r
+            dcell[r, q] = -1
             for t in range(k):
                 if open_rows[t] == d:
                     dcell[r, q] = t
@@ -695,9 +698,14 @@ def level_items(
     total = 1
     for _ in range(k):
         total *= n_codes
-    n_levels = k * code_marks.max() + 1
+    # (plain loops, not ``.max()``, ``np.full`` or ``np.cumsum``: each of those is
+    # compiled on its own, seconds of a cold start)
+    most = 0
+    for c in range(n_codes):
+        most = max(most, code_marks[c])
+    n_levels = k * most + 1
     counts = np.zeros(n_levels + 1, dtype=np.int64)
-    level_of = np.full(total, -1, dtype=np.int16)  # -1: not solved
+    level_of = np.empty(total, dtype=np.int16)  # -1: not solved
     codes = np.zeros(k, dtype=np.int64)
     level = k * code_marks[0]
     skipped = k * int(skip[0])
@@ -714,6 +722,7 @@ def level_items(
             if image < own:
                 best = False
                 break
+        level_of[config] = -1
         if best:
             canonical += 1
             if skipped == 0:
@@ -734,9 +743,12 @@ def level_items(
             level += code_marks[0]
             skipped += skip[0]
             t -= 1
-    level_start = np.cumsum(counts)
-    fill = level_start[:-1].copy()
-    items = np.empty(level_start[-1], dtype=np.int64)
+    level_start = np.zeros(n_levels + 1, dtype=np.int64)
+    fill = np.zeros(n_levels, dtype=np.int64)
+    for level in range(n_levels):
+        level_start[level + 1] = level_start[level] + counts[level + 1]
+        fill[level] = level_start[level]
+    items = np.empty(level_start[n_levels], dtype=np.int64)
     for config in range(total):
         level = level_of[config]
         if level >= 0:
