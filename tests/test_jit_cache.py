@@ -95,4 +95,4 @@ def test_a_real_solve_leaves_its_kernels_in_the_library_cache(tmp_path: Path) ->
     """)
     run(tmp_path, {"QWIXX_MATH_CACHE": str(tmp_path / "tables")}, script)
     names = {p.name.split("-")[0] for p in kernel_files(tmp_path / "tables" / "numba")}
-    assert {"kernel.solve_batch", "kernel.canonical_items", "kernel.derive_table"} <= names
+    assert {"kernel.solve_batch", "kernel.level_items", "kernel.derive_table"} <= names

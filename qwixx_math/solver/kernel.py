@@ -58,6 +58,7 @@ __all__ = [
     "canonical_items",
     "count_products",
     "derive_table",
+    "level_items",
     "solve_batch",
 ]
 
@@ -466,7 +467,9 @@ def _turn_values(
                     below = 1
                     for c in range(6):
                         # unsigned indices: no negative-index wraparound in the hot loop
-                        y = max(m2[np.uintp(first + c)], m2[np.uintp(second + c)])
+                        y = m2[np.uintp(first + c)]
+                        if w1 != w2:  # (a double: the same face twice)
+                            y = max(y, m2[np.uintp(second + c)])
                         above = y > b
                         zv[np.uintp(nz)] = y
                         zd[np.uintp(nz)] = step
@@ -565,15 +568,20 @@ def solve_batch(
     m = strides.shape[1]
     block = penalties * players
     # dcell[r, q]: the open index of the die of row r's cell q, -1 when out of play
-    dcell = np.full((m, length), -1, dtype=np.int64)
-    identity = True
+    dcell = np.empty((m, length), dtype=np.int64)
+    foreign = 0  # cells whose die is not their own row's
     for r in range(m):
         for q in range(length):
             d = die_at[r, q]
-            identity = identity and d == r
+            foreign += d != r
+            dcell[r, q] = -1
             for t in range(k):
                 if open_rows[t] == d:
                     dcell[r, q] = t
+    # (a comparison, not ``identity = True`` updated in the loop: numba typed that as
+    # the literal True at first and compiled ``_gather`` twice, about 10 s more on a
+    # cold cache)
+    identity = foreign == 0
     one = np.empty(block * k * N_SUMS)
     m2 = np.empty(penalties * N_SUMS * k * N_SUMS)
     lk_cap = k * k * length * length
@@ -663,23 +671,48 @@ def canonical_items(
     ``l`` are ``items[level_start[l]:level_start[l + 1]]``, in increasing order.
     ``strides_row`` is the table's line of the stride array.
     """
+    skip = np.zeros(code_marks.shape[0], dtype=np.bool_)
+    items, level_start, _ = level_items(strides_row, open_rows, perms, code_marks, skip)
+    return items, level_start
+
+
+@jit()
+def level_items(
+    strides_row: IntArray,
+    open_rows: IntArray,
+    perms: IntArray,
+    code_marks: IntArray,
+    skip: npt.NDArray[np.bool_],
+) -> tuple[IntArray, IntArray, int]:
+    """:func:`canonical_items` without the configurations that have a row at a code
+    ``c`` with ``skip[c]`` (the lower frozen codes, :func:`.engine.frozen_codes`).
+
+    Returns ``(items, level_start, canonical)``, ``canonical`` counting the canonical
+    configurations skipped too.  The configurations are enumerated with a digit
+    counter (one digit per open row, the last one fastest), so the level, the
+    skipped digits and the flat index change by one digit's share per step: no
+    division per configuration (it cost most of the solve's serial setup).
+    """
     k = open_rows.shape[0]
     n_codes = code_marks.shape[0]
     total = 1
     for _ in range(k):
         total *= n_codes
-    n_levels = k * code_marks.max() + 1
+    # (plain loops, not ``.max()``, ``np.full`` or ``np.cumsum``: each of those is
+    # compiled on its own, seconds of a cold start)
+    most = 0
+    for c in range(n_codes):
+        most = max(most, code_marks[c])
+    n_levels = k * most + 1
     counts = np.zeros(n_levels + 1, dtype=np.int64)
-    canonical = np.zeros(total, dtype=np.bool_)
+    level_of = np.empty(total, dtype=np.int16)  # -1: not solved
     codes = np.zeros(k, dtype=np.int64)
+    level = k * code_marks[0]
+    skipped = k * int(skip[0])
+    canonical = 0
     for config in range(total):
-        rest = config
-        level = 0
         own = 0
-        for t in range(k - 1, -1, -1):
-            codes[t] = rest % n_codes
-            rest //= n_codes
-            level += code_marks[codes[t]]
+        for t in range(k):
             own += strides_row[open_rows[t]] * codes[t]
         best = True
         for g in range(perms.shape[0]):
@@ -689,22 +722,39 @@ def canonical_items(
             if image < own:
                 best = False
                 break
+        level_of[config] = -1
         if best:
-            canonical[config] = True
-            counts[level + 1] += 1
-    level_start = np.cumsum(counts)
-    fill = level_start[:-1].copy()
-    items = np.empty(level_start[-1], dtype=np.int64)
+            canonical += 1
+            if skipped == 0:
+                level_of[config] = level
+                counts[level + 1] += 1
+        # the next configuration: increment the digits, last one first
+        t = k - 1
+        while t >= 0:
+            c = codes[t]
+            level -= code_marks[c]
+            skipped -= skip[c]
+            if c + 1 < n_codes:
+                codes[t] = c + 1
+                level += code_marks[c + 1]
+                skipped += skip[c + 1]
+                break
+            codes[t] = 0
+            level += code_marks[0]
+            skipped += skip[0]
+            t -= 1
+    level_start = np.zeros(n_levels + 1, dtype=np.int64)
+    fill = np.zeros(n_levels, dtype=np.int64)
+    for level in range(n_levels):
+        level_start[level + 1] = level_start[level] + counts[level + 1]
+        fill[level] = level_start[level]
+    items = np.empty(level_start[n_levels], dtype=np.int64)
     for config in range(total):
-        if canonical[config]:
-            rest = config
-            level = 0
-            for _ in range(k):
-                level += code_marks[rest % n_codes]
-                rest //= n_codes
+        level = level_of[config]
+        if level >= 0:
             items[fill[level]] = config
             fill[level] += 1
-    return items, level_start
+    return items, level_start, canonical
 
 
 def count_products(k: int) -> IntArray:
