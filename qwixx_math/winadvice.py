@@ -80,7 +80,7 @@ __all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_ROLLOUTS", "MIN_AUTO_ROLL
 #: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
 #: counted as they are asked: under a second on one core with the ``win`` player in every
 #: seat, the slowest decisions included (``benchmarks/bench_win_advice.py``; docs/winning.md).
-DEFAULT_BUDGET = 4000
+DEFAULT_BUDGET = 3000
 #: Rollouts per choice by default: at least this many, whatever the budget (two: a sample
 #: standard deviation needs two; a decision with dozens of choices early in the game spends
 #: the budget on them).
