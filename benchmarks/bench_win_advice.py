@@ -8,7 +8,7 @@ active seat's action 2) met in ``--games`` seeded games of ``win`` against ``win
 is kept with probability ``--sample``.  Each is advised with every rollout count
 given (``0`` = the default count, which fits a budget of players' decisions), the
 ``win`` player in every seat of the rollouts.  Printed per count: the CPU seconds
-per decision (median, 90th percentile, largest; also for the active seat's plans
+per decision (median, 90th and 99th percentiles, largest; also for the active seat's plans
 alone, the slowest kind), the rollouts played, and the precision: the mean width
 of the best choice's 95% interval and the mean standard error of the difference
 between the two best choices (common dice make it much smaller than the interval).
@@ -27,7 +27,7 @@ from qwixx_math.arena.registry import make_player
 from qwixx_math.rules import GameState, Phase, new_game
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.table import TableAdvisor
-from qwixx_math.winadvice import advise_win
+from qwixx_math.winadvice import DEFAULT_BUDGET, advise_win
 
 
 def positions(players: int, games: int, sample: float, seed: int
@@ -68,6 +68,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--sample", type=float, default=0.12)
     parser.add_argument("--seed", type=int, default=77)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                        help="players' decisions of the default count (0 in --rollouts)")
     args = parser.parse_args()
     TableAdvisor.for_ruleset(players=args.players, progress=False)
     found = positions(args.players, args.games, args.sample, args.seed)
@@ -75,7 +77,8 @@ def main() -> None:
     print(f"{len(found)} decisions from {args.games} games of win vs win, {args.players} "
           f"players: {kinds}")
     advise_win(*found[0][1:], rollouts=2)  # warm the caches (tables, the model)
-    print(f"{'rollouts':>8} {'median s':>9} {'p90 s':>7} {'max s':>7} {'plan med':>9} "
+    print(f"{'rollouts':>8} {'median s':>9} {'p90 s':>7} {'p99 s':>7} {'max s':>7} "
+          f"{'plan med':>9} "
           f"{'plan max':>9} {'played':>7} {'CI width':>9} {'se diff':>8}")
     for k in args.rollouts:
         times: list[float] = []
@@ -85,7 +88,8 @@ def main() -> None:
         se_diff: list[float] = []
         for kind, state, seat in found:
             start = time.process_time()
-            advice = advise_win(state, seat, rollouts=k or None, seed=1)
+            advice = advise_win(state, seat, rollouts=k or None, seed=1,
+                                budget=args.budget)
             spent = time.process_time() - start
             times.append(spent)
             if kind == "plan":
@@ -98,6 +102,7 @@ def main() -> None:
                 se_diff.append(advice.choices[1].se_loss)
         label = "default" if k == 0 else str(k)
         print(f"{label:>8} {statistics.median(times):9.3f} {_q(times, 0.9):7.3f} "
+              f"{_q(times, 0.99):7.3f} "
               f"{max(times):7.3f} {statistics.median(plan_times or [0.0]):9.3f} "
               f"{max(plan_times or [0.0]):9.3f} {statistics.median(played):7.0f} "
               f"{statistics.mean(widths or [0.0]):9.3f} {statistics.mean(se_diff or [0.0]):8.3f}",

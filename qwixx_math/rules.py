@@ -591,6 +591,7 @@ def _slot_setter(name: str) -> Any:
 
 (_SET_RULESET, _SET_SHEETS, _SET_ACTIVE, _SET_CLOSED, _SET_PHASE, _SET_ROLL, _SET_ACTION1,
  _SET_ENDED_BY, _SET_TURN) = (_slot_setter(f.name) for f in fields(GameState))
+_SET_PLAN_A1, _SET_PLAN_A2 = (getattr(TurnPlan, f.name).__set__ for f in fields(TurnPlan))
 
 
 def _is_int(value: object) -> bool:
@@ -713,12 +714,18 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
         state._expect(Phase.ACTION2, "list action-2 marks")
     roll = state.roll
     assert roll is not None
-    w1, w2 = roll.white
     sheet = state.sheets[state.active]
     masks = sheet.masks
     gone = state.closed if state.ruleset.die_removal is DieRemoval.IMMEDIATE else frozenset()
     if sheet.layout is not OFFICIAL:
         return _layout_action2(sheet, roll, gone)
+    return tuple(_official_action2(masks, roll, gone))
+
+
+def _official_action2(masks: Sequence[int], roll: Roll, gone: frozenset[Colour]) -> list[Mark]:
+    """:func:`legal_action2` on the official sheet with row ``masks``, the dice of ``gone``
+    out of use: white + the die of each colour in play in its own row (R6-R8), sorted."""
+    w1, w2 = roll.white
     out: list[Mark] = []
     for c in COLOURS:
         d = roll.coloured[c.index]
@@ -733,7 +740,7 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
             out.append(row[c.number(p1)])
         if p2 != p1 and allowed >> p2 & 1:
             out.append(row[c.number(p2)])
-    return tuple(out)
+    return out
 
 
 def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[Mark, ...]:
@@ -876,6 +883,14 @@ def _action1_outcomes(state: GameState, player: int, others: Sequence[Mark | Non
         yield a1, after
 
 
+def _official_plan_key(plan: TurnPlan) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """:attr:`TurnPlan.sort_key` (the order of ``TurnPlan.__lt__``) of a legal plan, computed
+    once per plan instead of twice per comparison."""
+    a, b = plan.action1, plan.action2
+    return ((0, 0, 0) if a is None else (1, a.colour.index, a.colour._positions[a.number]),
+            (0, 0, 0) if b is None else (1, b.colour.index, b.colour._positions[b.number]))
+
+
 def legal_plans(state: GameState, roll: Roll | None = None,
                 others: Sequence[Mark | None] | None = None) -> tuple[TurnPlan, ...]:
     """Every legal turn plan of the active player, sorted (penalty ``-/-`` first).
@@ -885,17 +900,59 @@ def legal_plans(state: GameState, roll: Roll | None = None,
     lead to the same sheet (e.g. ``r8/g8`` and ``g8/r8``); see :func:`turn_outcomes`.
     """
     state, roll = _roll_for(state, roll)
+    layout = state.sheets[0].layout
+    rs = state.ruleset
+    if others is None and layout is OFFICIAL and not rs.action2_after_game_end \
+            and rs.die_removal is DieRemoval.IMMEDIATE and rs.end_check is not EndCheck.END_OF_TURN:
+        return _official_plans(state, roll)
     plans: list[TurnPlan] = []
     for a1, after in _action1_outcomes(state, state.active, _choices(state, others)):
         plans.append(TurnPlan(a1, None))
         if after.phase is Phase.ACTION2:
             plans.extend(TurnPlan(a1, a2) for a2 in legal_action2(after))
-    layout = state.sheets[0].layout
     if layout is OFFICIAL:
-        plans.sort()
+        plans.sort(key=_official_plan_key)
     else:
         plans.sort(key=lambda plan: plan_key(layout, plan))
     return tuple(plans)
+
+
+def _official_plans(state: GameState, roll: Roll) -> tuple[TurnPlan, ...]:
+    """:func:`legal_plans` with the others passing, on the official sheet, the dice of
+    closed colours removed at once and the game's end checked after action 1 (no action
+    2 after it, R15): the general route's plans, straight from the tables (the tests
+    compare the two).  Passing, then each legal white-sum mark (R5, R7-R9), each
+    followed by nothing or a legal action 2 on the sheet it leaves, the colour it
+    closes out of use (R9); a mark that closes the last colour needed ends the game
+    (R14) and no action 2 follows."""
+    sheet = state.sheets[state.active]
+    masks = sheet.masks
+    closed = state.closed
+    make = _plan
+    plans = [make(None, None)]
+    plans.extend(make(None, m) for m in _official_action2(masks, roll, closed))
+    for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]:
+        if not ALLOWED[masks[row]] & bit or colour in closed:
+            continue
+        plans.append(make(mark, None))
+        shut = closed
+        if bit == _LAST_BIT:
+            shut = closed | {colour}
+            if len(shut) >= COLOURS_TO_END:
+                continue
+        after = list(masks)
+        after[row] |= bit
+        plans.extend(make(mark, m) for m in _official_action2(after, roll, shut))
+    plans.sort(key=_official_plan_key)
+    return tuple(plans)
+
+
+def _plan(action1: Mark | None, action2: Mark | None) -> TurnPlan:
+    """A TurnPlan of legal marks, built without the checks of its constructor."""
+    plan = object.__new__(TurnPlan)
+    _SET_PLAN_A1(plan, action1)
+    _SET_PLAN_A2(plan, action2)
+    return plan
 
 
 def turn_outcomes(state: GameState, roll: Roll | None = None,

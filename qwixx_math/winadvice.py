@@ -74,15 +74,17 @@ from .ruleset import MAX_PLAYERS
 from .table import TableAdvisor
 
 __all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_ROLLOUTS", "MIN_AUTO_ROLLOUTS",
-           "ROLLOUT_PLAYER", "WinAdvice", "WinChoice", "advise_win", "auto_rollouts",
+           "ROLLOUT_PLAYER", "WinAdvice", "WinChoice", "advise_win", "another_round",
            "rollout_shares", "wilson"]
 
-#: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``):
-#: about a second on one core with the ``win`` player in every seat
-#: (``benchmarks/bench_win_advice.py``; docs/winning.md).
-DEFAULT_BUDGET = 4000
-#: Rollouts per choice by default: at least this many, whatever the budget.
-MIN_AUTO_ROLLOUTS = 4
+#: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
+#: counted as they are asked: under a second on one core with the ``win`` player in every
+#: seat, the slowest decisions included (``benchmarks/bench_win_advice.py``; docs/winning.md).
+DEFAULT_BUDGET = 3000
+#: Rollouts per choice by default: at least this many, whatever the budget (two: a sample
+#: standard deviation needs two; a decision with dozens of choices early in the game spends
+#: the budget on them).
+MIN_AUTO_ROLLOUTS = 2
 #: Rollouts per choice by default: at most this many.
 MAX_AUTO_ROLLOUTS = 400
 #: The most rollouts per choice one call may ask for.
@@ -232,13 +234,15 @@ def _rollout_names(players: int, player: int, opponents: str | Sequence[str], ow
 def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None = None,
                rollouts: int | None = None, seed: int = 0,
                opponents: str | Sequence[str] = ROLLOUT_PLAYER,
-               own: str = ROLLOUT_PLAYER, progress: bool | None = False) -> WinAdvice:
+               own: str = ROLLOUT_PLAYER, progress: bool | None = False,
+               budget: int = DEFAULT_BUDGET) -> WinAdvice:
     """Every legal choice of ``player`` (default: the active seat) in ``state``, ranked by
     its share of the win, estimated by ``rollouts`` rollouts per choice on common dice
     from ``seed``, beside its exact table EV (see the module docstring).  By default
     (``rollouts=None``) the count fits a budget of :data:`DEFAULT_BUDGET` players'
-    decisions (:func:`auto_rollouts`: about a second with ``win`` players), at least
-    :data:`MIN_AUTO_ROLLOUTS`; ``WinAdvice.rollouts`` says how many were played.
+    decisions (:func:`another_round`: under a second with ``win`` players), at least
+    :data:`MIN_AUTO_ROLLOUTS` (``budget``: another number of decisions);
+    ``WinAdvice.rollouts`` says how many were played.
 
     ``state`` is in the ``ACTION1`` phase (any seat), the ``ACTION2`` phase (the active
     seat) or the ``ROLL`` phase with ``roll``; 2 to 5 players.  ``opponents``: the arena
@@ -255,6 +259,7 @@ def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None
     if rollouts is not None:
         rollouts = _check_int("rollouts", rollouts, 2, MAX_ROLLOUTS)
     seed = _check_int("seed", seed, 0, 2**63 - 1)
+    budget = _check_int("budget", budget, 1, 10**9)
     seat = state.active if player is None else player
     if progress is not None and not isinstance(progress, bool):
         raise ParseError(f"progress must be True, False or None, not {progress!r}")
@@ -265,7 +270,7 @@ def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None
     players = [make_player(name, rolled.ruleset, player_seed(seed, s))
                for s, name in enumerate(names)]
     plans = [r.plan for r in advice.plans]
-    shares, ended = rollout_shares(rolled, seat, plans, players, rollouts, seed)
+    shares, ended = rollout_shares(rolled, seat, plans, players, rollouts, seed, budget)
     estimates = [_estimate(ranked, s, e) for ranked, s, e
                  in zip(advice.plans, shares, ended, strict=True)]
     estimates.sort(key=lambda c: (-c.win, -c.expected_score, c.plan.sort_key))
@@ -321,8 +326,8 @@ def rollout_shares(rolled: GameState, player: int, plans: Sequence[TurnPlan],
     """Play every plan out ``rollouts`` times; ``player``'s share of the win per plan and
     rollout, and per plan whether every rollout ended within this turn.
 
-    ``rollouts=None``: as many as fit ``budget`` players' decisions in all
-    (:func:`auto_rollouts` of the decisions the first rollout of every plan took).
+    ``rollouts=None``: rounds (one rollout of every plan) while another fits ``budget``
+    players' decisions in all, counted as they are asked (:func:`another_round`).
 
     ``rolled`` is in the ``ACTION1`` phase (``plans`` are the active seat's plans, or a
     passive seat's white-sum choices as ``TurnPlan(mark, None)``) or the ``ACTION2``
@@ -334,60 +339,76 @@ def rollout_shares(rolled: GameState, player: int, plans: Sequence[TurnPlan],
     n = rolled.players
     shares: list[list[float]] = [[] for _ in plans]
     ended = [True] * len(plans)
-    count = rollouts
+    spent = 0
     i = 0
-    while count is None or i < count:
+    while True:
         others: list[Mark | None] = [None] * n
         decisions = 0
         if rolled.phase is Phase.ACTION1:  # simultaneous: shared by every plan
             others = [None if s == player else players[s].action1(s, rolled)
                       for s in range(n)]
             decisions += n - 1
+        dice = DealDice(seed, i)  # drawn once, read by every plan: the same rolls
         for c, plan in enumerate(plans):
-            state = _finish_turn(rolled, player, plan, others, players)
+            state, asked = _finish_turn(rolled, player, plan, others, players)
+            decisions += asked
             if not state.is_over:
                 ended[c] = False
-                state, asked = _play_out(state, players, DealDice(seed, i))
+                state, asked = _play_out(state, players, dice)
                 decisions += asked
             winners = state.winners
             shares[c].append(1.0 / len(winners) if player in winners else 0.0)
-        if count is None:
-            count = auto_rollouts(decisions, budget)
         i += 1
+        spent += decisions
+        if rollouts is not None:
+            if i >= rollouts:
+                break
+        elif not another_round(spent, i, all(ended), budget):
+            break
     return shares, ended
 
 
-def auto_rollouts(decisions: int, budget: int = DEFAULT_BUDGET) -> int:
-    """Rollouts per choice when one rollout of every choice asked the players ``decisions``
-    times: ``budget // decisions``, at least :data:`MIN_AUTO_ROLLOUTS`, at most
-    :data:`MAX_AUTO_ROLLOUTS`.
+def another_round(spent: int, rounds: int, ended: bool = False,
+                  budget: int = DEFAULT_BUDGET) -> bool:
+    """Whether the default count plays another round (one rollout of every choice) after
+    ``rounds`` rounds that asked the players ``spent`` decisions in all: at least
+    :data:`MIN_AUTO_ROLLOUTS` rounds, at most :data:`MAX_AUTO_ROLLOUTS`, and beyond the
+    minimum only while a round of the mean size so far still fits ``budget``.  ``ended``:
+    every choice ended the game this turn (exact: nothing to estimate, the minimum).
+    Deterministic: it depends on the games' lengths only.
 
-    >>> auto_rollouts(2600), auto_rollouts(50), auto_rollouts(0)
-    (4, 80, 4)
+    >>> another_round(2600, 1), another_round(5200, 2), another_round(1800, 2)
+    (True, False, True)
+    >>> another_round(3300, 3), another_round(40, 400), another_round(0, 2, ended=True)
+    (False, False, False)
     """
-    if decisions <= 0:  # every choice ends the game this turn: nothing to estimate
-        return MIN_AUTO_ROLLOUTS
-    return max(MIN_AUTO_ROLLOUTS, min(MAX_AUTO_ROLLOUTS, budget // decisions))
+    if rounds < MIN_AUTO_ROLLOUTS:
+        return True
+    if ended or rounds >= MAX_AUTO_ROLLOUTS:
+        return False
+    return spent + spent / rounds <= budget
 
 
 def _finish_turn(rolled: GameState, player: int, plan: TurnPlan,
-                 others: Sequence[Mark | None], players: Sequence[Player]) -> GameState:
-    """This turn with ``player``'s ``plan`` and the others' choices, to its end."""
+                 others: Sequence[Mark | None], players: Sequence[Player]
+                 ) -> tuple[GameState, int]:
+    """This turn with ``player``'s ``plan`` and the others' choices, to its end, and the
+    number of decisions the players were asked (the active seat's action 2, when it is
+    not the plan's)."""
     active = rolled.active
     if rolled.phase is Phase.ACTION2:
-        return rolled.with_action2(plan.action2)
+        return rolled.with_action2(plan.action2), 0
     choices = list(others)
     choices[player] = plan.action1
     state = with_simultaneous_action1(rolled, choices)
     if state.phase is not Phase.ACTION2:
-        return state
+        return state, 0
     if player == active:
         try:
-            return state.with_action2(plan.action2)
+            return state.with_action2(plan.action2), 0
         except IllegalMoveError:  # another seat's simultaneous choice forbids it (R9)
             pass
-    return _with_action2(state, players[active].action2(active, state))
-
+    return _with_action2(state, players[active].action2(active, state)), 1
 
 
 def _with_action2(state: GameState, mark: Mark | None) -> GameState:

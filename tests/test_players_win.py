@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Sequence
 from itertools import product
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,13 +14,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import game_states, rulesets
 
+from qwixx_math.advice import Advisor
 from qwixx_math.errors import ParseError
-from qwixx_math.model import Colour, Sheet
+from qwixx_math.model import COLOURS, COUNT, Colour, Mark, Roll, Sheet, TurnPlan
 from qwixx_math.notation import parse_roll, parse_sheet
-from qwixx_math.players import Player
+from qwixx_math.players import Player, race
 from qwixx_math.players.race import FEATURES, N_FEATURES, RaceSummary, terminal_share
-from qwixx_math.players.win import PLAYERS, DeepWinPlayer, WinModel, WinPlayer, load_model
-from qwixx_math.rules import GameState, Phase, legal_action1, legal_action2
+from qwixx_math.players.racer import PLAYERS as RACERS
+from qwixx_math.players.racer import turns_to_five
+from qwixx_math.players.win import (
+    PLAYERS,
+    DeepWinPlayer,
+    OnePlyPlayer,
+    Position,
+    WinModel,
+    WinPlayer,
+    _apply,
+    load_model,
+)
+from qwixx_math.rules import GameState, Phase, legal_action1, legal_action2, legal_plans, new_game
 from qwixx_math.ruleset import Ruleset
 
 _PHASES = (Phase.ACTION1, Phase.ACTION2)
@@ -114,3 +129,190 @@ def test_win_deep_without_passive_search_plays_passive_choices_like_win(
     for seat in range(state.players):
         if seat != state.active:
             assert deep.action1(seat, state) == fast.action1(seat, state)
+
+
+# -- the fast route against the straightforward one ------------------------------------------------
+
+def _reference_vector(summaries: list[tuple[float, ...]], n_closed: int, seat: int,
+                      next_roller: int) -> np.ndarray:
+    """The feature vector as first written (players/race.py before the direct route)."""
+    me = summaries[seat]
+    nobody = (0.0, 0.0, 0.0, 0.0, 30.0, 30.0, 0.0, 30.0, 30.0)
+    opps = [s for j, s in enumerate(summaries) if j != seat] or [nobody]
+    opp_score = max(o[0] for o in opps)
+    opp_value = max(o[1] for o in opps)
+    n = len(summaries)
+    return np.array([
+        (me[0] - opp_score) / 10.0,
+        (me[1] - opp_value) / 10.0,
+        me[0] / 100.0, me[1] / 100.0, opp_score / 100.0, opp_value / 100.0,
+        me[2], max(o[2] for o in opps),
+        me[3], max(o[3] for o in opps),
+        me[4] / 10.0, me[5] / 10.0, min(o[4] for o in opps) / 10.0, min(o[5] for o in opps) / 10.0,
+        float(n_closed),
+        1.0 if next_roller == seat else 0.0,
+        sum(s[6] for s in summaries) / n / 10.0,
+        n / 5.0,
+        me[7] / 10.0, me[8] / 10.0, min(o[7] for o in opps) / 10.0, min(o[8] for o in opps) / 10.0,
+    ])
+
+
+class ReferenceWin(OnePlyPlayer):
+    """``win`` the straightforward way: the position of every choice built with the rules
+    core's general route (legal_plans given the passes), every summary computed from its
+    definitions (race._race, Advisor.value), no caches, the model's formula."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(ruleset)
+        self.model = load_model()
+        self.advisor = Advisor.for_ruleset(ruleset, progress=False)
+        self.e5 = turns_to_five(ruleset.players)[0]
+
+    def sheet_summary(self, sheet: Sheet, closed: frozenset[Colour]) -> tuple[float, ...]:
+        a, b, c, d, lockable = race._race(sheet, closed, self.e5)
+        value = self.advisor.value(sheet, closed)
+        marks = sum(COUNT[m] for m in sheet.masks)
+        return (float(sheet.score), value, float(sheet.penalties), float(lockable), a, b,
+                float(marks), c, d)
+
+    def features(self, sheets: Sequence[Sheet], closed: frozenset[Colour], seat: int,
+                 next_roller: int) -> np.ndarray:
+        return _reference_vector([self.sheet_summary(s, closed) for s in sheets], len(closed),
+                                 seat, next_roller)
+
+    def score(self, seat: int, positions: Sequence[Position],
+              next_roller: int) -> Sequence[float]:
+        out = [0.0] * len(positions)
+        rows, where = [], []
+        for i, (sheets, closed) in enumerate(positions):
+            if len(closed) >= 2 or any(s.penalties >= 4 for s in sheets):
+                out[i] = terminal_share(sheets, seat)
+            else:
+                rows.append(self.features(sheets, closed, seat, next_roller))
+                where.append(i)
+        if rows:
+            m = self.model
+            x = np.array(rows)
+            h = np.tanh((x - m.mean) / m.scale @ m.w1 + m.b1)
+            p = 1.0 / (1.0 + np.exp(-(h @ m.w2 + m.b2)))
+            for i, v in zip(where, p, strict=True):
+                out[i] = float(v)
+        return out
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        if seat != state.active:
+            return super().action1(seat, state)
+        plans = legal_plans(state, others=[None] * state.players)
+        positions = [_apply(state.sheets, state.closed, seat, p.marks, p.penalty) for p in plans]
+        best: TurnPlan = self._best(seat, plans, positions, (state.active + 1) % state.players)
+        return best.action1
+
+
+def _decisions(state: GameState) -> list[tuple[int, Sequence[Mark | None],
+                                               list[tuple[tuple[Mark | None, ...], bool]]]]:
+    """(seat, choices, edits) of every decision in ``state``, as the players list them."""
+    out = []
+    n = state.players
+    if state.phase is Phase.ACTION1:
+        for seat in range(n):
+            if seat == state.active:
+                plans = legal_plans(state, others=[None] * n)
+                out.append((seat, [p.action1 for p in plans],
+                            [(p.marks, p.penalty) for p in plans]))
+            else:
+                choices = [None, *legal_action1(state, seat)]
+                out.append((seat, choices, [((m,), False) for m in choices]))
+    else:
+        assert state.action1 is not None
+        penalty = state.action1[state.active] is None
+        choices = [None, *legal_action2(state)]
+        out.append((state.active, choices, [((m,), m is None and penalty) for m in choices]))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=game_states(_PHASES).filter(lambda s: s.players >= 1))
+def test_win_direct_route_scores_every_choice_to_the_last_bit(state: GameState) -> None:
+    """The direct route's values (no positions built, cached summaries, opponents summed up
+    once) are the straightforward route's, bit for bit, and so are the answers."""
+    fast = WinPlayer(state.ruleset)
+    ref = ReferenceWin(state.ruleset)
+    nxt = (state.active + 1) % state.players
+    for seat, _choices, edits in _decisions(state):
+        positions = [_apply(state.sheets, state.closed, seat, marks, pen) for marks, pen in edits]
+        want = ref.score(seat, positions, nxt)
+        assert fast.choice_values(seat, state.sheets, state.closed, edits, nxt) == want
+        assert fast.score(seat, positions, nxt) == want
+        for s, closed in positions:
+            for k in range(state.players):
+                assert np.array_equal(fast.summary.features(s, closed, k, nxt),
+                                      ref.features(s, closed, k, nxt))
+    if state.players >= 2:
+        assert _answers(fast, state) == _answers(ref, state)
+
+
+def _lockstep(players: list[Player], refs: dict[int, Player], rs: Ruleset, seed: int) -> int:
+    """A game on bench_win.py's dice of ``seed``; every decision of the seats in ``refs`` is
+    asked of the reference too and must be the same.  The number of decisions compared."""
+    rng = random.Random(seed)
+    state = new_game(ruleset=rs)
+    asked = 0
+    while state.phase is not Phase.OVER:
+        d = [rng.randint(1, 6) for _ in range(6)]
+        state = state.with_roll(Roll._unchecked((d[0], d[1]), (
+            None if COLOURS[0] in state.closed else d[2],
+            None if COLOURS[1] in state.closed else d[3],
+            None if COLOURS[2] in state.closed else d[4],
+            None if COLOURS[3] in state.closed else d[5])))
+        choices = []
+        for s, p in enumerate(players):
+            mark = p.action1(s, state)
+            if s in refs:
+                assert refs[s].action1(s, state) == mark, (s, state.describe())
+                asked += 1
+            choices.append(mark)
+        state = state.with_action1(choices)
+        if state.phase is Phase.ACTION2:
+            a = state.active
+            mark = players[a].action2(a, state)
+            if a in refs:
+                assert refs[a].action2(a, state) == mark, (a, state.describe())
+                asked += 1
+            state = state.with_action2(mark)
+    return asked
+
+
+def test_win_decides_like_the_reference_on_the_bench_deals() -> None:
+    """The first 20 deals of benchmarks/bench_win.py's ``win`` vs ``racer`` match (seed 1,
+    both seatings): the same answer as the straightforward route at every decision."""
+    rs = Ruleset(players=2)
+    fast, ref, racer = WinPlayer(rs), ReferenceWin(rs), RACERS["racer"](rs, 2)
+    asked = 0
+    for g in range(20):
+        seed = 1 * 1_000_003 + g
+        asked += _lockstep([fast, racer], {0: ref}, rs, seed)
+        asked += _lockstep([racer, fast], {1: ref}, rs, seed)
+    assert asked > 1000
+
+
+class ReferenceDeep(DeepWinPlayer):
+    """``win-deep`` on the straightforward route: its rollouts played by ReferenceWin."""
+
+    def __init__(self, ruleset: Ruleset, seed: int, **kw: Any) -> None:
+        super().__init__(ruleset, seed, **kw)
+        self._ref = ReferenceWin(ruleset)
+        self._fast = [ReferenceWin(ruleset) for _ in range(ruleset.players)]
+
+    def score(self, seat: int, positions: Sequence[Position],
+              next_roller: int) -> Sequence[float]:
+        return self._ref.score(seat, positions, next_roller)
+
+
+def test_win_deep_decides_like_the_reference() -> None:
+    """win-deep (8 rollouts here, to be quick) chooses as on the straightforward route: its
+    rollouts' players and its scores are the fast ones."""
+    rs = Ruleset(players=2)
+    racer = RACERS["racer"](rs, 2)
+    fast = DeepWinPlayer(rs, seed=3, rollouts=8)
+    ref = ReferenceDeep(rs, seed=3, rollouts=8)
+    assert _lockstep([fast, racer], {0: ref}, rs, 1_000_003) > 20

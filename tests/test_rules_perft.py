@@ -80,6 +80,8 @@ def test_perft_turn_outcomes(entry: dict[str, Any]) -> None:
     assert len(outcomes) == entry["outcomes"], report
     assert got == entry["divide"], report
     assert sorted(format_plan(p) for p in plans) == sorted(entry["divide"]), report
+    if all(m is None for m in others):  # legal_plans' direct route for others passing
+        assert legal_plans(state, roll) == plans
 
 
 def all_rolls(state: GameState) -> list[Roll]:

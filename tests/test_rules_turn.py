@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import rolls
+from strategies import game_states, rolls
 
 from qwixx_math.errors import IllegalMoveError, ParseError
 from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
@@ -368,3 +368,13 @@ def test_r12_active_player_must_exist(active: int) -> None:
     else:
         with pytest.raises(ValueError, match="R12"):
             GameState(Ruleset(3), (Sheet.EMPTY,) * 3, active=active)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=game_states((Phase.ACTION1,)))
+def test_legal_plans_direct_route_is_the_general_one(state: GameState) -> None:
+    """With the others passing, legal_plans takes a direct route on the official sheet (no
+    successor states); giving the passes explicitly takes the general one, through
+    with_action1 and legal_action2: the same plans in the same order, every ruleset."""
+    general = legal_plans(state, others=[None] * state.players)
+    assert legal_plans(state) == general

@@ -32,7 +32,14 @@ from qwixx_math.players.base import Player
 from qwixx_math.rules import GameState, Phase, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.table import TableAdvisor
-from qwixx_math.winadvice import WinAdvice, rollout_shares, wilson
+from qwixx_math.winadvice import (
+    MAX_AUTO_ROLLOUTS,
+    MIN_AUTO_ROLLOUTS,
+    WinAdvice,
+    another_round,
+    rollout_shares,
+    wilson,
+)
 
 FUZZ = settings(max_examples=20, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -226,11 +233,49 @@ def test_a_choice_is_played_out_alike_whatever_else_is_asked() -> None:
 
 def test_the_default_count_fits_the_budget() -> None:
     state = ending_state()
-    assert advise_win(state, 0).rollouts == 4  # nothing to play out: the minimum
+    assert advise_win(state, 0).rollouts == MIN_AUTO_ROLLOUTS  # nothing to play out
     rolled, passive = late_state()
     advice = advise_win(rolled, passive, opponents="greedy", own="greedy")
-    assert 4 <= advice.rollouts <= 400
+    assert MIN_AUTO_ROLLOUTS <= advice.rollouts <= MAX_AUTO_ROLLOUTS
     assert all(len(c.shares) == advice.rollouts for c in advice.choices)
+
+
+def test_the_default_count_counts_every_decision_asked() -> None:
+    """The budget is spent as the decisions are asked: the rounds stop when one more of
+    the mean size so far would not fit, and never before the minimum."""
+    rolled, passive = late_state()
+    asked = []
+
+    class Counting:
+        def __init__(self, inner: Player) -> None:
+            self.inner, self.name = inner, inner.name
+
+        def new_game(self, seat: int, state: GameState) -> None:
+            return None
+
+        def game_over(self, seat: int, state: GameState) -> None:
+            return None
+
+        def action1(self, seat: int, state: GameState) -> Mark | None:
+            asked.append(seat)
+            return self.inner.action1(seat, state)
+
+        def action2(self, seat: int, state: GameState) -> Mark | None:
+            asked.append(seat)
+            return self.inner.action2(seat, state)
+
+    plans = [r.plan for r in TableAdvisor.for_ruleset(players=2, progress=False)
+             .advise_player(rolled, passive).plans]
+    rounds = {}
+    for budget in (1, 600):
+        asked.clear()
+        players = [Counting(make_player("greedy", rolled.ruleset, s)) for s in range(2)]
+        shares, _ = rollout_shares(rolled, passive, plans, players, None, seed=2,
+                                   budget=budget)
+        rounds[budget] = len(shares[0])
+        assert not another_round(len(asked), rounds[budget], budget=budget)
+        assert len(asked) <= max(budget, 1.5 * len(asked) / rounds[budget] * MIN_AUTO_ROLLOUTS)
+    assert rounds[1] == MIN_AUTO_ROLLOUTS < rounds[600]
 
 
 # -- bad input -----------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "the exact table EV")
     p.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
                    help="with --objective win: rollouts per choice (default: as many as fit "
-                        "a budget of about a second, at least 4)")
+                        "a budget of players' decisions, under a second, at least 2)")
     p.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
                    help="with --objective win: the seed of the rollouts' dice (default 0)")
     p.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",

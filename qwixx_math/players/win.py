@@ -45,7 +45,14 @@ from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
 from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
 from ..ruleset import Ruleset
 from .base import Player, with_simultaneous_action1
-from .race import N_FEATURES, RaceSummary, terminal_share
+from .race import (
+    N_FEATURES,
+    Summary,
+    opponents_summary,
+    race_row,
+    shared_summary,
+    terminal_share,
+)
 
 __all__ = ["PLAYERS", "OnePlyPlayer", "WinModel", "WinPlayer", "load_model"]
 
@@ -185,32 +192,148 @@ def _apply(sheets: tuple[Sheet, ...], closed: frozenset[Colour], seat: int,
 
 
 class WinPlayer(OnePlyPlayer):
-    """The fast ``win`` player: one-ply choice by :class:`WinModel` (see the module docstring)."""
+    """The fast ``win`` player: one-ply choice by :class:`WinModel` (see the module docstring).
+
+    Its decisions take a direct route: the choices' own sheets are built as row masks
+    (no new positions), the opponents are summarised once per decision, and one
+    forward pass scores every unfinished choice.  The numbers are those of
+    :meth:`score` on the positions :class:`OnePlyPlayer` builds, to the last bit, so
+    the choices are the same (tests/test_players_win.py plays both side by side).
+    """
 
     def __init__(self, ruleset: Ruleset, model: WinModel | None = None,
                  name: str = "win") -> None:
         super().__init__(ruleset)
         self.name = name
         self.model = model if model is not None else load_model()
-        self.summary = RaceSummary(Advisor.for_ruleset(ruleset, progress=False),
-                                   ruleset.players)
+        self.summary = shared_summary(Advisor.for_ruleset(ruleset, progress=False),
+                                      ruleset.players)
 
     def score(self, seat: int, positions: Sequence[Position],
               next_roller: int) -> Sequence[float]:
         out = [0.0] * len(positions)
         rows = []
         where = []
+        summary = self.summary.sheet_summary
         for i, (sheets, closed) in enumerate(positions):
             if _finished(sheets, closed):
                 out[i] = terminal_share(sheets, seat)
             else:
-                rows.append(self.summary.features(sheets, closed, seat, next_roller))
+                summaries = [summary(s, closed) for s in sheets]
+                others = summaries[:seat] + summaries[seat + 1:]
+                rows.append(race_row(summaries[seat], opponents_summary(others), len(closed),
+                                     next_roller == seat, len(sheets)))
                 where.append(i)
+        self._predict_into(out, where, rows)
+        return out
+
+    def _predict_into(self, out: list[float], where: list[int], rows: list[list[float]]) -> None:
+        """``out[where[k]]``: the model's win probability of feature row ``rows[k]``, all in
+        one forward pass (its floats depend on the batch: one batch per decision)."""
         if rows:
             p = self.model.predict(np.array(rows))
             for i, v in zip(where, p, strict=True):
                 out[i] = float(v)
+
+    # -- the direct route ---------------------------------------------------------------------
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        sheets = state.sheets
+        if not self._direct(sheets):
+            return super().action1(seat, state)
+        nxt = (state.active + 1) % len(sheets)
+        if seat != state.active:
+            choices: list[Mark | None] = [None, *legal_action1(state, seat)]
+            if len(choices) == 1:  # nothing to choose (the one-ply score needs no model)
+                self.decisions += 1
+                return None
+            values = self.choice_values(seat, sheets, state.closed,
+                                        [((m,), False) for m in choices], nxt)
+            chosen: Mark | None = choices[_argmax(values)]
+            self.decisions += 1
+            return chosen
+        plans = legal_plans(state)
+        edits = [((p.action1, p.action2), p.action1 is None and p.action2 is None)
+                 for p in plans]
+        values = self.choice_values(seat, sheets, state.closed, edits, nxt)
+        self.decisions += 1
+        mark: Mark | None = plans[_argmax(values)].action1
+        return mark
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        sheets = state.sheets
+        if not self._direct(sheets):
+            return super().action2(seat, state)
+        assert state.action1 is not None
+        choices: list[Mark | None] = [None, *legal_action2(state)]
+        if len(choices) == 1:
+            return None
+        nxt = (state.active + 1) % len(sheets)
+        penalty = state.action1[seat] is None  # R11, also after an end in action 1 (R15)
+        values = self.choice_values(seat, sheets, state.closed,
+                                    [((m,), m is None and penalty) for m in choices], nxt)
+        self.decisions += 1
+        chosen: Mark | None = choices[_argmax(values)]
+        return chosen
+
+    def _direct(self, sheets: tuple[Sheet, ...]) -> bool:
+        """Whether the direct route applies: every sheet of the summary's layout (else
+        the general route, whose advisor names the wrong layout)."""
+        layout = self.summary.layout
+        return all(s.layout is layout for s in sheets)
+
+    def choice_values(self, seat: int, sheets: tuple[Sheet, ...], closed: frozenset[Colour],
+                      edits: Sequence[tuple[Sequence[Mark | None], bool]],
+                      next_roller: int) -> list[float]:
+        """:meth:`score` of the positions ``_apply(sheets, closed, seat, marks, penalty)``
+        of ``edits``, without building them (sheets of the summary's layout)."""
+        summary = self.summary
+        n = len(sheets)
+        others = sheets[:seat] + sheets[seat + 1:]
+        others_over = any(s.penalties >= PENALTY_BOXES for s in others)
+        own = sheets[seat]
+        masks0 = own.masks
+        pen0 = own.penalties
+        my_roll = next_roller == seat
+        opp: dict[frozenset[Colour], Summary] = {}
+        out = [0.0] * len(edits)
+        rows = []
+        where = []
+        for i, (marks, penalty) in enumerate(edits):
+            masks = masks0
+            shut = closed
+            for m in marks:
+                if m is not None:
+                    ci = m.colour.index
+                    row = masks[ci] | 1 << m.colour._positions[m.number]
+                    masks = (row if ci == 0 else masks[0], row if ci == 1 else masks[1],
+                             row if ci == 2 else masks[2], row if ci == 3 else masks[3])
+                    if m.number == m.colour.last_number:
+                        shut = shut | {m.colour}
+            pen = pen0 + 1 if penalty else pen0
+            if len(shut) >= 2 or others_over or pen >= PENALTY_BOXES:
+                if pen > own.layout.penalty_boxes:  # as Sheet.with_penalty refuses it
+                    own.with_penalty()
+                mine = Sheet._unchecked(masks, pen, own.layout)
+                out[i] = terminal_share((*sheets[:seat], mine, *sheets[seat + 1:]), seat)
+                continue
+            agg = opp.get(shut)
+            if agg is None:
+                agg = opp[shut] = opponents_summary(
+                    [summary.sheet_summary(s, shut) for s in others])
+            rows.append(race_row(summary.masks_summary(masks, pen, shut), agg, len(shut),
+                                 my_roll, n))
+            where.append(i)
+        self._predict_into(out, where, rows)
         return out
+
+
+def _argmax(values: Sequence[float]) -> int:
+    """The first index of the largest value (:meth:`OnePlyPlayer._best`'s choice)."""
+    best = 0
+    for i in range(1, len(values)):
+        if values[i] > values[best]:
+            best = i
+    return best
 
 
 class SolitairePlayer(OnePlyPlayer):
@@ -246,13 +369,15 @@ class DeepWinPlayer(WinPlayer):
         self.horizon = horizon
         self._fast = [WinPlayer(ruleset, self.model) for _ in range(ruleset.players)]
 
+    # Its own decisions take the general route (positions for the rollouts, :meth:`_best`);
+    # the rollouts' fast players take the direct one.
     def action1(self, seat: int, state: GameState) -> Mark | None:
         self._search = self.passive or seat == state.active
-        return super().action1(seat, state)
+        return OnePlyPlayer.action1(self, seat, state)
 
     def action2(self, seat: int, state: GameState) -> Mark | None:
         self._search = True
-        return super().action2(seat, state)
+        return OnePlyPlayer.action2(self, seat, state)
 
     def _best(self, seat: int, choices: Sequence[Any], positions: Sequence[Position],
               next_roller: int) -> Any:
