@@ -33,51 +33,47 @@ from qwixx_math.solver import SolverTable, Variant, solve
 
 pytestmark = pytest.mark.slow
 
-OFFICIAL = Variant()
 
-
-def ruleset(a2: bool) -> Ruleset:
+def solitaire(a2: bool) -> Ruleset:
     return Ruleset(players=1, action2_after_game_end=a2)
 
 
-@pytest.fixture(scope="module")
-def table() -> SolverTable:
-    return solve(ruleset(False))
+OFFICIAL = Variant()
 
 
-def test_optimal_policy_value_is_v_star_on_every_state(table: SolverTable) -> None:
-    ev = evaluate_tables(PolicySpec.optimal(), OFFICIAL, False, np.asarray(table.data))
+def test_optimal_policy_value_is_v_star_on_every_state(official_table: SolverTable) -> None:
+    ev = evaluate_tables(PolicySpec.optimal(), OFFICIAL, False, np.asarray(official_table.data))
     assert not np.isnan(ev.values).any()
-    assert float(np.max(np.abs(ev.values - np.asarray(table.data)))) <= 1e-9
-    assert ev.start_value == pytest.approx(table.start_value, abs=1e-9)
+    assert float(np.max(np.abs(ev.values - np.asarray(official_table.data)))) <= 1e-9
+    assert ev.start_value == pytest.approx(official_table.start_value, abs=1e-9)
 
 
 @pytest.mark.parametrize("a2", [False, True], ids=["a2end0", "a2end1"])
 @pytest.mark.parametrize("name", ["seed-tips", "fewest-skips", "threshold-2"])
 def test_heuristic_value_lies_in_the_simulation_interval(name: str, a2: bool) -> None:
-    exact = policy_value(name, ruleset(a2)).expected_score
-    sim = simulate(name, 100_000, seed=7, ruleset=ruleset(a2))
+    exact = policy_value(name, solitaire(a2)).expected_score
+    sim = simulate(name, 100_000, seed=7, ruleset=solitaire(a2))
     low, high = sim.confidence_interval(0.999)
     assert low <= exact <= high, (name, exact, low, high)
-    assert exact < solve(ruleset(a2)).start_value
+    assert exact < solve(solitaire(a2)).start_value
 
 
-def test_simulated_optimal_policy_reproduces_v_start(table: SolverTable) -> None:
-    sim = simulate("optimal", 100_000, seed=8, ruleset=ruleset(False))
+def test_simulated_optimal_policy_reproduces_v_start(official_table: SolverTable) -> None:
+    sim = simulate("optimal", 100_000, seed=8, ruleset=solitaire(False))
     low, high = sim.confidence_interval(0.999)
-    assert low <= table.start_value <= high
+    assert low <= official_table.start_value <= high
 
 
-def test_python_optimal_policy_plays_the_simulator_games(table: SolverTable) -> None:
+def test_python_optimal_policy_plays_the_simulator_games(official_table: SolverTable) -> None:
     dice = roll_dice(60, seed=12)
     sim = simulate_tables(PolicySpec.optimal(), OFFICIAL, False, 60, 12,
-                          vstar=np.asarray(table.data), dice=dice)
-    policy = OptimalPolicy(table)
+                          vstar=np.asarray(official_table.data), dice=dice)
+    policy = OptimalPolicy(official_table)
     for g in range(60):
-        assert play_game(policy, ruleset(False), dice[g]).scores[0] == sim.scores[g], g
+        assert play_game(policy, solitaire(False), dice[g]).scores[0] == sim.scores[g], g
 
 
-def test_optimal_policy_agrees_with_the_advisor(table: SolverTable) -> None:
+def test_optimal_policy_agrees_with_the_advisor(official_table: SolverTable) -> None:
     """On random positions the optimal policy's plan is one the lead's Advisor ranks best
     (loss 0; the two may differ only between plans of equal value)."""
     import random
@@ -87,11 +83,11 @@ def test_optimal_policy_agrees_with_the_advisor(table: SolverTable) -> None:
     from qwixx_math.advice import Advisor
     from qwixx_math.rules import random_roll
 
-    advisor = Advisor(table)
-    policy = OptimalPolicy(table)
+    advisor = Advisor(official_table)
+    policy = OptimalPolicy(official_table)
     rng = random.Random(21)
     for _ in range(300):
-        state = random_position(rng, ruleset(False))
+        state = random_position(rng, solitaire(False))
         roll = random_roll(rng, state.dice_in_play)
         advice = advisor.advise(state, roll)
         chosen = advice.find(policy.choose(state, roll))

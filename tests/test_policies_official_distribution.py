@@ -18,24 +18,15 @@ import pytest
 from qwixx_math.cli import main
 from qwixx_math.policies import score_distribution
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import SolverTable, solve
+from qwixx_math.solver import SolverTable
 
 pytestmark = pytest.mark.slow
 
 
-def ruleset(a2: bool) -> Ruleset:
-    return Ruleset(players=1, action2_after_game_end=a2)
-
-
-@pytest.fixture(scope="module")
-def table() -> SolverTable:
-    return solve(ruleset(False))
-
-
-def test_optimal_score_distribution(table: SolverTable) -> None:
-    dist = score_distribution("optimal", ruleset(False))
+def test_optimal_score_distribution(official_table: SolverTable) -> None:
+    dist = score_distribution("optimal", Ruleset(players=1))
     assert abs(dist.total - 1) <= 1e-12
-    assert dist.mean == pytest.approx(table.start_value, abs=1e-6)
+    assert dist.mean == pytest.approx(official_table.start_value, abs=1e-6)
     assert min(dist.probabilities) >= 0
     pct = dist.percentiles()
     assert list(pct.values()) == sorted(pct.values())

@@ -292,6 +292,10 @@ def test_the_default_count_counts_every_decision_asked() -> None:
     ({"opponents": ["win", "win"]}, "one per other seat"),
     ({"own": 3}, "text"),
     ({"progress": "yes"}, "progress"),
+    ({"rollouts": None, "budget": 0}, "budget"),
+    ({"rollouts": None, "budget": 2.5}, "budget"),
+    ({"rollouts": None, "budget": True}, "budget"),
+    ({"budget": "3000"}, "budget"),
 ])
 def test_bad_arguments_are_refused(kwargs: dict[str, Any], message: str) -> None:
     state, passive = late_state()
@@ -402,22 +406,26 @@ JUNK = st.sampled_from([None, 2.0, "2", True, b"x", [], object(), -1, 2**70])
 @given(state=TWO_PLAYERS | st.just(new_game(1).with_roll(parse_roll("w:1,2/r:3/y:4/g:5/b:6"))),
        player=st.integers(-1, 2) | st.none() | JUNK,
        rollouts=st.integers(-1, 3) | JUNK, seed=st.integers(-1, 2**64) | JUNK,
-       opponents=NAMES | st.lists(NAMES, max_size=2) | JUNK, own=NAMES | JUNK)
+       opponents=NAMES | st.lists(NAMES, max_size=2) | JUNK, own=NAMES | JUNK,
+       budget=st.integers(-1, 40) | JUNK)
 def test_fuzz_advise_win(state: GameState, player: Any, rollouts: Any, seed: Any,
-                         opponents: Any, own: Any) -> None:
-    if rollouts is None:
-        rollouts = 2  # the default plays for a second: not in a fuzz
+                         opponents: Any, own: Any, budget: Any) -> None:
+    # rollouts None: the count that fits ``budget`` decisions (small here: the default
+    # budget plays for a second, too long for a fuzz); ``budget`` junk must be refused
+    # whatever ``rollouts`` says
     try:
         advice = advise_win(state, player, rollouts=rollouts, seed=seed, opponents=opponents,
-                            own=own)
+                            own=own, budget=budget)
     except QwixxError:
         return
-    assert isinstance(advice, WinAdvice) and advice.rollouts == rollouts
+    assert isinstance(budget, int) and not isinstance(budget, bool) and budget >= 1
+    assert isinstance(advice, WinAdvice)
+    assert advice.rollouts == rollouts or (rollouts is None and advice.rollouts >= 2)
     wins = [c.win for c in advice.choices]
     assert wins == sorted(wins, reverse=True)
     for c in advice.choices:
         assert 0.0 <= c.ci95[0] <= c.win <= c.ci95[1] <= 1.0
-        assert len(c.shares) == rollouts and (c.se == 0.0 or not c.exact)
+        assert len(c.shares) == advice.rollouts and (c.se == 0.0 or not c.exact)
     rolled = state
     table = TableAdvisor.for_ruleset(state.ruleset, players=2, progress=False)
     assert {c.plan for c in advice.choices} == {
