@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -67,13 +68,16 @@ def test_rotated_shares_sum_to_one() -> None:
     assert table_shares(load_model(), "racer", [12345]) == [shares[0]]
 
 
-def test_a_tiny_search_is_deterministic_and_writes_a_model() -> None:
+def test_a_tiny_search_is_deterministic_and_writes_a_model(tmp_path: Path) -> None:
     start = load_model()
     runs = []
     for workers in (1, 2, 1):
         trace: list[Generation] = []
-        out = search(start, 2, seed=4, pairs=2, games=2, workers=workers, trace=trace)
+        out = search(start, 2, seed=4, pairs=2, games=2, workers=workers, trace=trace,
+                     checkpoint=str(tmp_path / f"{workers}.json"))
         runs.append((flatten(out, "all").tolist(), trace))
+        saved = WinModel.from_json(json.loads((tmp_path / f"{workers}.json").read_text()))
+        assert flatten(saved, "all").tolist() == runs[-1][0]
     assert runs[0][0] == runs[1][0] == runs[2][0]
     assert [g.centre for g in runs[0][1]] == [g.centre for g in runs[1][1]]
     first = runs[0][1][0]

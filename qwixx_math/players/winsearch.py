@@ -27,7 +27,8 @@ vector is the win rate of its ``win`` player at the table.
   centre and the starting model on the same deals: ``centre - start`` is the
   search's progress on deals it has not been updated on yet (the trace).
 * **Output**: the centre after the last generation (not the best sampled candidate,
-  whose fitness is biased upwards by the selection), as a WinModel JSON file, and a
+  whose fitness is biased upwards by the selection), as a WinModel JSON file
+  (rewritten after every generation, so a stopped run keeps its last centre), and a
   trace (one JSON line per generation) if asked.
 
 Deterministic for a seed (the workers' results are collected in order).  Run::
@@ -242,11 +243,13 @@ def step(search: Search, generation: int, mapper: Any) -> Generation:
 def search(start: WinModel, generations: int, seed: int, group: str = "head",
            sigma: float = 0.1, lr: float = 1.0, pairs: int = 8, games: int = 100,
            tables: Sequence[str] = ("racer", "greedy"), workers: int = 1,
-           trace: list[Generation] | None = None, log: Any = None) -> WinModel:
+           trace: list[Generation] | None = None, log: Any = None,
+           checkpoint: str | None = None) -> WinModel:
     """Run the search from ``start`` for ``generations``; the final centre (a WinModel).
 
     ``workers`` > 1 plays the games in that many processes (the same result).  Each
-    generation's record is appended to ``trace`` and, as a JSON line, written to ``log``.
+    generation's record is appended to ``trace`` and, as a JSON line, written to ``log``;
+    the centre after every generation is written to the file ``checkpoint`` if given.
     """
     for t in tables:
         if t not in TABLES:
@@ -261,26 +264,29 @@ def search(start: WinModel, generations: int, seed: int, group: str = "head",
         with ctx.Pool(workers, initializer=_init, initargs=(base, group)) as pool:
             def mapper(f: Any, xs: list[Any]) -> list[Any]:
                 return pool.map(f, xs, chunksize=1)
-            _run(state, generations, mapper, trace, log)
+            _run(state, generations, mapper, trace, log, checkpoint)
     else:
         _init(base, group)
-        _run(state, generations, lambda f, xs: [f(x) for x in xs], trace, log)
+        _run(state, generations, lambda f, xs: [f(x) for x in xs], trace, log, checkpoint)
     return state.model
 
 
 def _run(state: Search, generations: int, mapper: Any, trace: list[Generation] | None,
-         log: Any) -> None:
+         log: Any, checkpoint: str | None) -> None:
     for g in range(generations):
         rec = step(state, g, mapper)
         if trace is not None:
             trace.append(rec)
         if log is not None:
             print(json.dumps(rec.__dict__), file=log, flush=True)
+        if checkpoint is not None:
+            with open(checkpoint, "w") as fh:
+                json.dump(state.model.to_json(), fh)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("out", help="the final centre, a WinModel JSON file")
+    ap.add_argument("out", help="the centre, a WinModel JSON file (rewritten every generation)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--start", default=None, help="starting model file (default: shipped)")
     ap.add_argument("--generations", type=int, default=20)
@@ -301,13 +307,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             start = WinModel.from_json(json.load(fh))
     log = open(args.trace, "w") if args.trace else sys.stderr  # noqa: SIM115
     try:
-        model = search(start, args.generations, args.seed, args.group, args.sigma, args.lr,
-                       args.pairs, args.games, args.tables, args.workers, log=log)
+        search(start, args.generations, args.seed, args.group, args.sigma, args.lr,
+               args.pairs, args.games, args.tables, args.workers, log=log,
+               checkpoint=args.out)
     finally:
         if args.trace:
             log.close()
-    with open(args.out, "w") as fh:
-        json.dump(model.to_json(), fh)
 
 
 if __name__ == "__main__":  # pragma: no cover
