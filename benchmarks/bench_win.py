@@ -5,6 +5,7 @@
     python benchmarks/bench_win.py --latency-only --deep
     python benchmarks/bench_win.py --no-latency --only racer greedy --model CANDIDATE.json
     python benchmarks/bench_win.py --no-latency --only racer --player deep-8-2-1-25
+    python benchmarks/bench_win.py --no-latency --model CANDIDATE.json --paired BASE.json
 
 (From a worktree, put it first: ``PYTHONPATH=. python benchmarks/bench_win.py``.)
 
@@ -25,6 +26,8 @@ and ``greedy`` (goals >= 75% and >= 85%), 3-player ``win`` vs ``racer`` vs
 measures another player in ``win``'s place (``win-deep``, or ``deep-R-K-H-M``:
 win-deep with R rollouts of the K best choices for H turns, searched when they
 are within M% of each other; ``adeep-...``: the active player's choices only).
+``--paired BASE.json`` plays a second model in ``win``'s place on the same deals
+and prints the paired difference of the shares (a tighter comparison of two models).
 Run it with ``nice``; the figures are in docs/winning.md.
 """
 
@@ -33,19 +36,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
 
 from qwixx_math.arena.registry import factories
-from qwixx_math.model import COLOURS, Roll
 from qwixx_math.players import Player
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.racer import Racer, RacerParams
+from qwixx_math.players.rotation import play, rotated
 from qwixx_math.players.win import PLAYERS as WINNERS
 from qwixx_math.players.win import DeepWinPlayer, SolitairePlayer, WinModel, WinPlayer
-from qwixx_math.rules import GameState, Phase, new_game
 from qwixx_math.ruleset import Ruleset
 
 Factory = Callable[[Ruleset, int], Player]
@@ -76,43 +77,12 @@ def _unseen(name: str, params: RacerParams) -> Factory:
 REGISTRY.update({name: _unseen(name, params) for name, params in UNSEEN.items()})
 
 
-def play(players: Sequence[Player], ruleset: Ruleset, seed: int,
-         timer: list[float] | None = None, timed: int = -1) -> GameState:
-    """One game on the dice of ``seed``; times seat ``timed``'s decisions into ``timer``."""
-    rng = random.Random(seed)
-    state = new_game(ruleset=ruleset)
-    for s, p in enumerate(players):
-        p.new_game(s, state)
-    clock = time.perf_counter
-    while state.phase is not Phase.OVER:
-        d = [rng.randint(1, 6) for _ in range(6)]
-        state = state.with_roll(Roll._unchecked((d[0], d[1]), (
-            None if COLOURS[0] in state.closed else d[2],
-            None if COLOURS[1] in state.closed else d[3],
-            None if COLOURS[2] in state.closed else d[4],
-            None if COLOURS[3] in state.closed else d[5])))
-        choices = []
-        for s, p in enumerate(players):
-            t = clock()
-            choices.append(p.action1(s, state))
-            if s == timed and timer is not None:
-                timer.append(clock() - t)
-        state = state.with_action1(choices)
-        if state.phase is Phase.ACTION2:
-            t = clock()
-            state = state.with_action2(players[state.active].action2(state.active, state))
-            if state.active == timed and timer is not None:
-                timer.append(clock() - t)
-    for s, p in enumerate(players):
-        p.game_over(s, state)
-    return state
-
-
-def match(names: Sequence[str], games: int, seed: int,
-          every: int = 0) -> list[tuple[str, float, float, float]]:
+def match(names: Sequence[str], games: int, seed: int, every: int = 0,
+          per_game: list[list[float]] | None = None) -> list[tuple[str, float, float, float]]:
     """(name, win rate, 95% half-width, mean score) per player, seats rotated.
 
-    ``every`` > 0 prints the running figures after every ``every`` games (long matches).
+    ``every`` > 0 prints the running figures after every ``every`` games (long matches);
+    ``per_game``, if given, receives every player's share of each game.
     """
     k = len(names)
     rs = Ruleset(players=k)
@@ -120,22 +90,17 @@ def match(names: Sequence[str], games: int, seed: int,
     share: list[list[float]] = [[] for _ in range(k)]
     scores: list[list[int]] = [[] for _ in range(k)]
     for g in range(games):
-        got = [0.0] * k
-        for r in range(k):
-            order = [(i + r) % k for i in range(k)]
-            final = play([objs[i] for i in order], rs, seed * 1_000_003 + g)
-            winners = final.winners
-            for s, i in enumerate(order):
-                if s in winners:
-                    got[i] += 1 / len(winners)
-                scores[i].append(final.sheets[s].score)
+        got, sc = rotated(objs, rs, seed * 1_000_003 + g)
         for i in range(k):
-            share[i].append(got[i] / k)
+            share[i].append(got[i])
+            scores[i].extend(sc[i])
         if every > 0 and (g + 1) % every == 0 and g + 1 < games:
             print(f"  after {g + 1} games: " + "  ".join(
                 f"{names[i]} {statistics.fmean(share[i]):.3f} ± "
                 f"{1.96 * statistics.stdev(share[i]) / math.sqrt(g + 1):.3f}"
                 for i in range(k)), flush=True)
+    if per_game is not None:
+        per_game.extend(share)
     out = []
     for i in range(k):
         m = statistics.fmean(share[i])
@@ -163,6 +128,9 @@ def main() -> None:
                     "racer-wide racer-lazy 3p-racers")
     ap.add_argument("--player", default="win", help="the player measured (default win)")
     ap.add_argument("--model", default=None, help="a WinModel JSON file for win (a candidate)")
+    ap.add_argument("--paired", default=None, metavar="BASE.json",
+                    help="also play a WinModel file BASE.json in win's place on the same deals "
+                    "and print the paired difference (candidate - base)")
     ap.add_argument("--latency-only", action="store_true")
     ap.add_argument("--no-latency", action="store_true", help="matches only")
     ap.add_argument("--deep", action="store_true", help="also time win-deep (slow)")
@@ -186,6 +154,13 @@ def main() -> None:
         def candidate(rs: Ruleset, seed: int) -> Player:
             return WinPlayer(rs, model)
         REGISTRY["win"] = candidate
+    if args.paired is not None:
+        with open(args.paired) as fh:
+            base = WinModel.from_json(json.load(fh))
+
+        def based(rs: Ruleset, seed: int) -> Player:
+            return WinPlayer(rs, base, name="win-base")
+        REGISTRY["win-base"] = based
     for players in (() if args.no_latency else (2, 3)):
         t = latency("win", 20, players, args.seed)
         print(f"win latency, {players} players: median {statistics.median(t) * 1e3:.2f} ms, "
@@ -207,10 +182,18 @@ def main() -> None:
             continue
         start = time.perf_counter()
         games = args.games if len(names) == 2 else max(2, args.games // 2)
-        res = match(names, games, args.seed, args.every)
+        mine: list[list[float]] = []
+        res = match(names, games, args.seed, args.every, mine)
         text = "  ".join(f"{n} {m:.3f} ± {h:.3f} (mean {s:.1f})" for n, m, h, s in res)
         print(f"{' vs '.join(names)}, {games} games x {len(names)} seatings, "
               f"{time.perf_counter() - start:.0f} s: {text}", flush=True)
+        if args.paired is not None:
+            theirs: list[list[float]] = []
+            res = match(["win-base", *names[1:]], games, args.seed, 0, theirs)
+            diff = [a - b for a, b in zip(mine[0], theirs[0], strict=True)]
+            print(f"  base {res[0][1]:.3f} ± {res[0][2]:.3f} (mean {res[0][3]:.1f}) on the same "
+                  f"deals; paired difference {statistics.fmean(diff):+.3f} ± "
+                  f"{1.96 * statistics.stdev(diff) / math.sqrt(games):.3f}", flush=True)
 
 
 if __name__ == "__main__":

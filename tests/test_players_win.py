@@ -16,12 +16,13 @@ from strategies import game_states, rulesets
 
 from qwixx_math.advice import Advisor
 from qwixx_math.errors import ParseError
-from qwixx_math.model import COLOURS, COUNT, Colour, Mark, Roll, Sheet, TurnPlan
+from qwixx_math.model import COUNT, Colour, Mark, Sheet, TurnPlan
 from qwixx_math.notation import parse_roll, parse_sheet
 from qwixx_math.players import Player, race
 from qwixx_math.players.race import FEATURES, N_FEATURES, RaceSummary, terminal_share
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.racer import turns_to_five
+from qwixx_math.players.rotation import next_roll
 from qwixx_math.players.win import (
     PLAYERS,
     DeepWinPlayer,
@@ -258,12 +259,7 @@ def _lockstep(players: list[Player], refs: dict[int, Player], rs: Ruleset, seed:
     state = new_game(ruleset=rs)
     asked = 0
     while state.phase is not Phase.OVER:
-        d = [rng.randint(1, 6) for _ in range(6)]
-        state = state.with_roll(Roll._unchecked((d[0], d[1]), (
-            None if COLOURS[0] in state.closed else d[2],
-            None if COLOURS[1] in state.closed else d[3],
-            None if COLOURS[2] in state.closed else d[4],
-            None if COLOURS[3] in state.closed else d[5])))
+        state = state.with_roll(next_roll(rng, state.closed))
         choices = []
         for s, p in enumerate(players):
             mark = p.action1(s, state)

@@ -1,4 +1,4 @@
-"""Fitting the ``win`` player's evaluator by simulation (how win-model.json was made).
+"""Fitting the ``win`` player's evaluator by simulation (the start of win-model.json).
 
 1. Play games through the rules core between players drawn from a pool, on
    seeded dice, for 2 to 5 players.  Before every roll, record the race summary
@@ -11,7 +11,9 @@
    (:func:`td_targets`), which are less noisy than bare outcomes.
 
 Everything is deterministic for a seed.  Run ``python -m qwixx_math.players.winfit
-OUT.json`` to redo it (about ten minutes on one core).
+OUT.json`` to redo it (about ten minutes on one core).  The shipped model is this
+fit tuned further for the decisions by :mod:`qwixx_math.players.winsearch`
+(docs/winning.md, "Policy search on the win rate").
 """
 
 from __future__ import annotations
