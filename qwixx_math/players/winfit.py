@@ -27,11 +27,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..advice import Advisor
-from ..model import COLOURS, Roll
 from ..rules import Phase, new_game
 from ..ruleset import Ruleset
 from .base import Player
 from .race import N_FEATURES, RaceSummary, race_vector, terminal_share
+from .rotation import next_roll
 from .win import WinModel
 
 __all__ = ["fit", "generate", "log_loss", "td_targets", "train"]
@@ -71,10 +71,7 @@ def generate(pool: Sequence[Factory], games: int, players: int, seed: int,
         while state.phase is not Phase.OVER:
             records.append(([summary.sheet_summary(sh, state.closed) for sh in state.sheets],
                             len(state.closed), state.active))
-            d = [rng.randint(1, 6) for _ in range(6)]
-            roll = Roll._unchecked((d[0], d[1]), tuple(  # type: ignore[arg-type]
-                None if c in state.closed else d[2 + c.index] for c in COLOURS))
-            state = state.with_roll(roll)
+            state = state.with_roll(next_roll(rng, state.closed))  # the arena bench's dice
             state = state.with_action1([p.action1(s, state) for s, p in enumerate(team)])
             if state.phase is Phase.ACTION2:
                 state = state.with_action2(team[state.active].action2(state.active, state))
