@@ -133,8 +133,8 @@ def rank_weights(fitness: Sequence[float]) -> FloatArray:
 
 def table_shares(model: WinModel, table: str, deals: Sequence[int]) -> list[float]:
     """The candidate ``win`` player's share of the win on each deal of ``deals``, seats
-    rotated, against the opponents of ``TABLES[table]`` (made as bench_win.py makes them:
-    seed 1 + their index)."""
+    rotated, against the opponents of ``TABLES[table]`` (opponent i made with seed
+    2 + i)."""
     others = TABLES[table]
     rs = Ruleset(players=1 + len(others))
     known = factories()
@@ -205,10 +205,8 @@ def _fitnesses(vectors: Sequence[FloatArray], search: Search, generation: int,
                mapper: Any) -> list[list[float]]:
     """Per vector, its per-deal shares over every table (tables equally weighted: the
     per-deal list of each table, averaged deal by deal)."""
-    tasks = []
-    for v in vectors:
-        for t in search.tables:
-            tasks.append((v.tolist(), t, _deals(search.seed, generation, t, search.games)))
+    deals = {t: _deals(search.seed, generation, t, search.games) for t in search.tables}
+    tasks = [(v.tolist(), t, deals[t]) for v in vectors for t in search.tables]
     results: Iterator[list[float]] = iter(mapper(_task, tasks))
     out = []
     for _ in vectors:
