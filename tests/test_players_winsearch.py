@@ -7,8 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from qwixx_math.errors import ParseError
+from qwixx_math.errors import ParseError, QwixxError
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.rotation import rotated
 from qwixx_math.players.win import WinModel, WinPlayer, load_model
@@ -16,6 +18,7 @@ from qwixx_math.players.winsearch import (
     Generation,
     flatten,
     group_scales,
+    main,
     rank_weights,
     search,
     table_shares,
@@ -87,3 +90,38 @@ def test_a_tiny_search_is_deterministic_and_writes_a_model(tmp_path: Path) -> No
     WinModel.from_json(json.loads(json.dumps(out.to_json())))
     with pytest.raises(ParseError):
         search(start, 1, seed=0, tables=("nobody",))
+
+
+JUNK = st.sampled_from([None, "2", 2.5, True, [], float("nan"), float("inf"), -1, 2**70])
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(generations=st.integers(0, 1) | JUNK, seed=st.integers(0, 5) | JUNK,
+       group=st.sampled_from(["head", "all", "nobody", ""]) | JUNK,
+       sigma=st.sampled_from([0.1, 0.0, -1.0]) | JUNK, lr=st.sampled_from([1.0, 0]) | JUNK,
+       pairs=st.integers(0, 1) | JUNK, games=st.integers(1, 2) | JUNK,
+       tables=st.lists(st.sampled_from(["racer", "greedy", "3p", "x"]), max_size=2) | JUNK,
+       workers=st.just(1) | JUNK)
+def test_fuzz_search_refuses_bad_arguments_by_name(generations: object, seed: object,
+                                                   group: object, sigma: object, lr: object,
+                                                   pairs: object, games: object,
+                                                   tables: object, workers: object) -> None:
+    """Any argument: a WinModel or a QwixxError, never another exception (tiny runs)."""
+    try:
+        out = search(load_model(), generations, seed, group, sigma, lr,  # type: ignore[arg-type]
+                     pairs, games, tables, workers)  # type: ignore[arg-type]
+    except QwixxError:
+        return
+    assert isinstance(out, WinModel)
+
+
+def test_cli_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    for argv in ([str(tmp_path / "o.json"), "--start", str(tmp_path / "missing.json")],
+                 [str(tmp_path / "o.json"), "--start", str(bad)],
+                 [str(tmp_path / "o.json"), "--generations", "0", "--games", "1"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert "Traceback" not in capsys.readouterr().err

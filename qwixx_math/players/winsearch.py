@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import random
 import statistics
@@ -56,8 +57,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..arena.match import _check_int  # the arena's checks of whole-number arguments
 from ..arena.registry import factories
-from ..errors import ParseError
+from ..errors import ParseError, QwixxError
 from ..ruleset import Ruleset
 from .rotation import rotated
 from .win import WinModel, WinPlayer, load_model
@@ -249,11 +251,26 @@ def search(start: WinModel, generations: int, seed: int, group: str = "head",
     generation's record is appended to ``trace`` and, as a JSON line, written to ``log``;
     the centre after every generation is written to the file ``checkpoint`` if given.
     """
+    if isinstance(tables, str) or not isinstance(tables, Sequence) or not tables:
+        raise ParseError(f"tables must be a non-empty list of names, not {tables!r}")
     for t in tables:
-        if t not in TABLES:
+        if not isinstance(t, str) or t not in TABLES:
             raise ParseError(f"unknown table {t!r}; expected one of {', '.join(TABLES)}")
-    if pairs < 1 or games < 2 or generations < 0 or sigma <= 0:
-        raise ParseError("need pairs >= 1, games >= 2, generations >= 0, sigma > 0")
+    generations = _check_int("generations", generations, 0, 10**6)
+    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    pairs = _check_int("pairs", pairs, 1, 10**4)
+    games = _check_int("games", games, 2, 10**7)
+    workers = _check_int("workers", workers, 1, 256)
+    for name, x in (("sigma", sigma), ("lr", lr)):
+        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+            raise ParseError(f"{name} must be a finite number, not {x!r}")
+    if sigma <= 0:
+        raise ParseError(f"sigma must be above 0, not {sigma!r}")
+    if not isinstance(group, str) or group not in GROUPS:
+        raise ParseError(f"unknown parameter group {group!r}; expected one of "
+                         f"{', '.join(GROUPS)}")
+    if not isinstance(start, WinModel):
+        raise ParseError(f"start must be a WinModel, not {type(start).__name__}")
     state = Search(start, group, sigma, lr, pairs, games, tuple(tables), seed,
                    flatten(start, group))
     base = start.to_json()
@@ -298,19 +315,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--trace", default=None, help="one JSON line per generation")
     args = ap.parse_args(argv)
-    if args.start is None:
-        start = load_model()
-    else:
-        with open(args.start) as fh:
-            start = WinModel.from_json(json.load(fh))
-    log = open(args.trace, "w") if args.trace else sys.stderr  # noqa: SIM115
     try:
-        search(start, args.generations, args.seed, args.group, args.sigma, args.lr,
-               args.pairs, args.games, args.tables, args.workers, log=log,
-               checkpoint=args.out)
-    finally:
-        if args.trace:
-            log.close()
+        if args.start is None:
+            start = load_model()
+        else:
+            with open(args.start) as fh:
+                start = WinModel.from_json(json.load(fh))
+        log = open(args.trace, "w") if args.trace else sys.stderr  # noqa: SIM115
+        try:
+            search(start, args.generations, args.seed, args.group, args.sigma, args.lr,
+                   args.pairs, args.games, args.tables, args.workers, log=log,
+                   checkpoint=args.out)
+        finally:
+            if args.trace:
+                log.close()
+    except (QwixxError, OSError, json.JSONDecodeError) as exc:  # a clear line, exit code 2
+        print(f"winsearch: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":  # pragma: no cover
