@@ -125,3 +125,24 @@ def test_cli_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str
             main(argv)
         assert exc.value.code == 2
         assert "Traceback" not in capsys.readouterr().err
+
+
+def test_input_gains_and_shifts_are_the_normalisation_written_out() -> None:
+    """The derived group: zeros are the model itself; a gain g and a shift d turn each
+    normalised input z into exp(g) z + d, checked on the hidden layer directly."""
+    model = load_model()
+    zero = flatten(model, "inputs")
+    assert zero.shape == (44,) and not zero.any()
+    assert (group_scales(model, "inputs") == 1).all()
+    assert flatten(model, "inputs+head").shape == (109,)
+    same = unflatten(model, "inputs", zero)
+    assert np.array_equal(same.mean, model.mean) and np.array_equal(same.scale, model.scale)
+    rng = np.random.default_rng(3)
+    g, d = rng.normal(0, 0.3, 22), rng.normal(0, 0.5, 22)
+    moved = unflatten(model, "inputs", np.concatenate([g, d]))
+    x = rng.normal(0, 1, (7, 22)) * model.scale + model.mean
+    z = (x - model.mean) / model.scale
+    want = 1 / (1 + np.exp(-(np.tanh((np.exp(g) * z + d) @ model.w1 + model.b1) @ model.w2
+                             + model.b2)))
+    assert np.allclose(moved.predict(x), want, rtol=1e-12, atol=1e-12)
+    assert np.array_equal(moved.w1, model.w1) and np.array_equal(moved.b1, model.b1)

@@ -7,7 +7,10 @@ vector is the win rate of its ``win`` player at the table.
 
 * **Parameters searched**: a named subset (:data:`GROUPS`): ``head`` = the hidden
   biases ``b1``, the output weights ``w2`` and bias ``b2`` (65 numbers); ``all`` =
-  those and the input weights ``w1`` (769).  The input normalisation stays fixed.
+  those and the input weights ``w1`` (769); ``inputs`` = a log gain and a shift of
+  each normalised input (44, relative to the starting model: ``z' = exp(g) z + d``,
+  which rescales a row of ``w1`` and moves the hidden biases with it); ``inputs+head``
+  = those and ``head`` (109).
 * **Perturbations**: antithetic Gaussian pairs ``theta +- sigma * s * eps``, where
   ``s`` is the root mean square of each parameter's group in the starting model (so
   ``sigma`` is relative to the weights' scale).
@@ -61,6 +64,7 @@ from ..arena.match import _check_int  # the arena's checks of whole-number argum
 from ..arena.registry import factories
 from ..errors import ParseError, QwixxError
 from ..ruleset import Ruleset
+from .race import N_FEATURES
 from .rotation import rotated
 from .win import WinModel, WinPlayer, load_model
 
@@ -71,7 +75,14 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Parameter subsets by name, in the order of the flat vector.
 GROUPS: dict[str, tuple[str, ...]] = {"head": ("b1", "w2", "b2"),
-                                      "all": ("w1", "b1", "w2", "b2")}
+                                      "all": ("w1", "b1", "w2", "b2"),
+                                      "inputs": ("gain", "shift"),
+                                      "inputs+head": ("gain", "shift", "b1", "w2", "b2")}
+#: The derived parameters: per input, a log gain ``g`` and a shift ``d`` of the normalised
+#: input, ``z' = exp(g) z + d`` (written back as the model's ``mean`` and ``scale``).  They
+#: are relative to the model they are read from (:func:`flatten` gives zeros), so a search
+#: starts from them at 0 with a unit of 1.
+_DERIVED = ("gain", "shift")
 #: Opponent tables by name: the seats after the candidate's ``win`` (seat 0 of rotation 0).
 TABLES: dict[str, tuple[str, ...]] = {"racer": ("racer",), "greedy": ("greedy",),
                                       "3p": ("racer", "greedy")}
@@ -83,7 +94,8 @@ def _parts(model: WinModel, group: str) -> list[FloatArray]:
     except KeyError:
         raise ParseError(f"unknown parameter group {group!r}; expected one of "
                          f"{', '.join(GROUPS)}") from None
-    return [np.atleast_1d(np.asarray(getattr(model, n), dtype=float)) for n in names]
+    return [np.zeros(N_FEATURES) if n in _DERIVED
+            else np.atleast_1d(np.asarray(getattr(model, n), dtype=float)) for n in names]
 
 
 def flatten(model: WinModel, group: str) -> FloatArray:
@@ -103,15 +115,23 @@ def unflatten(model: WinModel, group: str, vector: FloatArray) -> WinModel:
         chunk = vector[at:at + p.size].reshape(p.shape)
         at += p.size
         new[name] = float(chunk[0]) if name == "b2" else chunk.copy()
+    mean, scale = model.mean, model.scale
+    if "gain" in new or "shift" in new:  # z' = exp(g) z + d = (x - mean') / scale'
+        scale = scale * np.exp(-new.get("gain", np.zeros(N_FEATURES)))
+        mean = mean - new.get("shift", np.zeros(N_FEATURES)) * scale
     return WinModel(new.get("w1", model.w1), new.get("b1", model.b1), new.get("w2", model.w2),
-                    new.get("b2", model.b2), model.mean, model.scale)
+                    new.get("b2", model.b2), mean, scale)
 
 
 def group_scales(model: WinModel, group: str) -> FloatArray:
     """Per parameter, the root mean square of its array in ``model`` (``b2``: its size, at
     least 0.1): the unit of the perturbations."""
+    parts = _parts(model, group)
     out = []
-    for p in _parts(model, group):
+    for name, p in zip(GROUPS[group], parts, strict=True):
+        if name in _DERIVED:
+            out.append(np.ones(p.size))
+            continue
         rms = float(np.sqrt(np.mean(p * p)))
         out.append(np.full(p.size, max(rms, 0.1) if p.size == 1 else max(rms, 1e-3)))
     return np.concatenate(out)
