@@ -15,6 +15,7 @@ __all__ = [
     "InvalidStateError",
     "ParseError",
     "QwixxError",
+    "check_whole_number",
 ]
 
 
@@ -78,3 +79,14 @@ class IllegalMoveError(QwixxError, ValueError):
 
 class CacheError(QwixxError):
     """A solver table file that is missing, corrupt, truncated or foreign."""
+
+
+def check_whole_number(name: str, value: object, low: int, high: int) -> int:
+    """``value`` if it is a whole number (not a bool) from ``low`` to ``high``; else a
+    :class:`ParseError` that names ``name`` (the arena's, the win advice's and the policy
+    search's checks of their counts and seeds)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ParseError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ParseError(f"{name} must be between {low} and {high}, not {value}")
+    return value

@@ -66,7 +66,7 @@ from .advice import Advice, RankedPlan
 from .arena.dice import DealDice
 from .arena.external import PREFIX
 from .arena.registry import make_player, player_seed
-from .errors import IllegalMoveError, ParseError
+from .errors import IllegalMoveError, ParseError, check_whole_number
 from .model import Mark, Roll, TurnPlan
 from .players.base import Player, with_simultaneous_action1
 from .rules import GameState, Phase
@@ -204,12 +204,6 @@ class WinAdvice:
         return "\n".join(lines)
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ParseError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
 def _rollout_names(players: int, player: int, opponents: str | Sequence[str], own: str
                    ) -> tuple[str, ...]:
     """The rollout player of every seat: ``own`` for ``player``, ``opponents`` (one name for
@@ -257,9 +251,9 @@ def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None
         raise ParseError(f"R3: win advice is for 2 to {MAX_PLAYERS} players; this game has "
                          f"{n} (a player alone always wins)")
     if rollouts is not None:
-        rollouts = _check_int("rollouts", rollouts, 2, MAX_ROLLOUTS)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
-    budget = _check_int("budget", budget, 1, 10**9)
+        rollouts = check_whole_number("rollouts", rollouts, 2, MAX_ROLLOUTS)
+    seed = check_whole_number("seed", seed, 0, 2**63 - 1)
+    budget = check_whole_number("budget", budget, 1, 10**9)
     seat = state.active if player is None else player
     if progress is not None and not isinstance(progress, bool):
         raise ParseError(f"progress must be True, False or None, not {progress!r}")

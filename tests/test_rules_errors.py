@@ -233,3 +233,12 @@ def test_inconsistent_states_are_refused(kwargs: dict[str, object], rule: str) -
     with pytest.raises(InvalidStateError) as err:
         GameState(**fields)  # type: ignore[arg-type]
     assert err.value.rule == rule
+
+
+def test_check_whole_number_names_the_argument() -> None:
+    from qwixx_math.errors import check_whole_number
+    assert check_whole_number("games", 7, 1, 10) == 7
+    for bad, says in ((True, "a whole number"), (2.0, "a whole number"), ("3", "a whole number"),
+                      (None, "a whole number"), (0, "between 1 and 10"), (11, "between 1 and 10")):
+        with pytest.raises(ParseError, match=f"games must be {says}"):
+            check_whole_number("games", bad, 1, 10)

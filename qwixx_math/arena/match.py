@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import IllegalMoveError, ParseError
+from ..errors import IllegalMoveError, ParseError, check_whole_number
 from ..model import Mark
 from ..players.base import Player
 from ..rules import GameState, Phase, legal_action1, new_game
@@ -225,17 +225,9 @@ def _result(game: int, deal: int, rotation: int, order: tuple[int, ...], before:
                       final.ended_by, enders, rows, final)
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ParseError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise ParseError(f"{name} must be between {low} and {high}, not {value}")
-    return value
-
-
 def check_games(games: object, players: int) -> int:
     """``games`` if it is a whole number of deals for ``players`` players; ParseError if not."""
-    games = _check_int("games", games, 1, MAX_GAMES)
+    games = check_whole_number("games", games, 1, MAX_GAMES)
     if games % players:
         low = games - games % players
         options = f"{low} or {low + players}" if low else str(players)
@@ -261,7 +253,7 @@ def play_match(players: Sequence[Player], games: int, seed: int,
             raise ParseError(f"{p!r} is not a Player (qwixx_math.players.base.Player)")
     n = len(players)
     games = check_games(games, n)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    seed = check_whole_number("seed", seed, 0, 2**63 - 1)
     if ruleset is None:
         ruleset = Ruleset(players=n)
     elif not isinstance(ruleset, Ruleset):

@@ -60,9 +60,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..arena.match import _check_int  # the arena's checks of whole-number arguments
 from ..arena.registry import factories
-from ..errors import ParseError, QwixxError
+from ..errors import ParseError, QwixxError, check_whole_number
 from ..ruleset import Ruleset
 from .race import N_FEATURES
 from .rotation import rotated
@@ -276,11 +275,11 @@ def search(start: WinModel, generations: int, seed: int, group: str = "head",
     for t in tables:
         if not isinstance(t, str) or t not in TABLES:
             raise ParseError(f"unknown table {t!r}; expected one of {', '.join(TABLES)}")
-    generations = _check_int("generations", generations, 0, 10**6)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
-    pairs = _check_int("pairs", pairs, 1, 10**4)
-    games = _check_int("games", games, 2, 10**7)
-    workers = _check_int("workers", workers, 1, 256)
+    generations = check_whole_number("generations", generations, 0, 10**6)
+    seed = check_whole_number("seed", seed, 0, 2**63 - 1)
+    pairs = check_whole_number("pairs", pairs, 1, 10**4)
+    games = check_whole_number("games", games, 2, 10**7)
+    workers = check_whole_number("workers", workers, 1, 256)
     for name, x in (("sigma", sigma), ("lr", lr)):
         if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
             raise ParseError(f"{name} must be a finite number, not {x!r}")
