@@ -11,7 +11,7 @@
    (:func:`td_targets`), which are less noisy than bare outcomes.
 
 Everything is deterministic for a seed.  Run ``python -m qwixx_math.players.winfit
-OUT.json`` to redo it (about ten minutes on one core).  The shipped model is this
+OUT.json`` to redo it (under two minutes on one idle core).  The shipped model is this
 fit tuned further for the decisions by :mod:`qwixx_math.players.winsearch`
 (docs/winning.md, "Policy search on the win rate").
 """
