@@ -88,11 +88,12 @@ TABLES: dict[str, tuple[str, ...]] = {"racer": ("racer",), "greedy": ("greedy",)
 
 
 def _parts(model: WinModel, group: str) -> list[FloatArray]:
-    try:
-        names = GROUPS[group]
-    except KeyError:
+    """The arrays of ``group``; the one check of a group's name (a ParseError that lists
+    the groups)."""
+    if not isinstance(group, str) or group not in GROUPS:
         raise ParseError(f"unknown parameter group {group!r}; expected one of "
-                         f"{', '.join(GROUPS)}") from None
+                         f"{', '.join(GROUPS)}")
+    names = GROUPS[group]
     return [np.zeros(N_FEATURES) if n in _DERIVED
             else np.atleast_1d(np.asarray(getattr(model, n), dtype=float)) for n in names]
 
@@ -285,13 +286,10 @@ def search(start: WinModel, generations: int, seed: int, group: str = "head",
             raise ParseError(f"{name} must be a finite number, not {x!r}")
     if sigma <= 0:
         raise ParseError(f"sigma must be above 0, not {sigma!r}")
-    if not isinstance(group, str) or group not in GROUPS:
-        raise ParseError(f"unknown parameter group {group!r}; expected one of "
-                         f"{', '.join(GROUPS)}")
     if not isinstance(start, WinModel):
         raise ParseError(f"start must be a WinModel, not {type(start).__name__}")
     state = Search(start, group, sigma, lr, pairs, games, tuple(tables), seed,
-                   flatten(start, group))
+                   flatten(start, group))  # flatten checks the group's name
     base = start.to_json()
     if workers > 1:
         ctx = multiprocessing.get_context("fork")
