@@ -76,7 +76,7 @@ def test_a_tiny_search_is_deterministic_and_writes_a_model(tmp_path: Path) -> No
     runs = []
     for workers in (1, 2, 1):
         trace: list[Generation] = []
-        out = search(start, 2, seed=4, pairs=2, games=2, workers=workers, trace=trace,
+        out = search(start, 2, seed=4, pairs=2, games=4, workers=workers, trace=trace,
                      checkpoint=str(tmp_path / f"{workers}.json"))
         runs.append((flatten(out, "all").tolist(), trace))
         saved = WinModel.from_json(json.loads((tmp_path / f"{workers}.json").read_text()))
