@@ -28,6 +28,11 @@ win-deep with R rollouts of the K best choices for H turns, searched when they
 are within M% of each other; ``adeep-...``: the active player's choices only).
 ``--paired BASE.json`` plays a second model in ``win``'s place on the same deals
 and prints the paired difference of the shares (a tighter comparison of two models).
+``--save-shares FILE`` writes the measured player's share of every game, per match,
+and ``--against-shares FILE`` prints the paired difference against such a file: the
+pairing across two versions of the library whose models read different summaries
+(run the saving side from the other checkout, ``PYTHONPATH=OTHER python
+benchmarks/bench_win.py ... --save-shares FILE``; the deals are the same for a seed).
 Run it with ``nice``; the figures are in docs/winning.md.
 """
 
@@ -131,6 +136,11 @@ def main() -> None:
     ap.add_argument("--paired", default=None, metavar="BASE.json",
                     help="also play a WinModel file BASE.json in win's place on the same deals "
                     "and print the paired difference (candidate - base)")
+    ap.add_argument("--save-shares", default=None, metavar="FILE",
+                    help="write the measured player's share of every game, per match (JSON)")
+    ap.add_argument("--against-shares", default=None, metavar="FILE",
+                    help="print the paired difference against the shares in FILE "
+                    "(written by --save-shares on the same seed and games)")
     ap.add_argument("--latency-only", action="store_true")
     ap.add_argument("--no-latency", action="store_true", help="matches only")
     ap.add_argument("--deep", action="store_true", help="also time win-deep (slow)")
@@ -172,6 +182,11 @@ def main() -> None:
     if args.latency_only:
         return
     me = args.player
+    saved: dict[str, list[float]] = {}
+    against: dict[str, list[float]] = {}
+    if args.against_shares is not None:
+        with open(args.against_shares) as fh:
+            against = json.load(fh)
     tables = {"racer": [me, "racer"], "racer-simple": [me, "racer-simple"],
               "racer-markov": [me, "racer-markov"], "solo": [me, "solo"],
               "greedy": [me, "greedy"], "3p": [me, "racer", "greedy"],
@@ -187,6 +202,18 @@ def main() -> None:
         text = "  ".join(f"{n} {m:.3f} ± {h:.3f} (mean {s:.1f})" for n, m, h, s in res)
         print(f"{' vs '.join(names)}, {games} games x {len(names)} seatings, "
               f"{time.perf_counter() - start:.0f} s: {text}", flush=True)
+        saved[key] = mine[0]
+        if args.save_shares is not None:  # after every match, so a stopped run keeps them
+            with open(args.save_shares, "w") as fh:
+                json.dump(saved, fh)
+        if key in against:
+            if len(against[key]) != games:
+                raise SystemExit(f"{args.against_shares}: {len(against[key])} games of "
+                                 f"{key}, not {games}")
+            diff = [a - b for a, b in zip(mine[0], against[key], strict=True)]
+            print(f"  saved {statistics.fmean(against[key]):.3f} on the same deals; paired "
+                  f"difference {statistics.fmean(diff):+.3f} ± "
+                  f"{1.96 * statistics.stdev(diff) / math.sqrt(games):.3f}", flush=True)
         if args.paired is not None:
             theirs: list[list[float]] = []
             res = match(["win-base", *names[1:]], games, args.seed, 0, theirs)
