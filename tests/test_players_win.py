@@ -16,7 +16,7 @@ from strategies import game_states, rulesets
 
 from qwixx_math.advice import Advisor
 from qwixx_math.errors import ParseError
-from qwixx_math.model import COUNT, Colour, Mark, Sheet, TurnPlan
+from qwixx_math.model import Colour, Mark, Sheet, TurnPlan
 from qwixx_math.notation import parse_roll, parse_sheet
 from qwixx_math.players import Player, race
 from qwixx_math.players.race import FEATURES, N_FEATURES, RaceSummary, terminal_share
@@ -99,6 +99,32 @@ def test_features_have_the_documented_length() -> None:
     assert x[FEATURES.index("my_roll")] == 1.0
 
 
+def test_each_colour_reads_its_race_by_hand() -> None:
+    """race._race on a hand-made sheet: five marks may close (0 turns), a locked row and
+    a closed colour are out of the race (30 turns, may not close), marks are scored
+    marks (the lock counts, R16), an open row reads its turns to five."""
+    e5 = turns_to_five(2)[0]
+    sheet = parse_sheet("r:2,3,4,5,6/y:2,3,4,5,6,12/g:12,11/b:-/p:0")
+    rows = race._race(sheet, frozenset({Colour.GREEN}), e5)
+    assert rows[0] == (0.0, 1.0, 5.0)
+    assert rows[1] == (30.0, 0.0, 7.0)
+    assert rows[2] == (30.0, 0.0, 2.0)
+    assert rows[3] == (min(e5[0], 30.0), 0.0, 0.0) and 0.0 < rows[3][0] < 30.0
+    # the same sheet from an opponent's seat and from one's own
+    x = dict(zip(FEATURES, race_vector_of(sheet, Colour.GREEN), strict=True))
+    assert x["progress"] == (5 + 7 + 2) / 2 / 10
+    assert sorted((x[f"e5_{k}"], x[f"lockable_{k}"]) for k in range(1, 5)) == [
+        (0.0, 1.0), (rows[3][0] / 10, 0.0), (3.0, 0.0), (3.0, 0.0)]
+    assert sorted(x[f"opp_e5_{k}"] for k in range(1, 5)) == [rows[3][0] / 10] * 3 + [3.0]
+
+
+def race_vector_of(sheet: Sheet, closed: Colour) -> np.ndarray:
+    """The features of seat 0 holding ``sheet`` against an empty sheet, ``closed`` closed."""
+    rs = Ruleset(players=2)
+    summary = RaceSummary(Advisor.for_ruleset(rs, progress=False), 2)
+    return summary.features((sheet, Sheet.EMPTY), frozenset({closed}), 0, 0)
+
+
 def test_the_model_round_trips_and_bad_models_are_rejected() -> None:
     model = load_model()
     again = WinModel.from_json(json.loads(json.dumps(model.to_json())))
@@ -134,28 +160,34 @@ def test_win_deep_without_passive_search_plays_passive_choices_like_win(
 
 # -- the fast route against the straightforward one ------------------------------------------------
 
-def _reference_vector(summaries: list[tuple[float, ...]], n_closed: int, seat: int,
-                      next_roller: int) -> np.ndarray:
-    """The feature vector as first written (players/race.py before the direct route)."""
+def _reference_vector(summaries: list[tuple[float, float, float, list[race.Row]]],
+                      n_closed: int, seat: int, next_roller: int) -> np.ndarray:
+    """The feature vector straight from FEATURES' comments: per sheet (score, solitaire
+    value, penalties, the race of each colour by race._race)."""
     me = summaries[seat]
-    nobody = (0.0, 0.0, 0.0, 0.0, 30.0, 30.0, 0.0, 30.0, 30.0)
-    opps = [s for j, s in enumerate(summaries) if j != seat] or [nobody]
-    opp_score = max(o[0] for o in opps)
-    opp_value = max(o[1] for o in opps)
+    opps = [s for j, s in enumerate(summaries) if j != seat]
+    opp_score = max((o[0] for o in opps), default=0.0)
+    opp_value = max((o[1] for o in opps), default=0.0)
     n = len(summaries)
-    return np.array([
+    out = [
         (me[0] - opp_score) / 10.0,
         (me[1] - opp_value) / 10.0,
         me[0] / 100.0, me[1] / 100.0, opp_score / 100.0, opp_value / 100.0,
-        me[2], max(o[2] for o in opps),
-        me[3], max(o[3] for o in opps),
-        me[4] / 10.0, me[5] / 10.0, min(o[4] for o in opps) / 10.0, min(o[5] for o in opps) / 10.0,
+        me[2], max((o[2] for o in opps), default=0.0),
         float(n_closed),
         1.0 if next_roller == seat else 0.0,
-        sum(s[6] for s in summaries) / n / 10.0,
+        sum(r[2] for s in summaries for r in s[3]) / n / 10.0,
         n / 5.0,
-        me[7] / 10.0, me[8] / 10.0, min(o[7] for o in opps) / 10.0, min(o[8] for o in opps) / 10.0,
-    ])
+    ]
+    colours = []
+    for k in range(4):
+        t, lk, mk = me[3][k]
+        colours.append((t, min((o[3][k][0] for o in opps), default=30.0),
+                        lk, max((o[3][k][1] for o in opps), default=0.0),
+                        mk, max((o[3][k][2] for o in opps), default=0.0)))
+    for t, ot, lk, olk, mk, omk in sorted(colours):
+        out += [t / 10.0, ot / 10.0, lk, olk, mk / 10.0, omk / 10.0]
+    return np.array(out)
 
 
 class ReferenceWin(OnePlyPlayer):
@@ -169,12 +201,10 @@ class ReferenceWin(OnePlyPlayer):
         self.advisor = Advisor.for_ruleset(ruleset, progress=False)
         self.e5 = turns_to_five(ruleset.players)[0]
 
-    def sheet_summary(self, sheet: Sheet, closed: frozenset[Colour]) -> tuple[float, ...]:
-        a, b, c, d, lockable = race._race(sheet, closed, self.e5)
-        value = self.advisor.value(sheet, closed)
-        marks = sum(COUNT[m] for m in sheet.masks)
-        return (float(sheet.score), value, float(sheet.penalties), float(lockable), a, b,
-                float(marks), c, d)
+    def sheet_summary(self, sheet: Sheet, closed: frozenset[Colour]
+                      ) -> tuple[float, float, float, list[race.Row]]:
+        return (float(sheet.score), self.advisor.value(sheet, closed), float(sheet.penalties),
+                race._race(sheet, closed, self.e5))
 
     def features(self, sheets: Sequence[Sheet], closed: frozenset[Colour], seat: int,
                  next_roller: int) -> np.ndarray:

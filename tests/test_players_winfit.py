@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from qwixx_math.players.race import N_FEATURES
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.win import load_model
 from qwixx_math.players.winfit import generate, td_targets
@@ -24,7 +25,7 @@ def test_generate_is_deterministic_and_labels_are_shares() -> None:
     x, y, succ = generate(POOL, 4, 3, seed=9)
     x2, y2, succ2 = generate(POOL, 4, 3, seed=9)
     assert np.array_equal(x, x2) and np.array_equal(y, y2) and np.array_equal(succ, succ2)
-    assert x.shape == (len(y), 22) and succ.shape == y.shape
+    assert x.shape == (len(y), N_FEATURES) and succ.shape == y.shape
     # follow every chain from its first row: one chain per seat and game
     firsts = set(range(len(y))) - {int(j) for j in succ if j >= 0}
     chains = []

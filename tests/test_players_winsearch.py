@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwixx_math.errors import ParseError, QwixxError
+from qwixx_math.players.race import N_FEATURES
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.rotation import rotated
 from qwixx_math.players.win import WinModel, WinPlayer, load_model
@@ -30,8 +31,8 @@ from qwixx_math.ruleset import Ruleset
 def test_flatten_shapes_and_round_trip() -> None:
     model = load_model()
     head, full = flatten(model, "head"), flatten(model, "all")
-    assert head.shape == (65,) and full.shape == (769,)
-    assert group_scales(model, "all").shape == (769,)
+    assert head.shape == (97,) and full.shape == (1825,)
+    assert group_scales(model, "all").shape == (1825,)
     assert (group_scales(model, "head") > 0).all()
     for group, vec in (("head", head), ("all", full)):
         same = unflatten(model, group, vec)
@@ -132,15 +133,15 @@ def test_input_gains_and_shifts_are_the_normalisation_written_out() -> None:
     normalised input z into exp(g) z + d, checked on the hidden layer directly."""
     model = load_model()
     zero = flatten(model, "inputs")
-    assert zero.shape == (44,) and not zero.any()
+    assert zero.shape == (72,) and not zero.any()
     assert (group_scales(model, "inputs") == 1).all()
-    assert flatten(model, "inputs+head").shape == (109,)
+    assert flatten(model, "inputs+head").shape == (169,)
     same = unflatten(model, "inputs", zero)
     assert np.array_equal(same.mean, model.mean) and np.array_equal(same.scale, model.scale)
     rng = np.random.default_rng(3)
-    g, d = rng.normal(0, 0.3, 22), rng.normal(0, 0.5, 22)
+    g, d = rng.normal(0, 0.3, N_FEATURES), rng.normal(0, 0.5, N_FEATURES)
     moved = unflatten(model, "inputs", np.concatenate([g, d]))
-    x = rng.normal(0, 1, (7, 22)) * model.scale + model.mean
+    x = rng.normal(0, 1, (7, N_FEATURES)) * model.scale + model.mean
     z = (x - model.mean) / model.scale
     want = 1 / (1 + np.exp(-(np.tanh((np.exp(g) * z + d) @ model.w1 + model.b1) @ model.w2
                              + model.b2)))

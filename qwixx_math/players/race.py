@@ -5,18 +5,20 @@ and who rolls next.  :class:`RaceSummary` turns it into a short vector of
 numbers seen from one seat (its *perspective*):
 
 * exact quantities: the current scores (R16, R17), the penalties, the closed
-  colours, the number of rows each player may close (five marks, R8), whose roll
-  it is, the marks made so far;
+  colours, whose roll it is, the marks made so far;
 * solitaire values: each player's optimal expected final score playing on alone
   (:meth:`qwixx_math.advice.Advisor.value`, exact for that model, float);
-* the race: for each player the two open rows nearest to five marks, by the
-  expected turns until the row holds five marks when raced optimally
-  (:func:`qwixx_math.players.racer.turns_to_five`, exact up to float rounding).
+* the race, colour by colour: for my row and the opponents' rows of the same
+  colour, the expected turns until the row holds five marks when raced optimally
+  (:func:`qwixx_math.players.racer.turns_to_five`, exact up to float rounding),
+  whether it may close now (five marks, R8) and its scored marks.  The colours are
+  listed sorted by these numbers: the four colours are alike by the rules, so the
+  evaluator need not learn each one apart.
 
 Opponents are summarised by the strongest of them (highest score, highest
-solitaire value, fastest race, most penalties), so the vector has the same
-length for 2 to 5 players.  :func:`terminal_share` is the exact result of a
-finished game (R18: ties share the win).
+solitaire value, most penalties, per colour the fastest row and the most marks),
+so the vector has the same length for 2 to 5 players.  :func:`terminal_share` is
+the exact result of a finished game (R18: ties share the win).
 """
 
 from __future__ import annotations
@@ -42,19 +44,26 @@ _LAST_BIT = 1 << LAST_POSITION
 #: Turns-to-five beyond this are clipped (a row that cannot reach five is worth this).
 _E5_CAP = 30.0
 
+#: The race of one colour, in the feature vector: (turns to five /10, the row may
+#: close, scored marks /10), for me and then for the opponents.
+_PER_COLOUR = ("e5", "opp_e5", "lockable", "opp_lockable", "marks", "opp_marks")
+
 #: Names of the feature vector's entries, in order.
 FEATURES: tuple[str, ...] = (
     "score_lead",        # my score minus the best opponent's, /10
     "value_lead",        # my solitaire value minus the best opponent's, /10
     "my_score", "my_value", "opp_score", "opp_value",   # /100
     "my_pen", "opp_pen",  # penalties (opponents: the most)
-    "my_lockable", "opp_lockable",  # open rows with five marks (opponents: the most)
-    "my_e5a", "my_e5b", "opp_e5a", "opp_e5b",  # race: two fastest rows, /10
     "closed",             # colours closed
     "my_roll",            # 1 if this seat rolls next
     "progress",           # marks per player so far, /10
     "players",            # players at the table, /5
-    "my_e5c", "my_e5d", "opp_e5c", "opp_e5d",  # race: the other two rows, /10
+    # then colour by colour, the colours sorted by these six numbers (so that the four
+    # colours, alike by the rules, read alike): my row's turns to five and the
+    # opponents' fastest row of that colour (/10, capped), whether each may close
+    # (five marks, R8; the opponents: any), and the scored marks of each (/10; the
+    # opponents: the most)
+    *(f"{name}_{k}" for k in range(1, 5) for name in _PER_COLOUR),
 )
 N_FEATURES = len(FEATURES)
 
@@ -68,66 +77,54 @@ def terminal_share(sheets: Sequence[Sheet], seat: int) -> float:
     return 1.0 / scores.count(best)
 
 
-def _race(sheet: Sheet, closed: frozenset[Colour],
-          e5: tuple[float, ...]) -> tuple[float, float, float, float, int]:
-    """The race of one sheet, straight from the definitions (the reference of
-    :func:`_race_rows`)."""
-    times = []
-    lockable = 0
-    for c in COLOURS:
-        m = sheet.masks[c.index]
-        if c in closed or m & _LAST_BIT:
-            continue
-        if m.bit_count() >= LOCK_THRESHOLD:
-            lockable += 1
-            times.append(0.0)
-            continue
-        t = e5[open_code(None if m == 0 else m.bit_length() - 1, m.bit_count())]
-        times.append(min(t, _E5_CAP))
-    times.sort()
-    times += [_E5_CAP] * 4
-    return times[0], times[1], times[2], times[3], lockable
+#: One row's race: (turns to five, 1.0 if it may close else 0.0, scored marks).
+Row = tuple[float, float, float]
 
 
-def _row_times(e5: tuple[float, ...]) -> tuple[float | None, ...]:
-    """Per row mask: what :func:`_race` reads of an open row (None: the row is locked,
-    0.0: five marks or more, else its turns to five, capped)."""
-    out: list[float | None] = []
-    for m in range(_LAST_BIT << 1):
-        if m & _LAST_BIT:
-            out.append(None)
-        elif m.bit_count() >= LOCK_THRESHOLD:
-            out.append(0.0)
-        else:
-            out.append(min(e5[open_code(None if m == 0 else m.bit_length() - 1,
-                                        m.bit_count())], _E5_CAP))
-    return tuple(out)
+def _row(mask: int, e5: tuple[float, ...]) -> Row:
+    """The race of one row of an open colour: a locked row cannot be raced (turns
+    capped, may not close); five marks or more may close (turns 0); else its turns to
+    five, capped.  The marks are the scored ones (the lock counts, R16)."""
+    marks = float(COUNT[mask])
+    if mask & _LAST_BIT:
+        return (_E5_CAP, 0.0, marks)
+    if mask.bit_count() >= LOCK_THRESHOLD:
+        return (0.0, 1.0, marks)
+    t = e5[open_code(None if mask == 0 else mask.bit_length() - 1, mask.bit_count())]
+    return (min(t, _E5_CAP), 0.0, marks)
+
+
+def _race(sheet: Sheet, closed: frozenset[Colour], e5: tuple[float, ...]) -> list[Row]:
+    """The race of one sheet, colour by colour, straight from the definitions (the
+    reference of :func:`_race_rows`): a closed colour cannot be raced either."""
+    return [(_E5_CAP, 0.0, float(COUNT[sheet.masks[c.index]])) if c in closed
+            else _row(sheet.masks[c.index], e5) for c in COLOURS]
+
+
+def _row_times(e5: tuple[float, ...]) -> tuple[Row, ...]:
+    """Per row mask: :func:`_row`, a table."""
+    return tuple(_row(m, e5) for m in range(_LAST_BIT << 1))
 
 
 def _race_rows(masks: tuple[int, int, int, int], closed: frozenset[Colour],
-               times_of: tuple[float | None, ...]) -> tuple[float, float, float, float, int]:
+               rows_of: tuple[Row, ...]) -> list[Row]:
     """:func:`_race` by the per-mask table of :func:`_row_times` (the same numbers)."""
-    times = []
-    lockable = 0
-    for c in COLOURS:
-        if c in closed:
-            continue
-        t = times_of[masks[c.index]]
-        if t is None:
-            continue
-        if t == 0.0:
-            lockable += 1
-        times.append(t)
-    times.sort()
-    times += [_E5_CAP] * 4
-    return times[0], times[1], times[2], times[3], lockable
+    out = [rows_of[m] for m in masks]
+    for c in closed:
+        out[c.index] = (_E5_CAP, 0.0, out[c.index][2])
+    return out
 
 
-#: The summary standing in for the opponents of a solitaire game.
-_NOBODY = (0.0, 0.0, 0.0, 0.0, _E5_CAP, _E5_CAP, 0.0, _E5_CAP, _E5_CAP)
+def _flat(score: float, value: float, penalties: float, race: Sequence[Row]) -> Summary:
+    """A sheet's summary from its parts (see :meth:`RaceSummary.sheet_summary`)."""
+    return (score, value, penalties, sum(r[2] for r in race),
+            *(r[0] for r in race), *(r[1] for r in race), *(r[2] for r in race))
+
 
 #: A sheet's summary (see :meth:`RaceSummary.sheet_summary`).
 Summary = tuple[float, ...]
+#: The summary standing in for the opponents of a solitaire game.
+_NOBODY: Summary = (0.0, 0.0, 0.0, 0.0, *([_E5_CAP] * 4), *([0.0] * 8))
 #: The cache key of a sheet of the summary's layout: its row masks, penalties, closed colours.
 _Key = tuple[tuple[int, int, int, int], int, frozenset[Colour]]
 
@@ -149,7 +146,9 @@ class RaceSummary:
         self._cache: dict[_Key, Summary] = {}
 
     def sheet_summary(self, sheet: Sheet, closed: frozenset[Colour]) -> Summary:
-        """(score, value, penalties, lockable, e5a, e5b, marks, e5c, e5d) of one sheet."""
+        """(score, value, penalties, marks in all, then per colour of :data:`COLOURS` the
+        turns to five, then whether the row may close, then the row's scored marks) of
+        one sheet (see :func:`_race`)."""
         if sheet.layout is not self.layout:  # uncached: the advisor refuses another layout
             return self._summarise(sheet, closed)
         key = (sheet.masks, sheet.penalties, closed)
@@ -171,23 +170,18 @@ class RaceSummary:
     def _store(self, key: _Key, sheet: Sheet, closed: frozenset[Colour]) -> Summary:
         if len(self._cache) > 200_000:
             self._cache.clear()
-        masks = sheet.masks
-        a, b, c, d, lockable = _race_rows(masks, closed, self._times)
+        race = _race_rows(sheet.masks, closed, self._times)
         value = self.advisor._lookup(sheet, closed, 0)  # Advisor.value, the sheet checked
-        marks = COUNT[masks[0]] + COUNT[masks[1]] + COUNT[masks[2]] + COUNT[masks[3]]
-        got = (float(sheet.score), value, float(sheet.penalties), float(lockable), a, b,
-               float(marks), c, d)
+        got = _flat(float(sheet.score), value, float(sheet.penalties), race)
         self._cache[key] = got
         return got
 
     def _summarise(self, sheet: Sheet, closed: frozenset[Colour]) -> Summary:
         """The summary straight from the definitions (sheets of another layout, which the
         advisor refuses, and the reference of the cached one)."""
-        a, b, c, d, lockable = _race(sheet, closed, self._e5)
         value = self.advisor.value(sheet, closed)
-        marks = sum(COUNT[m] for m in sheet.masks)
-        return (float(sheet.score), value, float(sheet.penalties), float(lockable), a, b,
-                float(marks), c, d)
+        return _flat(float(sheet.score), value, float(sheet.penalties),
+                     _race(sheet, closed, self._e5))
 
     def features(self, sheets: Sequence[Sheet], closed: frozenset[Colour], seat: int,
                  next_roller: int) -> FloatArray:
@@ -205,20 +199,18 @@ def shared_summary(advisor: Advisor, players: int) -> RaceSummary:
 
 
 def opponents_summary(summaries: Sequence[Summary]) -> Summary:
-    """What the feature vector reads of the opponents' summaries: (best score, best
-    value, most penalties, most rows with five marks, the fastest first to fourth rows,
-    their marks in all); no opponents (solitaire) read as :data:`_NOBODY`."""
+    """What the feature vector reads of the opponents' summaries, in the layout of a
+    sheet's: the best score, the best value, the most penalties, their marks in all,
+    then per colour the fastest row, whether any row may close and the most marks; no
+    opponents (solitaire) read as :data:`_NOBODY`."""
     if len(summaries) == 1:
-        o = summaries[0]
-        return (o[0], o[1], o[2], o[3], o[4], o[5], o[7], o[8], o[6])
+        return summaries[0]
     if not summaries:
-        o = _NOBODY
-        return (o[0], o[1], o[2], o[3], o[4], o[5], o[7], o[8], 0.0)
+        return _NOBODY
     return (max(o[0] for o in summaries), max(o[1] for o in summaries),
-            max(o[2] for o in summaries), max(o[3] for o in summaries),
-            min(o[4] for o in summaries), min(o[5] for o in summaries),
-            min(o[7] for o in summaries), min(o[8] for o in summaries),
-            sum(o[6] for o in summaries))
+            max(o[2] for o in summaries), sum(o[3] for o in summaries),
+            *(min(o[k] for o in summaries) for k in range(4, 8)),
+            *(max(o[k] for o in summaries) for k in range(8, 16)))
 
 
 def race_row(me: Summary, opp: Summary, n_closed: int, my_roll: bool,
@@ -227,19 +219,20 @@ def race_row(me: Summary, opp: Summary, n_closed: int, my_roll: bool,
 
     The marks are whole numbers, so their sum is exact in any order: the same numbers
     as :func:`race_vector`'s to the last bit."""
-    return [
+    out = [
         (me[0] - opp[0]) / 10.0,
         (me[1] - opp[1]) / 10.0,
         me[0] / 100.0, me[1] / 100.0, opp[0] / 100.0, opp[1] / 100.0,
         me[2], opp[2],
-        me[3], opp[3],
-        me[4] / 10.0, me[5] / 10.0, opp[4] / 10.0, opp[5] / 10.0,
         float(n_closed),
         1.0 if my_roll else 0.0,
-        (me[6] + opp[8]) / players / 10.0,
+        (me[3] + opp[3]) / players / 10.0,
         players / 5.0,
-        me[7] / 10.0, me[8] / 10.0, opp[6] / 10.0, opp[7] / 10.0,
     ]
+    for t, ot, lk, olk, mk, omk in sorted((me[4 + k], opp[4 + k], me[8 + k], opp[8 + k],
+                                           me[12 + k], opp[12 + k]) for k in range(4)):
+        out += [t / 10.0, ot / 10.0, lk, olk, mk / 10.0, omk / 10.0]
+    return out
 
 
 def race_vector(summaries: Sequence[Summary], n_closed: int, seat: int,

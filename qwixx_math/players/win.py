@@ -10,10 +10,11 @@ of winning (ties shared, R18).
   worth its exact share of the win.
 * Any other position is scored by :class:`WinModel`, a small neural network over
   the race summary of :mod:`qwixx_math.players.race` (scores, solitaire values,
-  penalties, closable rows, turns-to-five of the fastest rows, closed colours,
-  whose roll), fitted by simulation (:mod:`qwixx_math.players.winfit`) and tuned
-  on the win rate (:mod:`qwixx_math.players.winsearch`).  Its
-  output is an *estimate*: docs/winning.md reports its calibration.
+  penalties, closed colours, whose roll, and colour by colour the turns to five,
+  closable rows and marks of mine and the opponents'), fitted by simulation
+  (:mod:`qwixx_math.players.winfit`) and tuned on the win rate
+  (:mod:`qwixx_math.players.winsearch`).  Its output is an *estimate*:
+  docs/winning.md reports its calibration.
 
 ``win-deep`` spends up to about a second per decision: it keeps the fast
 player's best few choices and plays each out many times for a few turns, every

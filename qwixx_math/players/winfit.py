@@ -11,7 +11,8 @@
    (:func:`td_targets`), which are less noisy than bare outcomes.
 
 Everything is deterministic for a seed.  Run ``python -m qwixx_math.players.winfit
-OUT.json`` to redo it (under two minutes on one idle core).  The shipped model is this
+OUT.json`` to redo it (about 6 minutes on this 2-core machine with another job
+running).  The shipped model is this
 fit tuned further for the decisions by :mod:`qwixx_math.players.winsearch`
 (docs/winning.md, "Policy search on the win rate").
 """
@@ -159,7 +160,7 @@ def _stack(parts: Sequence[tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]]
 
 def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] | None = None,
           games: dict[int, int] | None = None, rounds: int = 2, lam: float = 0.7,
-          hidden: int = 32) -> WinModel:
+          hidden: int = 48) -> WinModel:
     """The recipe of the shipped model; writes it to ``out`` if given.
 
     Round 0: racer-against-racer games (cheap, many), labelled by the outcome:

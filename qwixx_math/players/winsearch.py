@@ -5,12 +5,12 @@ a calibrated estimate of P(win); ``win`` only uses it to *rank* choices.  This m
 tunes the model's parameters for the decisions directly: the fitness of a parameter
 vector is the win rate of its ``win`` player at the table.
 
-* **Parameters searched**: a named subset (:data:`GROUPS`): ``head`` = the hidden
-  biases ``b1``, the output weights ``w2`` and bias ``b2`` (65 numbers); ``all`` =
-  those and the input weights ``w1`` (769); ``inputs`` = a log gain and a shift of
-  each normalised input (44, relative to the starting model: ``z' = exp(g) z + d``,
-  which rescales a row of ``w1`` and moves the hidden biases with it); ``inputs+head``
-  = those and ``head`` (109).
+* **Parameters searched**: a named subset (:data:`GROUPS`), counted for the shipped
+  model (36 inputs, 48 hidden units): ``head`` = the hidden biases ``b1``, the output
+  weights ``w2`` and bias ``b2`` (97 numbers); ``all`` = those and the input weights
+  ``w1`` (1825); ``inputs`` = a log gain and a shift of each normalised input (72,
+  relative to the starting model: ``z' = exp(g) z + d``, which rescales a row of ``w1``
+  and moves the hidden biases with it); ``inputs+head`` = those and ``head`` (169).
 * **Perturbations**: antithetic Gaussian pairs ``theta +- sigma * s * eps``, where
   ``s`` is the root mean square of each parameter's group in the starting model (so
   ``sigma`` is relative to the weights' scale).
