@@ -94,10 +94,16 @@ def _row(mask: int, e5: tuple[float, ...]) -> Row:
     return (min(t, _E5_CAP), 0.0, marks)
 
 
+def _closed(marks: float) -> Row:
+    """The race of a row of a closed colour: it cannot be raced (turns capped, may not
+    close), its scored marks kept."""
+    return (_E5_CAP, 0.0, marks)
+
+
 def _race(sheet: Sheet, closed: frozenset[Colour], e5: tuple[float, ...]) -> list[Row]:
     """The race of one sheet, colour by colour, straight from the definitions (the
     reference of :func:`_race_rows`): a closed colour cannot be raced either."""
-    return [(_E5_CAP, 0.0, float(COUNT[sheet.masks[c.index]])) if c in closed
+    return [_closed(float(COUNT[sheet.masks[c.index]])) if c in closed
             else _row(sheet.masks[c.index], e5) for c in COLOURS]
 
 
@@ -111,7 +117,7 @@ def _race_rows(masks: tuple[int, int, int, int], closed: frozenset[Colour],
     """:func:`_race` by the per-mask table of :func:`_row_times` (the same numbers)."""
     out = [rows_of[m] for m in masks]
     for c in closed:
-        out[c.index] = (_E5_CAP, 0.0, out[c.index][2])
+        out[c.index] = _closed(out[c.index][2])
     return out
 
 
