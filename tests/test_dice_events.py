@@ -14,10 +14,11 @@ from itertools import product
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from qwixx_math.dice import Distribution, brute_force_events, roll_events, turn_events
+from qwixx_math.dice.events import _forced_penalty_count
 from qwixx_math.dice.outcomes import DICE_SETS
 from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError, QwixxError
 from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet
@@ -328,3 +329,29 @@ def test_fuzz_sheet_text(text: str) -> None:
         assert isinstance(exc, (ParseError, InvalidStateError))
         return
     assert 0 <= ev.active.no_mark <= 1
+
+
+# -- the forced penalty alone (the race summary's hot path) ----------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(sheet=sheets(), closed=st.sets(st.sampled_from(COLOURS), max_size=1))
+def test_forced_penalty_count_is_turn_events_no_mark(sheet: Sheet, closed: set[Colour]) -> None:
+    shut = frozenset(closed) | sheet.locked
+    assume(len(shut) < 2)
+    expected = turn_events(sheet, shut).active.no_mark
+    assert Fraction(_forced_penalty_count(sheet.masks, shut), 6 ** 6) == expected
+
+
+def test_forced_penalty_count_against_the_oracle() -> None:
+    """Hand-made sheets, counted over every roll by the rules core: nothing left to mark
+    in any row (every roll a penalty), one number left in one row, and a busy sheet."""
+    for text, closed in (("r:11/y:11/g:3/b:3/p:2", frozenset()),
+                         ("r:11/y:11/g:3/b:4/p:0", frozenset()),
+                         ("r:2,3,4,5,6,7,8,9,10,11/y:11/g:3/b:3", frozenset({B})),
+                         (BUSY, frozenset())):
+        sheet = parse_sheet(text)
+        shut = closed | sheet.locked
+        count = _forced_penalty_count(sheet.masks, shut)
+        assert Fraction(count, 6 ** 6) == Fraction(oracle(sheet, shut)["no_mark"],
+                                                   6 ** (2 + 4 - len(shut)))
+    assert _forced_penalty_count(parse_sheet("r:11/y:11/g:3/b:3").masks, frozenset()) == 6 ** 6

@@ -352,6 +352,29 @@ def _colour_stats(ci: int, mask: int) -> _ColourStats:
     )
 
 
+def _no_mark(any_a1: npt.NDArray[np.bool_] | np.bool_, n_e: IntArray) -> int:
+    """The forced penalty (R11): the rolls with no action-1 option in any row and no
+    action-2 option in any colour, out of :data:`_TOTAL`."""
+    return int(_WP @ (~any_a1 * n_e.prod(axis=0)))
+
+
+def _forced_penalty_count(masks: tuple[int, int, int, int], closed: frozenset[Colour]) -> int:
+    """Of the :data:`_TOTAL` = 6**6 equally likely rolls, how many leave the active player
+    of an official sheet with these row masks no legal mark (a forced penalty, R11);
+    ``closed`` are the closed colours (the sheet's locked rows among them).
+
+    :func:`turn_events`' ``active.no_mark`` without its checks and the rest of its work,
+    for the hot path of :mod:`qwixx_math.players.race`: the masks are trusted.
+
+    >>> _forced_penalty_count((0, 0, 0, 0), frozenset())
+    0
+    """
+    stats = [_NEUTRAL if c in closed else _colour_stats(c.index, masks[c.index])
+             for c in COLOURS]
+    any_a1 = np.stack([s.a1 for s in stats]).any(axis=0)
+    return _no_mark(any_a1, np.stack([s.n_e for s in stats]))
+
+
 def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
                 ruleset: Ruleset | None = None) -> TurnEvents:
     """The exact chances of the coming turn for a player with ``sheet``.
@@ -374,8 +397,7 @@ def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
     wp = _WP
     n_closed = len(shut)
 
-    # forced penalty: no action-1 option and no action-2 option in any colour
-    no_mark = int(wp @ (~any_a1 * n_e.prod(axis=0)))
+    no_mark = _no_mark(any_a1, n_e)
     p_no_mark = int(wp @ ~any_a1)
 
     # ending by closing (R14)
