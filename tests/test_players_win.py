@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from strategies import game_states, rulesets
 
 from qwixx_math.advice import Advisor
+from qwixx_math.dice.events import turn_events
 from qwixx_math.errors import ParseError
 from qwixx_math.model import Colour, Mark, Sheet, TurnPlan
 from qwixx_math.notation import parse_roll, parse_sheet
@@ -118,6 +119,19 @@ def test_each_colour_reads_its_race_by_hand() -> None:
     assert sorted(x[f"opp_e5_{k}"] for k in range(1, 5)) == [rows[3][0] / 10] * 3 + [3.0]
 
 
+def test_the_forced_penalty_reads_by_hand() -> None:
+    """Every row at its last number but one, without five marks: no roll offers a mark, so
+    my own roll is a sure penalty (R11); the empty sheet across the table never is; and
+    from the other seat the two swap."""
+    stuck = parse_sheet("r:11/y:11/g:3/b:3/p:1")
+    rs = Ruleset(players=2)
+    summary = RaceSummary(Advisor.for_ruleset(rs, progress=False), 2)
+    for seat, mine, theirs in ((0, 1.0, 0.0), (1, 0.0, 1.0)):
+        x = dict(zip(FEATURES, summary.features((stuck, Sheet.EMPTY), frozenset(), seat, 0),
+                     strict=True))
+        assert (x["my_forced"], x["opp_forced"]) == (mine, theirs)
+
+
 def race_vector_of(sheet: Sheet, closed: Colour) -> np.ndarray:
     """The features of seat 0 holding ``sheet`` against an empty sheet, ``closed`` closed."""
     rs = Ruleset(players=2)
@@ -160,10 +174,11 @@ def test_win_deep_without_passive_search_plays_passive_choices_like_win(
 
 # -- the fast route against the straightforward one ------------------------------------------------
 
-def _reference_vector(summaries: list[tuple[float, float, float, list[race.Row]]],
+def _reference_vector(summaries: list[tuple[float, float, float, list[race.Row], float]],
                       n_closed: int, seat: int, next_roller: int) -> np.ndarray:
     """The feature vector straight from FEATURES' comments: per sheet (score, solitaire
-    value, penalties, the race of each colour by race._race)."""
+    value, penalties, the race of each colour by race._race, the forced penalty by
+    turn_events)."""
     me = summaries[seat]
     opps = [s for j, s in enumerate(summaries) if j != seat]
     opp_score = max((o[0] for o in opps), default=0.0)
@@ -178,6 +193,7 @@ def _reference_vector(summaries: list[tuple[float, float, float, list[race.Row]]
         1.0 if next_roller == seat else 0.0,
         sum(r[2] for s in summaries for r in s[3]) / n / 10.0,
         n / 5.0,
+        me[4], max((o[4] for o in opps), default=0.0),
     ]
     colours = []
     for k in range(4):
@@ -202,9 +218,10 @@ class ReferenceWin(OnePlyPlayer):
         self.e5 = turns_to_five(ruleset.players)[0]
 
     def sheet_summary(self, sheet: Sheet, closed: frozenset[Colour]
-                      ) -> tuple[float, float, float, list[race.Row]]:
+                      ) -> tuple[float, float, float, list[race.Row], float]:
         return (float(sheet.score), self.advisor.value(sheet, closed), float(sheet.penalties),
-                race._race(sheet, closed, self.e5))
+                race._race(sheet, closed, self.e5),
+                float(turn_events(sheet, closed).active.no_mark))
 
     def features(self, sheets: Sequence[Sheet], closed: frozenset[Colour], seat: int,
                  next_roller: int) -> np.ndarray:
@@ -275,6 +292,8 @@ def test_win_direct_route_scores_every_choice_to_the_last_bit(state: GameState) 
         assert fast.choice_values(seat, state.sheets, state.closed, edits, nxt) == want
         assert fast.score(seat, positions, nxt) == want
         for s, closed in positions:
+            if race.is_finished(s, closed):  # scored exactly; no features (turn_events
+                continue                     # refuses a finished game)
             for k in range(state.players):
                 assert np.array_equal(fast.summary.features(s, closed, k, nxt),
                                       ref.features(s, closed, k, nxt))

@@ -31,8 +31,8 @@ from qwixx_math.ruleset import Ruleset
 def test_flatten_shapes_and_round_trip() -> None:
     model = load_model()
     head, full = flatten(model, "head"), flatten(model, "all")
-    assert head.shape == (97,) and full.shape == (1825,)
-    assert group_scales(model, "all").shape == (1825,)
+    assert head.shape == (97,) and full.shape == (1921,)
+    assert group_scales(model, "all").shape == (1921,)
     assert (group_scales(model, "head") > 0).all()
     for group, vec in (("head", head), ("all", full)):
         same = unflatten(model, group, vec)
@@ -133,9 +133,9 @@ def test_input_gains_and_shifts_are_the_normalisation_written_out() -> None:
     normalised input z into exp(g) z + d, checked on the hidden layer directly."""
     model = load_model()
     zero = flatten(model, "inputs")
-    assert zero.shape == (72,) and not zero.any()
+    assert zero.shape == (76,) and not zero.any()
     assert (group_scales(model, "inputs") == 1).all()
-    assert flatten(model, "inputs+head").shape == (169,)
+    assert flatten(model, "inputs+head").shape == (173,)
     same = unflatten(model, "inputs", zero)
     assert np.array_equal(same.mean, model.mean) and np.array_equal(same.scale, model.scale)
     rng = np.random.default_rng(3)

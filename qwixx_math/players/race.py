@@ -5,7 +5,9 @@ and who rolls next.  :class:`RaceSummary` turns it into a short vector of
 numbers seen from one seat (its *perspective*):
 
 * exact quantities: the current scores (R16, R17), the penalties, the closed
-  colours, whose roll it is, the marks made so far;
+  colours, whose roll it is, the marks made so far, and for each player the
+  probability that their own next roll offers no legal mark (a forced penalty,
+  R11; :func:`qwixx_math.dice.events._forced_penalty_count`, float);
 * solitaire values: each player's optimal expected final score playing on alone
   (:meth:`qwixx_math.advice.Advisor.value`, exact for that model, float);
 * the race, colour by colour: for my row and the opponents' rows of the same
@@ -30,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..advice import Advisor
+from ..dice.events import _forced_penalty_count, turn_events
 from ..keys import open_code
 from ..model import COLOURS, COUNT, LAST_POSITION, LOCK_THRESHOLD, PENALTY_BOXES, Colour, Sheet
 from .racer import turns_to_five
@@ -58,6 +61,8 @@ FEATURES: tuple[str, ...] = (
     "my_roll",            # 1 if this seat rolls next
     "progress",           # marks per player so far, /10
     "players",            # players at the table, /5
+    "my_forced", "opp_forced",  # P(no legal mark on one's own roll: a forced penalty,
+                                # R11), exact; the opponents: the most likely
     # then colour by colour, the colours sorted by these six numbers (so that the four
     # colours, alike by the rules, read alike): my row's turns to five and the
     # opponents' fastest row of that colour (/10, capped), whether each may close
@@ -121,16 +126,19 @@ def _race_rows(masks: tuple[int, int, int, int], closed: frozenset[Colour],
     return out
 
 
-def _flat(score: float, value: float, penalties: float, race: Sequence[Row]) -> Summary:
+def _flat(score: float, value: float, penalties: float, race: Sequence[Row],
+          forced: float) -> Summary:
     """A sheet's summary from its parts (see :meth:`RaceSummary.sheet_summary`)."""
     return (score, value, penalties, sum(r[2] for r in race),
-            *(r[0] for r in race), *(r[1] for r in race), *(r[2] for r in race))
+            *(r[0] for r in race), *(r[1] for r in race), *(r[2] for r in race), forced)
 
 
 #: A sheet's summary (see :meth:`RaceSummary.sheet_summary`).
 Summary = tuple[float, ...]
 #: The summary standing in for the opponents of a solitaire game.
-_NOBODY: Summary = (0.0, 0.0, 0.0, 0.0, *([_E5_CAP] * 4), *([0.0] * 8))
+_NOBODY: Summary = (0.0, 0.0, 0.0, 0.0, *([_E5_CAP] * 4), *([0.0] * 9))
+#: The equally likely rolls of the six dice (the denominator of _forced_penalty_count).
+_ROLLS = 6 ** 6
 #: The cache key of a sheet of the summary's layout: its row masks, penalties, closed colours.
 _Key = tuple[tuple[int, int, int, int], int, frozenset[Colour]]
 
@@ -153,8 +161,9 @@ class RaceSummary:
 
     def sheet_summary(self, sheet: Sheet, closed: frozenset[Colour]) -> Summary:
         """(score, value, penalties, marks in all, then per colour of :data:`COLOURS` the
-        turns to five, then whether the row may close, then the row's scored marks) of
-        one sheet (see :func:`_race`)."""
+        turns to five, then whether the row may close, then the row's scored marks, then
+        the probability of a forced penalty on its own roll) of one sheet (see
+        :func:`_race`)."""
         if sheet.layout is not self.layout:  # uncached: the advisor refuses another layout
             return self._summarise(sheet, closed)
         key = (sheet.masks, sheet.penalties, closed)
@@ -178,7 +187,8 @@ class RaceSummary:
             self._cache.clear()
         race = _race_rows(sheet.masks, closed, self._times)
         value = self.advisor._lookup(sheet, closed, 0)  # Advisor.value, the sheet checked
-        got = _flat(float(sheet.score), value, float(sheet.penalties), race)
+        forced = _forced_penalty_count(sheet.masks, closed) / _ROLLS
+        got = _flat(float(sheet.score), value, float(sheet.penalties), race, forced)
         self._cache[key] = got
         return got
 
@@ -186,8 +196,9 @@ class RaceSummary:
         """The summary straight from the definitions (sheets of another layout, which the
         advisor refuses, and the reference of the cached one)."""
         value = self.advisor.value(sheet, closed)
+        forced = float(turn_events(sheet, closed).active.no_mark)
         return _flat(float(sheet.score), value, float(sheet.penalties),
-                     _race(sheet, closed, self._e5))
+                     _race(sheet, closed, self._e5), forced)
 
     def features(self, sheets: Sequence[Sheet], closed: frozenset[Colour], seat: int,
                  next_roller: int) -> FloatArray:
@@ -207,8 +218,8 @@ def shared_summary(advisor: Advisor, players: int) -> RaceSummary:
 def opponents_summary(summaries: Sequence[Summary]) -> Summary:
     """What the feature vector reads of the opponents' summaries, in the layout of a
     sheet's: the best score, the best value, the most penalties, their marks in all,
-    then per colour the fastest row, whether any row may close and the most marks; no
-    opponents (solitaire) read as :data:`_NOBODY`."""
+    then per colour the fastest row, whether any row may close and the most marks, then
+    the likeliest forced penalty; no opponents (solitaire) read as :data:`_NOBODY`."""
     if len(summaries) == 1:
         return summaries[0]
     if not summaries:
@@ -216,7 +227,7 @@ def opponents_summary(summaries: Sequence[Summary]) -> Summary:
     return (max(o[0] for o in summaries), max(o[1] for o in summaries),
             max(o[2] for o in summaries), sum(o[3] for o in summaries),
             *(min(o[k] for o in summaries) for k in range(4, 8)),
-            *(max(o[k] for o in summaries) for k in range(8, 16)))
+            *(max(o[k] for o in summaries) for k in range(8, 17)))
 
 
 def race_row(me: Summary, opp: Summary, n_closed: int, my_roll: bool,
@@ -234,6 +245,7 @@ def race_row(me: Summary, opp: Summary, n_closed: int, my_roll: bool,
         1.0 if my_roll else 0.0,
         (me[3] + opp[3]) / players / 10.0,
         players / 5.0,
+        me[16], opp[16],
     ]
     for t, ot, lk, olk, mk, omk in sorted((me[4 + k], opp[4 + k], me[8 + k], opp[8 + k],
                                            me[12 + k], opp[12 + k]) for k in range(4)):

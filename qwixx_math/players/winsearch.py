@@ -6,11 +6,11 @@ tunes the model's parameters for the decisions directly: the fitness of a parame
 vector is the win rate of its ``win`` player at the table.
 
 * **Parameters searched**: a named subset (:data:`GROUPS`), counted for the shipped
-  model (36 inputs, 48 hidden units): ``head`` = the hidden biases ``b1``, the output
+  model (38 inputs, 48 hidden units): ``head`` = the hidden biases ``b1``, the output
   weights ``w2`` and bias ``b2`` (97 numbers); ``all`` = those and the input weights
-  ``w1`` (1825); ``inputs`` = a log gain and a shift of each normalised input (72,
+  ``w1`` (1921); ``inputs`` = a log gain and a shift of each normalised input (76,
   relative to the starting model: ``z' = exp(g) z + d``, which rescales a row of ``w1``
-  and moves the hidden biases with it); ``inputs+head`` = those and ``head`` (169).
+  and moves the hidden biases with it); ``inputs+head`` = those and ``head`` (173).
 * **Perturbations**: antithetic Gaussian pairs ``theta +- sigma * s * eps``, where
   ``s`` is the root mean square of each parameter's group in the starting model (so
   ``sigma`` is relative to the weights' scale).
