@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..advice import Advisor
-from ..dice.events import _forced_penalty_count, turn_events
+from ..dice.events import _TOTAL, _forced_penalty_count, turn_events
 from ..keys import open_code
 from ..model import COLOURS, COUNT, LAST_POSITION, LOCK_THRESHOLD, PENALTY_BOXES, Colour, Sheet
 from .racer import turns_to_five
@@ -137,8 +137,6 @@ def _flat(score: float, value: float, penalties: float, race: Sequence[Row],
 Summary = tuple[float, ...]
 #: The summary standing in for the opponents of a solitaire game.
 _NOBODY: Summary = (0.0, 0.0, 0.0, 0.0, *([_E5_CAP] * 4), *([0.0] * 9))
-#: The equally likely rolls of the six dice (the denominator of _forced_penalty_count).
-_ROLLS = 6 ** 6
 #: The cache key of a sheet of the summary's layout: its row masks, penalties, closed colours.
 _Key = tuple[tuple[int, int, int, int], int, frozenset[Colour]]
 
@@ -187,7 +185,7 @@ class RaceSummary:
             self._cache.clear()
         race = _race_rows(sheet.masks, closed, self._times)
         value = self.advisor._lookup(sheet, closed, 0)  # Advisor.value, the sheet checked
-        forced = _forced_penalty_count(sheet.masks, closed) / _ROLLS
+        forced = _forced_penalty_count(sheet.masks, closed) / _TOTAL
         got = _flat(float(sheet.score), value, float(sheet.penalties), race, forced)
         self._cache[key] = got
         return got
