@@ -17,7 +17,6 @@ inputs") come from it.
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter
 from collections.abc import Callable
 
@@ -74,8 +73,7 @@ def main() -> None:
     rs = Ruleset(players=2)
     make: Callable[[], Player]
     if args.model is not None:
-        with open(args.model) as fh:
-            model = WinModel.from_json(json.load(fh))
+        model = WinModel.from_file(args.model)
 
         def make() -> Player:
             return WinPlayer(rs, model)

@@ -158,15 +158,13 @@ def main() -> None:
                                  margin=m / 100, passive=not name.startswith("a"))
         REGISTRY[name] = deep
     if args.model is not None:
-        with open(args.model) as fh:
-            model = WinModel.from_json(json.load(fh))
+        model = WinModel.from_file(args.model)
 
         def candidate(rs: Ruleset, seed: int) -> Player:
             return WinPlayer(rs, model)
         REGISTRY["win"] = candidate
     if args.paired is not None:
-        with open(args.paired) as fh:
-            base = WinModel.from_json(json.load(fh))
+        base = WinModel.from_file(args.paired)
 
         def based(rs: Ruleset, seed: int) -> Player:
             return WinPlayer(rs, base, name="win-base")

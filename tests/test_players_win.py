@@ -153,6 +153,35 @@ def test_the_model_round_trips_and_bad_models_are_rejected() -> None:
         WinModel.from_json(bad)
 
 
+@pytest.mark.parametrize("field, value", [
+    ("b1", [0.0] * 5),                       # not one per hidden unit
+    ("w2", [0.0] * 49),
+    ("scale", [1.0] * 37),
+    ("w1", [0.0] * 38),                      # a vector, not a matrix
+    ("scale", [0.0] + [1.0] * 37),           # a zero scale would divide by zero
+    ("b2", float("nan")),
+])
+def test_a_model_of_the_wrong_shape_is_a_parse_error_not_a_numpy_error(
+        field: str, value: Any) -> None:
+    data = load_model().to_json()
+    data[field] = value
+    with pytest.raises(ParseError):
+        WinModel.from_json(data)
+
+
+def test_a_model_file_round_trips_and_a_bad_file_is_a_parse_error(tmp_path: Any) -> None:
+    model = load_model()
+    good = tmp_path / "model.json"
+    good.write_text(json.dumps(model.to_json()), encoding="utf-8")
+    x = np.ones((1, N_FEATURES))
+    assert np.array_equal(WinModel.from_file(str(good)).predict(x), model.predict(x))
+    (tmp_path / "text.json").write_text("not json", encoding="utf-8")
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    for name in ("missing.json", "text.json", "list.json"):
+        with pytest.raises(ParseError, match="win model"):
+            WinModel.from_file(str(tmp_path / name))
+
+
 @settings(max_examples=10, deadline=None)
 @given(rs=rulesets(st.integers(2, 5)))
 def test_every_factory_builds_a_player(rs: Ruleset) -> None:

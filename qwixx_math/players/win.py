@@ -92,9 +92,35 @@ class WinModel:
                         np.array(data["mean"], dtype=float), np.array(data["scale"], dtype=float))
         except (KeyError, TypeError, ValueError) as exc:
             raise ParseError(f"a win model needs w1, b1, w2, b2, mean, scale: {exc}") from exc
-        if model.w1.shape[0] != N_FEATURES or model.mean.shape != (N_FEATURES,):
-            raise ParseError(f"a win model takes {N_FEATURES} features")
+        if model.w1.ndim != 2 or model.w1.shape[0] != N_FEATURES \
+                or model.mean.shape != (N_FEATURES,) or model.scale.shape != (N_FEATURES,):
+            raise ParseError(f"a win model takes {N_FEATURES} features: w1 must be "
+                             f"{N_FEATURES} x H, mean and scale {N_FEATURES} long")
+        hidden = model.w1.shape[1]
+        if model.b1.shape != (hidden,) or model.w2.shape != (hidden,):
+            raise ParseError(f"a win model with {hidden} hidden units needs b1 and w2 "
+                             f"{hidden} long, not {model.b1.shape} and {model.w2.shape}")
+        if not all(np.all(np.isfinite(a)) for a in (model.w1, model.b1, model.w2, model.mean,
+                                                    model.scale)) or not np.isfinite(model.b2):
+            raise ParseError("a win model's numbers must be finite")
+        if np.any(model.scale <= 0):
+            raise ParseError("a win model's scale must be positive")
         return model
+
+    @classmethod
+    def from_file(cls, path: str) -> WinModel:
+        """A model saved by ``to_json`` (``winfit``, ``winsearch``), with a
+        :class:`~qwixx_math.errors.ParseError` for a file that is missing or not one."""
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except OSError as exc:
+            raise ParseError(f"cannot read the win model {path!r}: {exc.strerror}") from exc
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ParseError(f"the win model {path!r} is not JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise ParseError(f"the win model {path!r} must be a JSON object")
+        return cls.from_json(data)
 
 
 @lru_cache(maxsize=1)

@@ -333,11 +333,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--trace", default=None, help="one JSON line per generation")
     args = ap.parse_args(argv)
     try:
-        if args.start is None:
-            start = load_model()
-        else:
-            with open(args.start) as fh:
-                start = WinModel.from_json(json.load(fh))
+        start = load_model() if args.start is None else WinModel.from_file(args.start)
         log = open(args.trace, "w") if args.trace else sys.stderr  # noqa: SIM115
         try:
             search(start, args.generations, args.seed, args.group, args.sigma, args.lr,
