@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import product
 from typing import Any
 
@@ -180,6 +180,35 @@ def test_a_model_file_round_trips_and_a_bad_file_is_a_parse_error(tmp_path: Any)
     for name in ("missing.json", "text.json", "list.json"):
         with pytest.raises(ParseError, match="win model"):
             WinModel.from_file(str(tmp_path / name))
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(max_size=4), inner, max_size=4), max_leaves=20)
+
+
+def _loaded_or_refused(load: Callable[[], WinModel]) -> None:
+    """``load`` gives a model that predicts probabilities, or raises ParseError (only)."""
+    try:
+        model = load()
+    except ParseError:
+        return
+    p = model.predict(np.zeros((1, N_FEATURES)))
+    assert ((p >= 0) & (p <= 1)).all()
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=st.binary(max_size=200) | _JSON.map(lambda v: json.dumps(v).encode()),
+       field=st.sampled_from(["w1", "b1", "w2", "b2", "mean", "scale"]), value=_JSON)
+def test_any_model_file_loads_or_is_a_parse_error(tmp_path: Any, raw: bytes, field: str,
+                                                 value: Any) -> None:
+    path = tmp_path / "fuzz.json"
+    path.write_bytes(raw)
+    _loaded_or_refused(lambda: WinModel.from_file(str(path)))
+    data = load_model().to_json()   # the shipped model with one field replaced
+    data[field] = value
+    _loaded_or_refused(lambda: WinModel.from_json(data))
 
 
 @settings(max_examples=10, deadline=None)

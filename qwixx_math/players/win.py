@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 from ..advice import Advisor
 from ..errors import ParseError
+from ..files import read_text_bounded
 from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
 from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
 from ..ruleset import Ruleset
@@ -60,6 +61,8 @@ __all__ = ["PLAYERS", "OnePlyPlayer", "WinModel", "WinPlayer", "load_model"]
 
 FloatArray = npt.NDArray[np.float64]
 _MODEL_FILE = "win-model.json"
+#: The largest model file read (the shipped one, 48 hidden units, is about 43 kB).
+MAX_MODEL_BYTES = 16 * 2**20
 
 
 @dataclass(frozen=True)
@@ -110,16 +113,18 @@ class WinModel:
     @classmethod
     def from_file(cls, path: str) -> WinModel:
         """A model saved by ``to_json`` (``winfit``, ``winsearch``), with a
-        :class:`~qwixx_math.errors.ParseError` for a file that is missing or not one."""
+        :class:`~qwixx_math.errors.ParseError` for a file that is missing, too large
+        (:func:`~qwixx_math.files.read_text_bounded`, ``MAX_MODEL_BYTES``) or not one."""
+        return cls._from_text(read_text_bounded(path, MAX_MODEL_BYTES, "win model"), repr(path))
+
+    @classmethod
+    def _from_text(cls, text: str, where: str) -> WinModel:
         try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except OSError as exc:
-            raise ParseError(f"cannot read the win model {path!r}: {exc.strerror}") from exc
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ParseError(f"the win model {path!r} is not JSON: {exc}") from exc
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:  # RecursionError: nested too deep
+            raise ParseError(f"the win model {where} is not JSON: {exc}") from exc
         if not isinstance(data, dict):
-            raise ParseError(f"the win model {path!r} must be a JSON object")
+            raise ParseError(f"the win model {where} must be a JSON object")
         return cls.from_json(data)
 
 
@@ -128,7 +133,7 @@ def load_model() -> WinModel:
     """The fitted model shipped with the package (qwixx_math/data/win-model.json)."""
     text = resources.files("qwixx_math").joinpath("data").joinpath(_MODEL_FILE).read_text(
         encoding="utf-8")
-    return WinModel.from_json(json.loads(text))
+    return WinModel._from_text(text, _MODEL_FILE)
 
 
 #: A position before a roll: every sheet and the closed colours.
