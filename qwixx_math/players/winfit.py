@@ -160,15 +160,17 @@ def _stack(parts: Sequence[tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]]
 
 def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] | None = None,
           games: dict[int, int] | None = None, rounds: int = 2, lam: float = 0.7,
-          hidden: int = 48) -> WinModel:
+          hidden: int = 48, greedy: bool = False) -> WinModel:
     """The recipe of the shipped model; writes it to ``out`` if given.
 
     Round 0: racer-against-racer games (cheap, many), labelled by the outcome:
     the model learns P(win) when everybody races.  Rounds 1..``rounds``: games of a pool
     of the last model's ``win`` player (twice), the racers and the one-ply solitaire
     player, added to all earlier data; targets are TD(``lam``) returns under the last
-    model (:func:`td_targets`), refitted twice.
+    model (:func:`td_targets`), refitted twice.  ``greedy=True`` adds the ``greedy``
+    player to both pools (an experiment of docs/winning.md; the shipped recipe is without).
     """
+    from .greedy import GreedyPlayer
     from .racer import PLAYERS as RACERS
     from .win import SolitairePlayer, WinPlayer
 
@@ -181,6 +183,12 @@ def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] 
 
     racers = [RACERS["racer"], RACERS["racer"], RACERS["racer"], RACERS["racer-markov"],
               RACERS["racer-simple"]]
+
+    def greedy_player(rs: Ruleset, s: int) -> Player:
+        return GreedyPlayer()
+
+    extra: list[Factory] = [greedy_player] if greedy else []
+    racers += extra
     parts = [generate(racers, g, n, seed + n) for n, g in racer_games.items()]
     x, y, s = _stack(parts)
     model = fit(x, y, hidden=hidden, epochs=10, seed=seed)
@@ -207,4 +215,4 @@ def _report(r: int, model: WinModel, x: FloatArray, y: FloatArray) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    train(out=sys.argv[1] if len(sys.argv) > 1 else None)
+    train(out=sys.argv[1] if len(sys.argv) > 1 else None, greedy="--greedy" in sys.argv[2:])
