@@ -170,7 +170,7 @@ def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] 
     model (:func:`td_targets`), refitted twice.  ``greedy=True`` adds the ``greedy``
     player to both pools (an experiment of docs/winning.md; the shipped recipe is without).
     """
-    from .greedy import GreedyPlayer
+    from ..arena.registry import factories
     from .racer import PLAYERS as RACERS
     from .win import SolitairePlayer, WinPlayer
 
@@ -183,12 +183,8 @@ def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] 
 
     racers = [RACERS["racer"], RACERS["racer"], RACERS["racer"], RACERS["racer-markov"],
               RACERS["racer-simple"]]
-
-    def greedy_player(rs: Ruleset, s: int) -> Player:
-        return GreedyPlayer()
-
-    extra: list[Factory] = [greedy_player] if greedy else []
-    racers += extra
+    if greedy:
+        racers.append(factories()["greedy"])
     parts = [generate(racers, g, n, seed + n) for n, g in racer_games.items()]
     x, y, s = _stack(parts)
     model = fit(x, y, hidden=hidden, epochs=10, seed=seed)
@@ -215,4 +211,5 @@ def _report(r: int, model: WinModel, x: FloatArray, y: FloatArray) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    train(out=sys.argv[1] if len(sys.argv) > 1 else None, greedy="--greedy" in sys.argv[2:])
+    args = [a for a in sys.argv[1:] if a != "--greedy"]
+    train(out=args[0] if args else None, greedy="--greedy" in sys.argv[1:])
