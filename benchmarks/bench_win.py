@@ -25,9 +25,11 @@ and ``greedy`` (goals >= 75% and >= 85%), 3-player ``win`` vs ``racer`` vs
 ``greedy`` (goal >= 45%) and vs ``racer`` and ``racer-simple``.  ``--player``
 measures another player in ``win``'s place (``win-deep``, or ``deep-R-K-H-M``:
 win-deep with R rollouts of the K best choices for H turns, searched when they
-are within M% of each other; ``adeep-...``: the active player's choices only).
-``--paired BASE.json`` plays a second model in ``win``'s place on the same deals
-and prints the paired difference of the shares (a tighter comparison of two models).
+are within M% of each other; ``adeep-...``: the active player's choices only;
+``sim-...``: ``win`` that predicts the others' simultaneous white-sum marks, see
+:func:`_simultaneous`).  ``--paired BASE.json`` plays a second model in ``win``'s
+place on the same deals and prints the paired difference of the shares (a tighter
+comparison of two models).
 ``--save-shares FILE`` writes the measured player's share of every game, per match,
 and ``--against-shares FILE`` prints the paired difference against such a file: the
 pairing across two versions of the library whose models read different summaries
@@ -46,12 +48,14 @@ import time
 from collections.abc import Callable, Sequence
 
 from qwixx_math.arena.registry import factories
+from qwixx_math.model import Mark
 from qwixx_math.players import Player
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.racer import Racer, RacerParams
 from qwixx_math.players.rotation import play, rotated
 from qwixx_math.players.win import PLAYERS as WINNERS
 from qwixx_math.players.win import DeepWinPlayer, SolitairePlayer, WinModel, WinPlayer
+from qwixx_math.rules import GameState, legal_action1, legal_plans
 from qwixx_math.ruleset import Ruleset
 
 Factory = Callable[[Ruleset, int], Player]
@@ -80,6 +84,69 @@ def _unseen(name: str, params: RacerParams) -> Factory:
 
 
 REGISTRY.update({name: _unseen(name, params) for name, params in UNSEEN.items()})
+
+
+class SimultaneousWinPlayer(WinPlayer):
+    """``win`` whose action-1 choice sees the other seats' white-sum marks of the same
+    roll, as predicted by ``predict(seat, state)`` (docs/winning.md, "The others'
+    simultaneous white sums"): each choice is scored on the position after the
+    predicted marks too (a colour they close is closed, and a plan's action 2 in it is
+    dropped, R9).  ``win`` itself assumes that the others pass."""
+
+    def __init__(self, rs: Ruleset, name: str,
+                 predict: Callable[[int, GameState], Mark | None]) -> None:
+        super().__init__(rs, name=name)
+        self.predict = predict
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        sheets = list(state.sheets)
+        closed = state.closed
+        for other in range(len(sheets)):
+            mark = None if other == seat else self.predict(other, state)
+            if mark is not None:
+                sheets[other] = sheets[other]._marked(mark.colour.index, mark.position)
+                closed = closed | {mark.colour} if mark.closes else closed
+        if closed == state.closed and tuple(sheets) == state.sheets:
+            return super().action1(seat, state)
+        nxt = (state.active + 1) % len(sheets)
+        if seat != state.active:
+            marks: list[Mark | None] = [None, *legal_action1(state, seat)]
+            values = self.choice_values(seat, tuple(sheets), closed,
+                                        [((m,), False) for m in marks], nxt)
+            return marks[max(range(len(marks)), key=lambda i: (values[i], -i))]
+        plans = legal_plans(state)
+        edits = []
+        for plan in plans:
+            a2 = plan.action2
+            if a2 is not None and a2.colour in closed and a2.colour not in state.closed:
+                a2 = None  # closed by another seat's simultaneous mark (R9)
+            edits.append(((plan.action1, a2), plan.action1 is None and a2 is None))
+        values = self.choice_values(seat, tuple(sheets), closed, edits, nxt)
+        return plans[max(range(len(plans)), key=lambda i: (values[i], -i))].action1
+
+
+def _simultaneous(name: str) -> Factory:
+    """``sim-self`` (the others predicted by ``win`` itself, each as if the rest passed),
+    ``sim-self-close`` (only their closing marks kept), ``sim-close-any`` (every seat
+    that can close a colour with the white sum does), ``sim-oracle-NAME`` (the real
+    player NAME's answer: the opponent's policy, which a player does not have)."""
+    kind = name[len("sim-"):]
+
+    def make(rs: Ruleset, seed: int) -> Player:
+        base = WinPlayer(rs)
+        if kind.startswith("oracle-"):
+            oracle = REGISTRY[kind[len("oracle-"):]](rs, seed)
+            return SimultaneousWinPlayer(rs, name, oracle.action1)
+
+        def predict(other: int, state: GameState) -> Mark | None:
+            if kind == "close-any":
+                return next((m for m in legal_action1(state, other) if m.closes), None)
+            mark = base.action1(other, state)
+            return mark if kind == "self" or mark is None or mark.closes else None
+        if kind not in ("self", "self-close", "close-any"):
+            raise SystemExit(f"unknown player {name!r}")
+        return SimultaneousWinPlayer(rs, name, predict)
+    return make
 
 
 def match(names: Sequence[str], games: int, seed: int, every: int = 0,
@@ -157,6 +224,8 @@ def main() -> None:
             return DeepWinPlayer(rs, seed, rollouts=r, top=k, horizon=h, name=name,
                                  margin=m / 100, passive=not name.startswith("a"))
         REGISTRY[name] = deep
+    if name.startswith("sim-"):
+        REGISTRY[name] = _simultaneous(name)
     if args.model is not None:
         model = WinModel.from_file(args.model)
 
