@@ -72,14 +72,11 @@ def ranked_choices(win: WinPlayer, state: GameState, seat: int) -> list[tuple[Tu
     return [(plans[i], values[i]) for i in order]
 
 
-def regret(win: WinPlayer, state: GameState, seat: int, players: list[Player], top: int,
-           rollouts: int, seed: int) -> tuple[float, float, float, TurnPlan, TurnPlan] | None:
+def regret(state: GameState, seat: int, plans: list[TurnPlan], players: list[Player],
+           rollouts: int, seed: int) -> tuple[float, float, float, TurnPlan, TurnPlan]:
     """(split regret, max regret, z of the max's paired difference, win's plan, the
-    rollouts' best plan) of ``seat``'s decision in ``state``; None for a single choice."""
-    ranked = ranked_choices(win, state, seat)[:top]
-    if len(ranked) < 2:
-        return None
-    plans = [p for p, _ in ranked]
+    rollouts' best plan) of ``seat``'s decision in ``state`` among ``plans`` (two or
+    more, ``win``'s choice first)."""
     shares, _ = rollout_shares(state, seat, plans, players, 2 * rollouts, seed)
     first = [statistics.fmean(s[:rollouts]) for s in shares]
     pick = max(range(len(plans)), key=lambda i: (first[i], -i))
@@ -122,13 +119,13 @@ def main() -> None:
             game_split = game_max = 0.0
             while state.phase is not Phase.OVER:
                 state = state.with_roll(next_roll(rng, state.closed))
-                if len(ranked_choices(win, state, seat)) >= 2:
+                ranked = ranked_choices(win, state, seat)
+                if len(ranked) >= 2:
                     asked += 1
                     if asked % args.every == 0:
-                        got = regret(win, state, seat, players, args.top, args.rollouts,
-                                     deal * 1000 + asked)
-                        assert got is not None  # two choices or more
-                        split, top_gain, z, mine, best = got
+                        split, top_gain, z, mine, best = regret(
+                            state, seat, [p for p, _ in ranked[:args.top]], players,
+                            args.rollouts, deal * 1000 + asked)
                         splits.append(split)
                         maxes.append(top_gain)
                         game_split += split

@@ -54,7 +54,7 @@ from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.racer import Racer, RacerParams
 from qwixx_math.players.rotation import play, rotated
 from qwixx_math.players.win import PLAYERS as WINNERS
-from qwixx_math.players.win import DeepWinPlayer, SolitairePlayer, WinModel, WinPlayer
+from qwixx_math.players.win import DeepWinPlayer, SolitairePlayer, WinModel, WinPlayer, _argmax
 from qwixx_math.rules import GameState, legal_action1, legal_plans
 from qwixx_math.ruleset import Ruleset
 
@@ -113,7 +113,7 @@ class SimultaneousWinPlayer(WinPlayer):
             marks: list[Mark | None] = [None, *legal_action1(state, seat)]
             values = self.choice_values(seat, tuple(sheets), closed,
                                         [((m,), False) for m in marks], nxt)
-            return marks[max(range(len(marks)), key=lambda i: (values[i], -i))]
+            return marks[_argmax(values)]
         plans = legal_plans(state)
         edits = []
         for plan in plans:
@@ -122,7 +122,7 @@ class SimultaneousWinPlayer(WinPlayer):
                 a2 = None  # closed by another seat's simultaneous mark (R9)
             edits.append(((plan.action1, a2), plan.action1 is None and a2 is None))
         values = self.choice_values(seat, tuple(sheets), closed, edits, nxt)
-        return plans[max(range(len(plans)), key=lambda i: (values[i], -i))].action1
+        return plans[_argmax(values)].action1
 
 
 def _simultaneous(name: str) -> Factory:
