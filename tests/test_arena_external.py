@@ -9,11 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qwixx_math.arena import ExternalPlayer, MatchResult, open_players, play_match, report
-from qwixx_math.arena.faults import EXIT, LATE, MALFORMED
+from qwixx_math.arena.external import parse_reply
+from qwixx_math.arena.faults import EXIT, LATE, MALFORMED, PlayerFault
 from qwixx_math.cli import main
 from qwixx_math.errors import ParseError, QwixxError
+from qwixx_math.model import Mark
+from qwixx_math.notation import mark_to_json
 from qwixx_math.rules import GameState
 from qwixx_math.ruleset import Ruleset
 
@@ -208,3 +213,43 @@ def test_messages_follow_the_protocol(tmp_path: Path) -> None:
             assert m["seat"] == state.active
     assert kinds.count("action1") == sum(g.turns for g in result.games)
     assert result.faults == ()  # passing is always legal
+
+
+def test_a_deeply_nested_reply_is_malformed(tmp_path: Path) -> None:
+    """A reply nested too deeply for the JSON reader is protocol:malformed, not a crash
+    (it was recorded as protocol:crash: RecursionError, issue 32); the match goes on."""
+    name = bot_script(tmp_path, "nested", "def reply(message, count):\n"
+                                          "    d = 5000 if count % 2 else 500\n"
+                                          "    return '{\"mark\": ' + '[' * d + ']' * d + '}'\n")
+    result = match(["greedy", name], 2)
+    assert result.faults and {f.rule for f in result.faults} == {MALFORMED}
+    messages = [f.message for f in result.faults]
+    assert any("nested too deeply" in m for m in messages)
+    assert any("has no mark" in m for m in messages)  # depth 500: read, but not a mark
+
+
+REPLY_LEAVES = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6) | \
+    st.sampled_from(["r8", "y2", "g12", "b2", "r13", "purple 3", "R8", " r8", "red", ""])
+REPLY_VALUES = st.recursive(
+    REPLY_LEAVES, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["mark", "colour", "number", "x"]), inner, max_size=3), max_leaves=10)
+REPLY_LINES = (REPLY_VALUES.map(lambda v: json.dumps({"mark": v}))
+               | REPLY_VALUES.map(json.dumps)
+               | st.builds(lambda head, d, tail: head + "[" * d + tail,
+                           st.sampled_from(["", '{"mark": ', '{"mark": {"colour": ']),
+                           st.integers(0, 200_000), st.sampled_from(["", "]", "}", "1"]))
+               | st.text(max_size=40))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line=REPLY_LINES)
+def test_fuzz_parse_reply(line: str) -> None:
+    """Any reply line: a mark (or None) that reads back from its own text, or a
+    PlayerFault protocol:malformed naming the reply; never another exception."""
+    try:
+        mark = parse_reply(line)
+    except PlayerFault as exc:
+        assert exc.rule == MALFORMED and str(exc).startswith(MALFORMED + ": the reply ")
+        return
+    assert mark is None or isinstance(mark, Mark)
+    assert parse_reply(json.dumps({"mark": mark_to_json(mark)})) == mark

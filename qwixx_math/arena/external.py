@@ -3,7 +3,7 @@
 One process per player for the whole match, started from ``COMMAND`` (split
 like a POSIX shell would, :func:`shlex.split`; no shell runs it).  Each message
 is one JSON object on one line of the program's standard input; a reply is one
-line on its standard output (its standard error passes through):
+line on its standard output (its standard error passes through, see below):
 
 * ``{"type": "new_game", "seat": P, "state": STATE}`` -- no reply;
 * ``{"type": "action1", "seat": P, "state": STATE}`` -- reply ``{"mark": "r8"}``
@@ -23,6 +23,16 @@ referee's business, not this adapter's.
 
 Reads and writes go through :mod:`selectors` on non-blocking pipes, so nothing
 blocks longer than the time limit (POSIX).
+
+**Process groups.**  Each program is started in a session and process group of
+its own, so the processes it starts (``sh -c 'helper & exec bot'``) are ended
+with it: :meth:`ExternalPlayer.close` sends SIGTERM to the whole group and
+SIGKILL to what is left after :data:`EXIT_GRACE` seconds.  Nothing the program
+started outlives the match, and none keeps the arena's standard error (a
+pipeline ``qwixx-math arena ... 2>&1 | cat``) open after it.  A terminal's
+Ctrl-C reaches the arena only: the command line ends every program still
+running (:func:`close_all`) before it exits.  A program that leaves its group
+itself (``setsid``) is beyond the arena's reach.
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import time
 from typing import Any
@@ -42,7 +53,8 @@ from ..notation import mark_from_json
 from ..rules import GameState
 from .faults import EXIT, LATE, MALFORMED, PlayerFault
 
-__all__ = ["DEFAULT_TIMEOUT", "MAX_LATE", "MAX_LINE", "PREFIX", "ExternalPlayer"]
+__all__ = ["DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_LATE", "MAX_LINE", "PREFIX", "ExternalPlayer",
+           "close_all", "parse_reply"]
 
 #: Seconds a program may take for a reply (``--timeout``).
 DEFAULT_TIMEOUT = 10.0
@@ -52,10 +64,23 @@ MAX_LATE = 3
 MAX_LINE = 1 << 20
 #: The prefix of an external player's name.
 PREFIX = "exec:"
-#: Seconds a program is given to exit after its input is closed, before it is killed.
+#: Seconds a program is given to exit after its input is closed, and its process group
+#: after SIGTERM, before SIGKILL.
 EXIT_GRACE = 1.0
 
 _READ = 65536
+#: Seconds between two looks at whether a process (group) has ended.
+_POLL = 0.01
+
+#: The programs started and not yet ended (:func:`close_all`).
+_LIVE: set[ExternalPlayer] = set()
+
+
+def close_all() -> None:
+    """End every external program still running (its whole process group); for the
+    command line's exit and signal handlers.  Safe to call more than once."""
+    for player in list(_LIVE):
+        player.close()
 
 
 class _Late(Exception):
@@ -98,7 +123,7 @@ class ExternalPlayer:
         self.timeout = float(timeout)
         try:
             self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          bufsize=0)
+                                          bufsize=0, start_new_session=True)
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise QwixxError(f"{EXIT}: {self.name}: cannot start {argv[0]!r}: {reason}"
@@ -115,6 +140,8 @@ class ExternalPlayer:
         self._late_in_a_row = 0
         #: Why the program no longer plays (None while it does).
         self.stopped: str | None = None
+        self._ended = False
+        _LIVE.add(self)
 
     # -- the Player protocol ------------------------------------------------------------------
     def new_game(self, seat: int, state: GameState) -> None:
@@ -169,7 +196,7 @@ class ExternalPlayer:
                 message += f"; stopped after {MAX_LATE} late replies in a row"
             raise PlayerFault(LATE, message) from None
         self._late_in_a_row = 0
-        return _parse_reply(line)
+        return parse_reply(line)
 
     def _readline(self, deadline: float) -> str:
         """The next reply line (without its end); raises _Late, or PlayerFault at the end."""
@@ -226,26 +253,32 @@ class ExternalPlayer:
 
     # -- the end ------------------------------------------------------------------------------
     def close(self) -> None:
-        """Close the program's input, give it :data:`EXIT_GRACE` seconds, then kill it."""
-        proc = self._proc
-        if proc.poll() is None and self.stopped is None:
-            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-                assert proc.stdin is not None
-                proc.stdin.close()
-                proc.wait(timeout=EXIT_GRACE)
+        """Close the program's input, give it :data:`EXIT_GRACE` seconds to exit, then end
+        its process group (SIGTERM, SIGKILL after :data:`EXIT_GRACE` seconds).  Calling it
+        again (also after an interrupted call) finishes the job."""
+        if self._ended:
+            return
+        if self.stopped is None:
+            with contextlib.suppress(OSError):
+                assert self._proc.stdin is not None
+                self._proc.stdin.close()
+            _exited_within(self._proc, EXIT_GRACE)
         self._kill()
         self.stopped = self.stopped or "the match is over"
 
     def _kill(self) -> None:
+        """End the program's process group, reap the program, close the pipes."""
+        if self._ended:
+            return
         proc = self._proc
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
+        _end_group(proc)
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
         self._selector.close()
+        self._ended = True
+        _LIVE.discard(self)
 
     def __enter__(self) -> ExternalPlayer:
         return self
@@ -254,12 +287,74 @@ class ExternalPlayer:
         self.close()
 
 
-def _parse_reply(line: str) -> Mark | None:
-    """The mark of a reply line ``{"mark": MARK}``; PlayerFault(MALFORMED) otherwise."""
+def _exited_within(proc: subprocess.Popen[bytes], seconds: float) -> bool:
+    """Whether ``proc`` has exited within ``seconds``, without reaping it where the
+    platform allows (a zombie keeps its process group's id from being reused)."""
+    deadline = time.monotonic() + seconds
+    while proc.returncode is None:
+        if not hasattr(os, "waitid"):  # pragma: no cover - macOS: reaping is the only way
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            break
+        try:
+            if os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT):
+                return True
+        except ChildProcessError:  # reaped elsewhere
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(_POLL)
+    return proc.returncode is not None
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to the process group ``pgid``; False when it has no process left."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - a member changed its user; nothing to do
+        return False
+    return True
+
+
+def _end_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the process group ``proc`` leads, SIGKILL to whatever is left of it after
+    :data:`EXIT_GRACE` seconds, and ``proc`` reaped."""
+    pgid = proc.pid  # start_new_session: the program leads a group of its own id
+    deadline = time.monotonic() + EXIT_GRACE
+    if _signal_group(pgid, signal.SIGTERM):
+        _exited_within(proc, EXIT_GRACE)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        # the program is reaped (or hangs on): wait for the rest of its group, if any
+        while proc.returncode is not None and _signal_group(pgid, 0):
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(_POLL)
+        _signal_group(pgid, signal.SIGKILL)
+    proc.wait()
+
+
+def parse_reply(line: str) -> Mark | None:
+    """The mark of a reply line ``{"mark": MARK}`` (MARK null, ``"r8"`` or
+    ``{"colour": "red", "number": 8}``); :class:`PlayerFault` with ``protocol:malformed``
+    for anything else, JSON nested too deeply included.
+
+    >>> parse_reply('{"mark": "r8"}')
+    Mark(colour=<Colour.RED: 'red'>, number=8)
+    >>> parse_reply('[' * 100_000)
+    Traceback (most recent call last):
+    ...
+    qwixx_math.arena.faults.PlayerFault: protocol:malformed: ... is not JSON (nested too deeply)
+    """
     try:
         data: Any = json.loads(line)
-    except ValueError as exc:
+    except ValueError as exc:  # JSONDecodeError, or a number too long to convert
         raise PlayerFault(MALFORMED, f"the reply {_clip(line)} is not JSON ({exc})") from None
+    except RecursionError:
+        raise PlayerFault(MALFORMED, f"the reply {_clip(line)} is not JSON "
+                                     "(nested too deeply)") from None
     if not isinstance(data, dict) or set(data) != {"mark"}:
         raise PlayerFault(MALFORMED, f'the reply {_clip(line)} is not {{"mark": MARK}}')
     try:
