@@ -2,6 +2,11 @@
 
 Records go to standard output as JSON Lines (one record per line), or with
 ``--out DIR`` into ``DIR/game-000001.json``, ... (one pretty-printed file each).
+
+The number of games is checked before any work starts: at most
+:data:`MAX_GAMES` to standard output (a line is about 4.2 KB: about 420 MB, a
+few CPU minutes) and :data:`MAX_FILES` files with ``--out`` (about 10 KB each:
+about 100 MB); ``benchmarks/bench_generate.py`` measures both.
 """
 
 from __future__ import annotations
@@ -18,7 +23,12 @@ from ..validation.generate import generate_records
 from ..validation.options import add_ruleset_arguments, ruleset_from_args
 from ._args import add_layout_argument, ascii_int, layout_from_args, path_arg
 
-__all__ = ["register", "run"]
+__all__ = ["MAX_FILES", "MAX_GAMES", "register", "run"]
+
+#: Most records written to standard output.
+MAX_GAMES = 100_000
+#: Most record files written with ``--out``.
+MAX_FILES = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,8 +37,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Write N random legal game records (every player picks uniformly among "
                     "passing and their legal marks), deterministic in --seed: game k gets "
                     "the seed qwixx_math.validation.game_seed(S, k), stored in its record.")
-    parser.add_argument("--games", type=ascii_int(), required=True, metavar="N",
-                        help="number of records")
+    parser.add_argument("--games", type=ascii_int(0, MAX_GAMES), required=True, metavar="N",
+                        help=f"number of records, at most {MAX_GAMES} (at most {MAX_FILES} "
+                             "with --out)")
     parser.add_argument("--seed", type=ascii_int(), required=True, metavar="S",
                         help="the run's seed")
     parser.add_argument("--players", type=ascii_int(), default=4, metavar="P",
@@ -41,6 +52,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is not None and args.games > MAX_FILES:
+        raise ParseError(f"--games with --out writes at most {MAX_FILES} files (about 10 KB "
+                         f"each), not {args.games}; write more as JSON Lines to standard "
+                         f"output (at most {MAX_GAMES})")
     ruleset = ruleset_from_args(args, Ruleset(players=args.players))
     records = generate_records(args.games, args.seed, ruleset,
                                layout_from_args(args) or OFFICIAL)
