@@ -121,19 +121,6 @@ class ExternalPlayer:
             raise ParseError(f"{PREFIX}: the command is empty (expected {PREFIX}PROGRAM [ARG ...])")
         self.name = PREFIX + command
         self.timeout = float(timeout)
-        try:
-            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          bufsize=0, start_new_session=True)
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise QwixxError(f"{EXIT}: {self.name}: cannot start {argv[0]!r}: {reason}"
-                             ) from None
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        self._in = self._proc.stdin.fileno()
-        self._out = self._proc.stdout.fileno()
-        os.set_blocking(self._in, False)
-        os.set_blocking(self._out, False)
-        self._selector = selectors.DefaultSelector()
         self._buffer = bytearray()
         self._eof = False
         self._stale = 0  # late replies still to come (skipped when they do)
@@ -141,7 +128,20 @@ class ExternalPlayer:
         #: Why the program no longer plays (None while it does).
         self.stopped: str | None = None
         self._ended = False
-        _LIVE.add(self)
+        try:
+            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          bufsize=0, start_new_session=True)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise QwixxError(f"{EXIT}: {self.name}: cannot start {argv[0]!r}: {reason}"
+                             ) from None
+        self._selector = selectors.DefaultSelector()
+        _LIVE.add(self)  # at once: a signal from here on finds the program in close_all()
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._in = self._proc.stdin.fileno()
+        self._out = self._proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
 
     # -- the Player protocol ------------------------------------------------------------------
     def new_game(self, seat: int, state: GameState) -> None:
