@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Write N random legal game records (every player picks uniformly among "
                     "passing and their legal marks), deterministic in --seed: game k gets "
                     "the seed qwixx_math.validation.game_seed(S, k), stored in its record.")
-    parser.add_argument("--games", type=ascii_int(0, MAX_GAMES), required=True, metavar="N",
+    parser.add_argument("--games", type=ascii_int(), required=True, metavar="N",
                         help=f"number of records, at most {MAX_GAMES} (at most {MAX_FILES} "
                              "with --out)")
     parser.add_argument("--seed", type=ascii_int(), required=True, metavar="S",
@@ -52,6 +52,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.games <= MAX_GAMES:
+        raise ParseError(f"--games must be between 0 and {MAX_GAMES}, not {args.games}")
     if args.out is not None and args.games > MAX_FILES:
         raise ParseError(f"--games with --out writes at most {MAX_FILES} files (about 10 KB "
                          f"each), not {args.games}; write more as JSON Lines to standard "
