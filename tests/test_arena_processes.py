@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from qwixx_math.arena import open_players, play_match
+from qwixx_math.arena import ExternalPlayer, open_players, play_match
 from qwixx_math.cli import main
 from qwixx_math.ruleset import Ruleset
 
@@ -210,3 +210,20 @@ def test_refused_before_any_work(tmp_path: Path, started: list[int], argv: list[
     if "usage:" not in err:
         assert len(err.splitlines()) == 1
     assert not (tmp_path / "OUT").exists()
+
+
+def test_processes_that_ignore_sigterm_are_killed(tmp_path: Path, started: list[int]) -> None:
+    """A program that neither reads its input nor heeds SIGTERM, with a child that ignores
+    SIGTERM too: close() ends both (SIGKILL after the grace)."""
+    bot_file, child_file = tmp_path / "bot.pid", tmp_path / "child.pid"
+    script = (f"trap '' TERM; echo $$ > {shlex.quote(str(bot_file))}; "
+              f"sleep 120 & echo $! > {shlex.quote(str(child_file))}; exec sleep 121")
+    player = ExternalPlayer(shlex.join(["sh", "-c", script]))
+    try:
+        pids = [read_pid(bot_file), read_pid(child_file)]
+        started.extend(pids)
+        assert all(alive(pid) for pid in pids)
+    finally:
+        player.close()
+    assert player.stopped == "the match is over"
+    assert [pid for pid in pids if not gone_within(pid)] == []

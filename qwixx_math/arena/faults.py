@@ -24,13 +24,15 @@ __all__ = [
     "PlayerFault",
 ]
 
-#: A reply that is not one JSON object ``{"mark": MARK}`` with MARK null or a mark.
+#: A reply that is not one JSON object ``{"mark": MARK}`` with MARK null or a mark (JSON
+#: nested too deeply to read included).
 MALFORMED = "protocol:malformed"
 #: No reply within the time limit (``--timeout``).
 LATE = "protocol:late"
 #: The program ended, closed its pipes or could not be started.
 EXIT = "protocol:exit"
-#: A built-in player raised an exception instead of answering.
+#: A built-in (in-process) player raised an exception instead of answering; an external
+#: program's problems are always one of the three above.
 CRASH = "protocol:crash"
 #: Every protocol rule id, in the order docs/arena.md lists them.
 PROTOCOL_RULES = (MALFORMED, LATE, EXIT, CRASH)

@@ -145,8 +145,20 @@ def _ruleset(args: argparse.Namespace, players: int) -> Ruleset:
 
 
 def run(args: argparse.Namespace) -> int:
-    names: list[str] = args.players
-    n = len(names)
+    try:
+        with _ending_programs_on_exit():
+            return _play(args, args.players, _checked(args))
+    except _Stopped as stop:
+        name = signal.Signals(stop.signum).name
+        how = " (Ctrl-C)" if stop.signum == signal.SIGINT else ""
+        print(f"qwixx-math arena: stopped by {name}{how}; every external player was ended; "
+              "no report", file=sys.stderr)
+        return 128 + stop.signum
+
+
+def _checked(args: argparse.Namespace) -> Ruleset:
+    """The match's ruleset, once every argument is checked (ParseError otherwise)."""
+    n = len(args.players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ParseError(f"R3: an arena match is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                          f"not {n}")
@@ -158,16 +170,7 @@ def run(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= MAX_TIMEOUT):
         raise ParseError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], "
                          f"not {args.timeout}")
-    ruleset = _ruleset(args, n)
-    try:
-        with _ending_programs_on_exit():
-            return _play(args, names, ruleset)
-    except _Stopped as stop:
-        name = signal.Signals(stop.signum).name
-        how = " (Ctrl-C)" if stop.signum == signal.SIGINT else ""
-        print(f"qwixx-math arena: stopped by {name}{how}; every external player was ended; "
-              "no report", file=sys.stderr)
-        return 128 + stop.signum
+    return _ruleset(args, n)
 
 
 def _play(args: argparse.Namespace, names: list[str], ruleset: Ruleset) -> int:
