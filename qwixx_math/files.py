@@ -2,7 +2,7 @@
 
 A command given a 2 GB file by mistake must refuse it at once with a clear
 error, not spend minutes and gigabytes parsing it.  The limits themselves are
-set where each kind of file is read (a game record: 32 MB, see
+set where each kind of file is read (a game record: 4 MiB, see
 :mod:`qwixx_math.validation.reader`; recorded rolls: 32 MB, see
 :mod:`qwixx_math.dice.fairness`).
 """

@@ -205,5 +205,5 @@ def validate_text(text: str, ruleset: Ruleset | None = None, *, source: str = "<
 
 def validate_file(path: str | Path, ruleset: Ruleset | None = None, *,
                   dialects: bool = True, partial: bool = False) -> ValidationReport:
-    """Validate the record file at ``path`` (at most 32 MB, see :func:`load_record`)."""
+    """Validate the record file at ``path`` (at most 4 MiB, see :func:`load_record`)."""
     return validate_record(load_record(path), ruleset, dialects=dialects, partial=partial)
