@@ -2,7 +2,7 @@
 
 A command given a 2 GB file by mistake must refuse it at once with a clear
 error, not spend minutes and gigabytes parsing it.  The limits themselves are
-set where each kind of file is read (a game record: 32 MB, see
+set where each kind of file is read (a game record: 4 MiB, see
 :mod:`qwixx_math.validation.reader`; recorded rolls: 32 MB, see
 :mod:`qwixx_math.dice.fairness`).
 """
@@ -22,6 +22,10 @@ def read_bytes_bounded(path: str | Path, limit: int, what: str,
     """The bytes of the file at ``path`` (``"-"`` is not special here), refusing one
     larger than ``limit`` bytes before reading it; ``error`` says what went wrong,
     naming the file and ``what`` it should hold."""
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        # open() would take an int as a file descriptor (0: standard input)
+        raise error(f"the {what} file name must be text or a path, not "
+                    f"{type(path).__name__}")
     source = str(path)
     try:
         with open(path, "rb") as f:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from .colours import COLOURS, Colour
 from .errors import ParseError
+from .parsing import shown, spelling_hint
 
 __all__ = [
     "LAYOUTS",
@@ -258,13 +259,14 @@ class SheetLayout:
         """
         if not isinstance(key, str):
             raise ParseError(f"a layout key must be text, not {type(key).__name__}")
-        text = key.strip().lower()
+        text = key  # read as written (docs/notation.md): 'OFFICIAL' or ' mixx-a' is no name
         if text in LAYOUTS:
             return LAYOUTS[text]
         match = _KEY.fullmatch(text)
         if match is None:
-            raise ParseError(f"unknown layout {key!r}; expected one of {', '.join(LAYOUTS)} "
-                             "or a layout key such as 'r2r3r4.ycybya-t1-p4-k2'")
+            raise ParseError(f"unknown layout {shown(key)}; expected one of "
+                             f"{', '.join(LAYOUTS)} or a layout key such as "
+                             f"'r2r3r4.ycybya-t1-p4-k2'{spelling_hint(key, LAYOUTS)}")
         rows = []
         for part in match.group(1).split("."):
             cells = []
@@ -316,7 +318,7 @@ class SheetLayout:
 
 
 _KEY = re.compile(
-    r"((?:[rygb][2-9a-c])+(?:\.(?:[rygb][2-9a-c])+){0,3})-t(\d{1,2})-p(\d{1,2})-k(\d)")
+    r"((?:[rygb][2-9a-c])+(?:\.(?:[rygb][2-9a-c])+){0,3})-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])")
 
 
 def _allowed(mask: int, length: int, threshold: int) -> int:
@@ -371,9 +373,8 @@ def layout_named(name: str | SheetLayout) -> SheetLayout:
     layout a spelled-out :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
-    key = name.strip().lower() if isinstance(name, str) else None
-    if key is None:
-        raise ParseError(f"unknown layout {name!r}; expected one of {', '.join(LAYOUTS)}")
-    if key not in LAYOUTS:
-        return SheetLayout.from_key(key)
-    return LAYOUTS[key]
+    if not isinstance(name, str):
+        raise ParseError(f"unknown layout {shown(name)}; expected one of {', '.join(LAYOUTS)}")
+    if name not in LAYOUTS:
+        return SheetLayout.from_key(name)
+    return LAYOUTS[name]

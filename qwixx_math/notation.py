@@ -59,7 +59,14 @@ __all__ = [
 ]
 
 _NUMBER = re.compile(r"[0-9]+\Z")
-_MARK = re.compile(r"\s*([A-Za-z]+)\s*:?\s*([0-9]+)\s*\Z")
+# spaces: the ASCII space only, around the separators (docs/notation.md); ``red 8`` too
+_MARK = re.compile(r" *([a-z]+)(?:: *| *)([0-9]+) *\Z")
+_KEY = re.compile(r" *([a-z]+)\Z")
+#: The separators' padding: the ASCII space, not str.strip()'s tab, newline, no-break space.
+_SPACE = " "
+#: A short example of each notation, for the errors that say what was expected.
+SHEET_EXAMPLE = "r:2,3,5/g:12,11/p:1"
+ROLL_EXAMPLE = "w:3,5/r:1/y:2/g:6/b:4"
 _LOCK_WORDS = ("lock", "l")
 _PENALTY_KEYS = ("p", "pen", "penalty", "penalties")
 
@@ -75,21 +82,43 @@ def _require(value: object, kind: type, what: str) -> None:
         raise ParseError(f"{what} must be a {kind.__name__}, not {type(value).__name__}")
 
 
-def _segments(text: str) -> list[tuple[str, str, int]]:
-    """Split ``key:body/key:body`` into (lower-case key, body, offset of the body)."""
+def _segments(text: str, example: str) -> list[tuple[str, str, int]]:
+    """Split ``key:body/key:body`` into (key, body, offset of the body); ``example`` is
+    the notation shown when a part is not ``key:value``.
+
+    A key is lower-case letters, written right before its colon (spaces may stand
+    before it, after a ``/``); whitespace other than the ASCII space is refused
+    (docs/notation.md: how text is read)."""
     out: list[tuple[str, str, int]] = []
     offset = 0
+    odd = next((i for i, ch in enumerate(text) if ch.isspace() and ch != _SPACE), None)
+    if odd is not None:
+        raise ParseError(f"unexpected whitespace {text[odd]!r}: only spaces may stand "
+                         f"around '/', ',' and ':' (e.g. {example!r})", text, odd)
     for part in text.split("/"):
         colon = part.find(":")
         if colon < 0:
-            raise ParseError(f"expected 'key:value' in {part.strip()!r}", text, offset)
-        out.append((part[:colon].strip().lower(), part[colon + 1:], offset + colon + 1))
+            raise ParseError(f"expected 'key:value' parts separated by '/', such as "
+                             f"{example!r}, not {part.strip(_SPACE)!r}", text, offset)
+        key = _KEY.fullmatch(part[:colon])
+        if key is None:
+            raise ParseError(f"expected a lower-case key right before ':' (e.g. {example!r}),"
+                             f" not {part[:colon].lstrip(_SPACE)!r}", text, offset)
+        out.append((key.group(1), part[colon + 1:], offset + colon + 1))
         offset += len(part) + 1
     return out
 
 
+def _colour(name: str, what: str = "colour") -> Colour:
+    """The colour ``name`` spells exactly as documented (``r`` or ``red``, lower case)."""
+    if not isinstance(name, str) or not (name.isascii() and name.islower() and name.isalpha()):
+        raise ParseError(f"unknown {what} {name!r}; expected one of red, yellow, green, "
+                         "blue (or r, y, g, b), in lower case")
+    return Colour.parse(name)
+
+
 def _int(token: str, text: str, offset: int, what: str) -> int:
-    t = token.strip()
+    t = token.strip(_SPACE)
     if not _NUMBER.match(t) or len(t) > 3:
         raise ParseError(f"expected {what}, found {t!r}", text, offset)
     return int(t)
@@ -128,7 +157,7 @@ def _split_layout(text: str, layout: SheetLayout | str | None) -> tuple[str, She
     if bar < 0:
         return text, OFFICIAL if given is None else given, 0
     try:
-        named = layout_named(text[:bar])
+        named = layout_named(text[:bar].strip(_SPACE))
     except ParseError as err:
         raise ParseError(f"{err}", text, 0) from None
     if given is not None and named != given:
@@ -158,7 +187,7 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
     rows: dict[Colour, list[int]] = {}
     locks: set[Colour] = set()
     penalties: int | None = None
-    for key, body, offset in _segments(body_text):
+    for key, body, offset in _segments(body_text, SHEET_EXAMPLE):
         offset += start
         if key in _PENALTY_KEYS:
             if penalties is not None:
@@ -166,18 +195,18 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
             penalties = _int(body, text, offset, "a number of penalties (0 to 4)")
             continue
         try:
-            colour = Colour.parse(key)
+            colour = _colour(key)
         except ParseError:
             raise ParseError(
                 f"unknown row {key!r}; expected r, y, g, b or p", text, offset) from None
         if colour in rows:
             raise ParseError(f"the {colour.value} row is given twice", text, offset)
         numbers: list[int] = []
-        items = [t.strip() for t in body.split(",")]
+        items = [t.strip(_SPACE) for t in body.split(",")]
         if items != ["-"]:
             pos = offset
             for i, item in enumerate(items):
-                if item.lower() in _LOCK_WORDS:
+                if item in _LOCK_WORDS:
                     if i != len(items) - 1:
                         raise ParseError(f"'lock' must close the {colour.value} row", text, pos)
                     locks.add(colour)
@@ -278,7 +307,7 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     locks_raw = data.get("locks", [])
     if not isinstance(locks_raw, list) or not all(isinstance(x, str) for x in locks_raw):
         raise ParseError("sheet.locks must be a list of colour names")
-    locks = {Colour.parse(x) for x in locks_raw}
+    locks = {_colour(x) for x in locks_raw}
     for colour in locks:
         if lay._row_of[colour.index] < 0:
             raise InvalidStateError("R2", f"layout {lay.name} has no {colour.value} row")
@@ -318,7 +347,7 @@ def parse_roll(text: str) -> Roll:
     white: tuple[int, int] | None = None
     coloured: list[int | None] = [None, None, None, None]
     seen: set[str] = set()
-    for key, body, offset in _segments(text):
+    for key, body, offset in _segments(text, ROLL_EXAMPLE):
         if key in ("w", "white"):
             if white is not None:
                 raise ParseError("the white dice are given twice", text, offset)
@@ -330,7 +359,7 @@ def parse_roll(text: str) -> Roll:
             white = (a, b)
             continue
         try:
-            colour = Colour.parse(key)
+            colour = _colour(key)
         except ParseError:
             raise ParseError(f"unknown die {key!r}; expected w, r, y, g or b",
                              text, offset) from None
@@ -396,7 +425,7 @@ def parse_mark(text: str) -> Mark:
     match = _MARK.match(text)
     if match is None:
         raise ParseError(f"expected a mark such as 'r8' or 'green 12', not {text!r}", text, 0)
-    colour = Colour.parse(match.group(1))
+    colour = _colour(match.group(1))
     digits = match.group(2)
     number = int(digits) if len(digits) <= 3 else 0
     if not 2 <= number <= 12:
@@ -406,7 +435,7 @@ def parse_mark(text: str) -> Mark:
 
 
 def _parse_optional_mark(text: str) -> Mark | None:
-    return None if text.strip() == "-" else parse_mark(text)
+    return None if text.strip(_SPACE) == "-" else parse_mark(text)
 
 
 def format_plan(plan: TurnPlan) -> str:
@@ -418,7 +447,7 @@ def format_plan(plan: TurnPlan) -> str:
 def parse_plan(text: str) -> TurnPlan:
     """Read a turn plan: ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-`` or ``penalty``."""
     text = _require_str(text, "a plan")
-    if text.strip().lower() == "penalty":
+    if text.strip(_SPACE) == "penalty":
         return TurnPlan(None, None)
     parts = text.split("/")
     if len(parts) != 2:
@@ -460,7 +489,7 @@ def mark_from_json(data: object) -> Mark | None:
     colour, number = data["colour"], data["number"]
     if not isinstance(colour, str) or not _is_int(number):
         raise ParseError('a mark must be {"colour": "red", "number": 8}')
-    return Mark(Colour.parse(colour), number)
+    return Mark(_colour(colour), number)
 
 
 def plan_to_json(plan: TurnPlan) -> dict[str, Any]:
@@ -518,17 +547,17 @@ def colour_set(colours: object, what: str = "colours") -> frozenset[Colour]:
 def parse_colours(text: str) -> frozenset[Colour]:
     """Read a set of colours: ``g,b``, ``gb``, ``green,blue``, or ``-``/empty for none."""
     text = _require_str(text, "colours")
-    stripped = text.strip()
+    stripped = text.strip(_SPACE)
     if stripped in ("", "-"):
         return frozenset()
     out: set[Colour] = set()
     for token in stripped.split(","):
-        token = token.strip()
+        token = token.strip(_SPACE)
         try:
-            out.add(Colour.parse(token))
+            out.add(_colour(token))
         except ParseError:
-            if token and all(ch in "rygbRYGB" for ch in token):
-                out.update(Colour.parse(ch) for ch in token)
+            if token and all(ch in "rygb" for ch in token):
+                out.update(_colour(ch) for ch in token)
             else:
                 raise
     return frozenset(out)

@@ -209,6 +209,61 @@ def test_any_model_file_loads_or_is_a_parse_error(tmp_path: Any, raw: bytes, fie
     data = load_model().to_json()   # the shipped model with one field replaced
     data[field] = value
     _loaded_or_refused(lambda: WinModel.from_json(data))
+    if not isinstance(value, str):  # anything but a path as a path (an int is no descriptor)
+        _loaded_or_refused(lambda: WinModel.from_file(value))
+
+
+def _with(field: str, value: Any) -> dict[str, Any]:
+    data = load_model().to_json()
+    data[field] = value
+    return data
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    (_with("w2", [10**400] + [0.0] * 47), "finite"),            # OverflowError before
+    (_with("b2", 10**400), "finite"),
+    (_with("b2", True), "bool is not a number"),                # accepted as 1.0 before
+    (_with("b2", "0.5"), "'0.5' is str"),                       # numbers as strings
+    (_with("mean", ["1"] * N_FEATURES), "str is not a number"),
+    (_with("w1", [[1.0, 2.0]] + [[1.0]] * (N_FEATURES - 1)), "equally long"),
+    ({**_with("w1", [[]] * N_FEATURES), "b1": [], "w2": []}, "at least one hidden unit"),
+    ({"w1": [[1.0]]}, "missing b1, w2, b2, mean, scale"),
+    ([1, 2], "JSON object"),
+])
+def test_bad_model_data_is_a_parse_error_naming_the_problem(data: Any, words: str) -> None:
+    with pytest.raises(ParseError, match=words):
+        WinModel.from_json(data)
+
+
+@pytest.mark.parametrize("path", [None, 0, 3.5, b"model.json"])
+def test_a_model_path_that_is_no_path_is_a_parse_error(path: Any) -> None:
+    with pytest.raises(ParseError, match="file name must be text or a path"):
+        WinModel.from_file(path)
+
+
+@pytest.mark.parametrize("text", ["9" * 5000, "[" * 5000, '{"w1": 1e999}'])
+def test_a_model_file_beyond_json_limits_is_a_parse_error(tmp_path: Any, text: str) -> None:
+    path = tmp_path / "model.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ParseError, match="win model"):
+        WinModel.from_file(str(path))
+
+
+def test_predict_saturates_without_an_overflow_warning() -> None:
+    """A logit of +-2000 is a probability of 1 or 0, not a RuntimeWarning from exp."""
+    import warnings
+
+    model = load_model()
+    big = WinModel(model.w1, model.b1, model.w2 * 0, 0.0, model.mean, model.scale)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for b2, expected in ((2000.0, 1.0), (-2000.0, 0.0), (0.0, 0.5)):
+            shifted = WinModel(big.w1, big.b1, big.w2, b2, big.mean, big.scale)
+            assert shifted.predict(np.zeros((1, N_FEATURES)))[0] == expected
+    x = np.random.default_rng(1).normal(size=(50, N_FEATURES)) * 3
+    reference = 1.0 / (1.0 + np.exp(-(np.tanh((x - model.mean) / model.scale @ model.w1
+                                               + model.b1) @ model.w2 + model.b2)))
+    assert np.array_equal(model.predict(x), reference)
 
 
 @settings(max_examples=10, deadline=None)

@@ -330,8 +330,11 @@ def test_cli_policies_takes_a_layout(mixx_b_cache: Path, monkeypatch: pytest.Mon
                  "--quiet"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["layout"] == "mixx-b" and row["expected_score"] == 99.0 and row["loss"] == 0
-    assert main(["policies", "--layout", "MIXX-B", "--policy", "optimal", "--quiet"]) == 0
+    assert main(["policies", "--layout", "mixx-b", "--policy", "optimal", "--quiet"]) == 0
     assert "mixx-b sheet" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:  # names are read exactly (docs/notation.md)
+        main(["policies", "--layout", "MIXX-B", "--policy", "optimal", "--quiet"])
+    assert stop.value.code == 2 and "write 'mixx-b'" in capsys.readouterr().err
 
 
 def test_cli_simulate_takes_a_layout(capsys: pytest.CaptureFixture[str]) -> None:

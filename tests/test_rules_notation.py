@@ -53,7 +53,10 @@ def test_sheet_canonical_text_and_variants() -> None:
     sheet = parse_sheet("g:12,11 / r:2,3,5 / p:1")
     assert format_sheet(sheet) == "r:2,3,5/y:-/g:12,11/b:-/p:1"
     assert parse_sheet("red:2,3,5/green:12,11/penalties:1") == sheet
-    assert parse_sheet("R:2,3,5/G:12,11/P:1") == sheet
+    for strayed in ("R:2,3,5/G:12,11/P:1", "red :2", "r:2\n/y:3", "r:2/\ty:3",
+                    "r:2,\u00a03", "r:\u0662"):  # one rule: docs/notation.md
+        with pytest.raises(ParseError):
+            parse_sheet(strayed)
     assert format_sheet(Sheet.EMPTY) == "r:-/y:-/g:-/b:-/p:0"
     assert parse_sheet("r:-") == Sheet.EMPTY
     locked = parse_sheet("b:12,11,10,9,8,2,l")
@@ -84,10 +87,13 @@ def test_roll_text_and_json() -> None:
 
 
 def test_mark_and_plan_forms() -> None:
-    """Marks: ``r8`` (also ``red8``, ``red 8``, ``r:8``, any case); plans ``a1/a2`` with ``-``
-    for an action not taken; ``penalty`` reads as ``-/-``."""
-    for text in ("r8", "red8", "red 8", "r:8", "R8", " Red : 8 "):
+    """Marks: ``r8`` (also ``red8``, ``red 8``, ``r:8``, lower case); plans ``a1/a2`` with
+    ``-`` for an action not taken; ``penalty`` reads as ``-/-``."""
+    for text in ("r8", "red8", "red 8", "r:8", " r: 8 "):
         assert parse_mark(text) == Mark(RED, 8)
+    for text in ("R8", "Red 8", "r :8", "r\t8", "r\u0668"):
+        with pytest.raises(ParseError):
+            parse_mark(text)
     assert format_mark(Mark(GREEN, 12)) == "g12" and format_mark(None) == "-"
     assert mark_to_json(Mark(BLUE, 2)) == {"colour": "blue", "number": 2}
     assert mark_from_json("y5") == Mark(YELLOW, 5) and mark_from_json(None) is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import multiprocessing
 import os
@@ -210,3 +211,92 @@ def test_two_processes_solving_at_once_solve_once_and_agree(tmp_path: Path) -> N
     files = sorted(p.name for p in tmp_path.iterdir())
     assert files == [table_filename(MEDIUM, False), table_filename(MEDIUM, False) + ".lock"]
     assert solve(RULES, MEDIUM, cache=tmp_path).loaded
+
+
+# ------------------------------------------------------------------ forged headers (issue 32)
+
+
+def forge_header(path: Path, text: bytes) -> None:
+    """Replace a table file's JSON header by ``text`` under a valid checksum."""
+    import struct
+    import zlib
+
+    blob = path.read_bytes()
+    _, length, _ = struct.unpack("<8sII", blob[:16])
+    payload = blob[16 + length:]
+    path.write_bytes(struct.pack("<8sII", blob[:8], len(text), zlib.crc32(text)) + text
+                     + payload)
+
+
+def header_with(path: Path, field: str, value: str) -> bytes:
+    """The file's header text with ``field``'s value replaced by the JSON text ``value``."""
+    import json
+    import struct
+
+    blob = path.read_bytes()
+    _, length, _ = struct.unpack("<8sII", blob[:16])
+    header = json.loads(blob[16:16 + length])
+    assert field in header
+    header[field] = "@forged@"
+    return json.dumps(header, sort_keys=True).replace('"@forged@"', value).encode()
+
+
+@pytest.mark.parametrize(
+    ("forged", "words"),
+    [
+        (lambda p: b"[" * 5000, "RecursionError"),
+        (lambda p: b"9" * 5000, "ValueError"),
+        (lambda p: header_with(p, "payload_offset", "1e999"), "payload_offset"),
+        (lambda p: header_with(p, "payload_offset", "9" * 5000), "ValueError"),
+        (lambda p: header_with(p, "count", '"64"'), "count"),
+        (lambda p: header_with(p, "payload_crc32", "true"), "payload_crc32"),
+        (lambda p: header_with(p, "start_value", "1e999"), "start_value"),
+        (lambda p: header_with(p, "start_value", "9" * 400), "start_value"),
+        (lambda p: header_with(p, "dtype", '"' + "x" * 100000 + '"'), "foreign"),
+    ],
+)
+def test_a_forged_header_with_a_valid_checksum_is_rebuilt(
+        tmp_path: Path, forged: object, words: str) -> None:
+    good = solve(RULES, TINY, cache=tmp_path)
+    path = table_path(tmp_path)
+    assert callable(forged)
+    forge_header(path, forged(path))
+    with pytest.raises(CacheError, match=words) as raised:
+        read_table(path, TINY, False, good.data.size)
+    assert len(str(raised.value)) < 500  # a 100 kB header field is not echoed whole
+    with pytest.warns(CacheWarning, match="corrupt header|foreign"):
+        again = solve(RULES, TINY, cache=tmp_path)
+    assert not again.loaded
+    assert np.array_equal(again.data, good.data)
+    assert solve(RULES, TINY, cache=tmp_path).loaded  # the rebuilt file is good
+
+
+def test_read_table_raises_only_cache_error_for_any_forged_field(tmp_path: Path) -> None:
+    """Fuzz: any JSON value in any header field gives a CacheError or a verified table."""
+    import json
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    good = solve(RULES, TINY, cache=tmp_path)
+    path = table_path(tmp_path)
+    pristine = path.read_bytes()
+    fields = ["payload_offset", "count", "payload_crc32", "start_value", "dtype", "format",
+              "variant", "action2_after_action1_end", "payload_block_bytes",
+              "payload_block_crc32"]
+    values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner,
+                                                                    max_size=3),
+        max_leaves=8)
+
+    @settings(max_examples=60, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(field=st.sampled_from(fields), value=values)
+    def check(field: str, value: object) -> None:
+        path.write_bytes(pristine)
+        forge_header(path, header_with(path, field, json.dumps(value)))
+        with contextlib.suppress(CacheError):  # anything else fails the test
+            read_table(path, TINY, False, good.data.size)
+
+    check()

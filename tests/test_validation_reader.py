@@ -401,3 +401,46 @@ def test_arbitrary_text_gives_a_record_or_a_record_error(text: str) -> None:
     except RecordError:
         return
     assert isinstance(record, GameRecord)
+
+
+def test_a_record_too_large_for_the_turn_limit_is_refused_before_parsing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32: a 30 MB record was parsed (412 MB peak) before the 2,000-turn cap refused
+    it; now the file size refuses it before a byte is parsed."""
+    from qwixx_math.validation import reader
+
+    turn = random_game(5, seed=1).to_json()["turns"][0]
+    data = random_game(5, seed=1).to_json()
+    data["turns"] = [turn] * (reader.MAX_RECORD_BYTES // 200)
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert path.stat().st_size > reader.MAX_RECORD_BYTES
+
+    def no_parsing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed a record that is too large")
+
+    monkeypatch.setattr(reader.json, "loads", no_parsing)
+    with pytest.raises(RecordError, match=f"at most {reader.MAX_RECORD_BYTES:,} bytes"):
+        load_record(path)
+
+
+def test_the_byte_limit_holds_a_record_of_the_most_turns() -> None:
+    """The byte limit is no tighter than the turn limit: MAX_TURNS five-player turns with
+    every claim (3-digit scores), indented by 4, fit in MAX_RECORD_BYTES."""
+    from qwixx_math.validation import reader
+
+    data = random_game(5, seed=2).to_json()
+    turns = []
+    for k in range(reader.MAX_TURNS):
+        turn = dict(data["turns"][k % len(data["turns"])])
+        turn["scores"] = [-20, 131, 250, 99, 110]
+        turn["penalties"] = [4, 3, 2, 1, 0]
+        turn["action1"] = [{"colour": "yellow", "number": 12}] * 5
+        turns.append(turn)
+    data["turns"] = turns
+    text = json.dumps(data, indent=4)
+    assert len(text.encode()) <= reader.MAX_RECORD_BYTES
+    assert len(read_record(json.loads(text)).turns) == reader.MAX_TURNS
+    data["turns"].append(turns[0])
+    with pytest.raises(RecordError, match="holds 2001 turns; at most 2000"):
+        read_record(data)

@@ -439,7 +439,8 @@ def test_text_report_lists_violations_and_result() -> None:
     assert text[0] == ("INVALID: 4 violation(s) in 10 turn(s) under the official rules, "
                        "2 player(s)")
     assert text[1].startswith("turn 7, action 2, player 0 (Kari): R9: ")
-    assert text[5] == ("the rules' result of the marks made: ended by R14 in turn 10; "
+    assert text[5] == ("the result of the marks made, with the record's penalty boxes (Ola: 1 "
+                       "more than the rules give): ended by R14 in turn 10; "
                        "scores Kari 27, Ola 25; winner(s) Kari")
     assert text[6].startswith("dialect: die_removal=end_of_turn (R9) would explain 1")
 
@@ -450,3 +451,55 @@ def test_mark_json_helpers_round_trip() -> None:
     assert roll_to_json(t.roll) == {"white": [3, 5], "red": 1, "yellow": 2, "green": 6,
                                     "blue": 4}
     assert mark_to_json(t.action2) == {"colour": "green", "number": 9}
+
+
+# -- issue 32: a dropped penalty, the result line, the winners' names ---------------------------
+
+def _dropped_penalty(result: GameResult | None) -> GameRecord:
+    """Player 1, active in turn 2, marks nothing: the rules give a penalty box, the record's
+    turn claims give none."""
+    return game([turn(0, "w:1,1/r:1/y:1/g:1/b:1", "r2,-", penalties=[0, 0]),
+                 turn(1, "w:1,2/r:1/y:1/g:1/b:1", "-,-", penalties=[0, 0])],
+                players=2, result=result)
+
+
+def test_a_dropped_penalty_is_one_violation_when_the_result_counts_it() -> None:
+    """The result claims the rules' total (-5): no second violation blaming penalties for
+    passing as a non-active player, which the record's turn claims cannot explain."""
+    report = validate_record(_dropped_penalty(GameResult((1, -5), (0,), None)), partial=True)
+    assert keys(report) == [(2, "penalties", 1, "R11")]
+    assert "marked nothing in either action" in report.violations[0].message
+
+
+def test_a_result_counting_the_records_penalties_is_not_blamed_on_passes() -> None:
+    """With a penalty claim every turn, a final score gap is no penalty box: R16, not R11
+    'non-active players never take a penalty'."""
+    # player 0 passed as a non-active player in turn 2, and every turn claims 0 boxes
+    report = validate_record(_dropped_penalty(GameResult((-4, -5), (0,), None)), partial=True)
+    found = [v for v in report.violations if v.step.value == "result"]
+    assert [(v.player, v.rule) for v in found] == [(0, "R16")]
+    assert "non-active" not in found[0].message
+
+
+def test_the_result_line_says_when_it_counts_the_records_penalty_boxes() -> None:
+    report = validate_record(_dropped_penalty(GameResult((1, 0), (0,), None)), partial=True)
+    assert report.adopted_penalties == (0, -1)
+    assert report.scores == (1, 0)  # the replay took the record's boxes (one bug, one report)
+    text = report.to_text()
+    assert "the rules' result" not in text
+    assert ("the result of the marks made, with the record's penalty boxes (P1: 1 fewer than "
+            "the rules give): not over; scores P0 1, P1 0") in text
+    assert report.to_json()["reference"]["adopted_penalties"] == [0, -1]
+    clean = validate_record(game([turn(0, "w:1,1/r:1/y:1/g:1/b:1", "r2,-")], players=2),
+                            partial=True)
+    assert clean.adopted_penalties == () and "the rules' result: not over" in clean.to_text()
+
+
+def test_the_winners_line_names_the_players() -> None:
+    record, result = _finished()
+    losers = tuple(i for i in range(3) if i not in result.winners)
+    wrong = GameRecord(record.players, record.ruleset, record.turns, 0, None,
+                       GameResult(result.scores, losers, result.ended_by))
+    [found] = [v for v in validate_record(wrong).violations if v.rule == "R18"]
+    for i in (*losers, *result.winners):
+        assert f"player {i} ({record.players[i]})" in found.message

@@ -3,67 +3,65 @@
 :func:`add_layout_argument` gives a command the shared ``--layout
 official|mixx-a|mixx-b`` option (:func:`layout_from_args` reads it).
 
-``int`` and ``float`` accept any Unicode digit (``int("\\u0663")``, an Arabic-Indic
-three, is 3) and underscores (``int("1_000")``); a command-line number is ASCII
-digits only (an optional sign, at most :data:`MAX_DIGITS` digits).  A path may
-not be empty (``--out ''`` would silently mean the current directory) nor hold
-a NUL character.  Each type raises :class:`argparse.ArgumentTypeError`, so
-argparse prints the usage and the problem and exits with code 2.
+Numbers and names follow the project's one rule (:mod:`qwixx_math.parsing`,
+docs/notation.md): ``int`` and ``float`` accept any Unicode digit (``int("\\u0663")``,
+an Arabic-Indic three, is 3), underscores (``int("1_000")``) and surrounding
+whitespace; a command-line number is ASCII digits only (an optional sign, at most
+:data:`MAX_DIGITS` digits, no spaces), a name one of its documented spellings
+exactly.  A path may not be empty (``--out ''`` would silently mean the current
+directory) nor hold a NUL character.  Each type raises
+:class:`argparse.ArgumentTypeError`, so argparse prints the usage and the problem
+and exits with code 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
-import re
 from collections.abc import Callable
 
-from ..display import clip, printable
+from ..display import printable
 from ..errors import ParseError
 from ..layouts import LAYOUTS, SheetLayout, layout_named
+from ..parsing import MAX_DIGITS, parse_count, parse_decimal, shown
 from ..record import GameRecord
 from ..validation.reader import RecordError
 
 __all__ = ["MAX_DIGITS", "add_layout_argument", "ascii_float", "ascii_int", "check_layout",
            "layout_arg", "layout_from_args", "path_arg", "record_with_layout"]
 
-#: Longest whole number accepted (no count or seed of this library needs more).
-MAX_DIGITS = 30
-_INT = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})"
-                    r"(?:[eE][+-]?[0-9]{1,3})?")
-
 
 def _shown(text: str) -> str:
-    return printable(clip(repr(text), 60))
+    return shown(text)
+
+
+def _without_subject(exc: ParseError, what: str) -> str:
+    """The message of ``exc`` without its ``what: `` prefix (argparse names the option)."""
+    message = str(exc)
+    return message[len(what) + 2:] if message.startswith(what + ": ") else message
 
 
 def ascii_int(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """The argparse type of a whole number written in ASCII digits, ``low <= n <= high``."""
+    """The argparse type of a whole number written in ASCII digits, ``low <= n <= high``
+    (:func:`qwixx_math.parsing.parse_count`)."""
 
     def parse(text: str) -> int:
-        if not _INT.fullmatch(text):
-            raise argparse.ArgumentTypeError(
-                f"expected a whole number in ASCII digits 0-9 (at most {MAX_DIGITS}), "
-                f"not {_shown(text)}")
-        value = int(text)
-        if (low is not None and value < low) or (high is not None and value > high):
-            bounds = (f"between {low} and {high}" if low is not None and high is not None
-                      else f"at least {low}" if low is not None else f"at most {high}")
-            raise argparse.ArgumentTypeError(f"must be {bounds}, not {value}")
-        return value
+        try:
+            return parse_count(text, "number", low, high)
+        except ParseError as exc:
+            raise argparse.ArgumentTypeError(_without_subject(exc, "number")) from None
 
     parse.__name__ = "whole number"  # argparse names the type in its messages
     return parse
 
 
 def ascii_float(text: str) -> float:
-    """The argparse type of a finite decimal number written in ASCII (``0.05``, ``1e-3``)."""
-    if not _FLOAT.fullmatch(text) or not math.isfinite(value := float(text)):
-        raise argparse.ArgumentTypeError(
-            f"expected a decimal number in ASCII (e.g. 0.05), not {_shown(text)}")
-    return value
+    """The argparse type of a finite decimal number written in ASCII (``0.05``, ``1e-3``)
+    (:func:`qwixx_math.parsing.parse_decimal`)."""
+    try:
+        return parse_decimal(text, "number")
+    except ParseError as exc:
+        raise argparse.ArgumentTypeError(_without_subject(exc, "number")) from None
 
 
 def path_arg(text: str) -> str:
@@ -81,9 +79,8 @@ def layout_arg(text: str) -> SheetLayout:
     """The argparse type of a sheet layout: ``official``, ``mixx-a`` or ``mixx-b``."""
     try:
         return layout_named(text)
-    except ParseError:
-        raise argparse.ArgumentTypeError(
-            f"expected one of {', '.join(LAYOUTS)}, not {_shown(text)}") from None
+    except ParseError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 layout_arg.__name__ = "layout"

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
     )
     p.add_argument("record", metavar="RECORD.json", type=path_arg,
-                   help="the game record (at most 32 MB, 2,000 turns)")
+                   help="the game record (at most 4 MiB, 2,000 turns)")
     p.add_argument("--player", metavar="NAME", default=None,
                    help="the player to review (default: every player)")
     p.add_argument("--top", type=ascii_int(), default=5, metavar="N",

@@ -30,13 +30,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Replay a game record (qwixx-math/game-record JSON) through the reference "
                     "rules and report every violation with its turn, player and rule id, the "
                     "claimed scores, end of game and winners included, and which ruleset "
-                    "switch (dialect) explains them.  Limits: a record of at most 32 MB and "
+                    "switch (dialect) explains them.  Limits: a record of at most 4 MiB and "
                     "2,000 turns; the first 1,000 violations are described, the rest "
                     "counted; no dialect diagnosis beyond 200 violations.  Exit code 0: "
                     "valid; 1: violations; 2: unreadable record.")
     parser.add_argument("record", metavar="RECORD.json", type=path_arg,
                         help="the game record file ('-' reads standard input), at most "
-                             "32 MB")
+                             "4 MiB")
     parser.add_argument("--json", action="store_true",
                         help='print {"valid": ..., "violations": [...], ...} as JSON')
     parser.add_argument("--no-dialects", action="store_true",

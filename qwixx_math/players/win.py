@@ -31,6 +31,7 @@ its own position (it cannot, except by closing a colour).
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..advice import Advisor
+from ..display import clip
 from ..errors import ParseError
 from ..files import read_text_bounded
 from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
@@ -80,7 +82,10 @@ class WinModel:
         """Win probabilities of the rows of ``x`` (shape (n, N_FEATURES))."""
         z = (x - self.mean) / self.scale
         h = np.tanh(z @ self.w1 + self.b1)
-        out: FloatArray = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
+        # a logit below -709 overflows exp to inf, and 1 / (1 + inf) is 0.0, the float
+        # nearest the true probability: the overflow is exact, not worth a warning
+        with np.errstate(over="ignore"):
+            out: FloatArray = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -89,26 +94,35 @@ class WinModel:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> WinModel:
-        try:
-            model = cls(np.array(data["w1"], dtype=float), np.array(data["b1"], dtype=float),
-                        np.array(data["w2"], dtype=float), float(data["b2"]),
-                        np.array(data["mean"], dtype=float), np.array(data["scale"], dtype=float))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ParseError(f"a win model needs w1, b1, w2, b2, mean, scale: {exc}") from exc
-        if model.w1.ndim != 2 or model.w1.shape[0] != N_FEATURES \
-                or model.mean.shape != (N_FEATURES,) or model.scale.shape != (N_FEATURES,):
+        """The model ``to_json`` wrote, with a :class:`~qwixx_math.errors.ParseError` for
+        anything else: every field a JSON number or list of them (not a string, not
+        ``true``), finite as a float, the shapes of a network with at least one hidden
+        unit over :data:`~qwixx_math.players.race.N_FEATURES` features."""
+        if not isinstance(data, dict):
+            raise ParseError(f"a win model is a JSON object, not {type(data).__name__}")
+        missing = [key for key in _MODEL_FIELDS if key not in data]
+        if missing:
+            raise ParseError(f"a win model needs w1, b1, w2, b2, mean, scale "
+                             f"(missing {', '.join(missing)})")
+        w1 = _model_numbers(data["w1"], "w1", 2)
+        b1, w2 = _model_numbers(data["b1"], "b1", 1), _model_numbers(data["w2"], "w2", 1)
+        mean = _model_numbers(data["mean"], "mean", 1)
+        scale = _model_numbers(data["scale"], "scale", 1)
+        b2 = float(_model_numbers(data["b2"], "b2", 0))
+        if w1.shape[0] != N_FEATURES or mean.shape != (N_FEATURES,) \
+                or scale.shape != (N_FEATURES,):
             raise ParseError(f"a win model takes {N_FEATURES} features: w1 must be "
                              f"{N_FEATURES} x H, mean and scale {N_FEATURES} long")
-        hidden = model.w1.shape[1]
-        if model.b1.shape != (hidden,) or model.w2.shape != (hidden,):
+        hidden = w1.shape[1]
+        if hidden < 1:
+            raise ParseError("a win model needs at least one hidden unit (w1 is "
+                             f"{N_FEATURES} x 0)")
+        if b1.shape != (hidden,) or w2.shape != (hidden,):
             raise ParseError(f"a win model with {hidden} hidden units needs b1 and w2 "
-                             f"{hidden} long, not {model.b1.shape} and {model.w2.shape}")
-        if not all(np.all(np.isfinite(a)) for a in (model.w1, model.b1, model.w2, model.mean,
-                                                    model.scale)) or not np.isfinite(model.b2):
-            raise ParseError("a win model's numbers must be finite")
-        if np.any(model.scale <= 0):
+                             f"{hidden} long, not {b1.shape} and {w2.shape}")
+        if np.any(scale <= 0):
             raise ParseError("a win model's scale must be positive")
-        return model
+        return cls(w1, b1, w2, b2, mean, scale)
 
     @classmethod
     def from_file(cls, path: str) -> WinModel:
@@ -121,11 +135,61 @@ class WinModel:
     def _from_text(cls, text: str, where: str) -> WinModel:
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:  # RecursionError: nested too deep
-            raise ParseError(f"the win model {where} is not JSON: {exc}") from exc
+        except (ValueError, RecursionError) as exc:
+            # ValueError: not JSON, or an integer past Python's digit limit (a 5,000-digit
+            # number); RecursionError: nested too deep
+            raise ParseError(f"the win model {where} is not JSON: "
+                             f"{clip(str(exc), 100)}") from None
         if not isinstance(data, dict):
             raise ParseError(f"the win model {where} must be a JSON object")
         return cls.from_json(data)
+
+
+_MODEL_FIELDS = ("w1", "b1", "w2", "b2", "mean", "scale")
+#: The most numbers a model field may hold (the shipped w1 is 38 x 48).
+_MAX_MODEL_NUMBERS = 1 << 20
+
+
+def _model_numbers(value: object, key: str, depth: int) -> FloatArray:
+    """``value`` as a float array of ``depth`` dimensions (0: a number, 1: a list of
+    numbers, 2: a rectangular list of lists), every entry a finite JSON number."""
+    where = f"the win model's {key}"
+    shape = ("a number" if depth == 0 else "a list of numbers" if depth == 1
+             else "a list of equally long lists of numbers")
+    rows = [value] if depth < 2 else value
+    if depth == 2 and not isinstance(rows, list):
+        raise ParseError(f"{where} must be {shape}, not {type(value).__name__}")
+    flat: list[float] = []
+    widths = set()
+    assert isinstance(rows, list)
+    for row in rows:
+        items = [row] if depth == 0 else row
+        if not isinstance(items, list):
+            raise ParseError(f"{where} must be {shape}, not {type(row).__name__} inside")
+        widths.add(len(items))
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, (int, float)):
+                shown = clip(repr(item), 30) + " is " if isinstance(item, str) else ""
+                raise ParseError(f"{where} must be {shape}; {shown}"
+                                 f"{type(item).__name__} is not a number")
+            try:
+                number = float(item)
+            except OverflowError:  # an integer such as 10**400
+                number = math.inf
+            if not math.isfinite(number):
+                raise ParseError(f"a win model's numbers must be finite ({key} holds "
+                                 f"{'a huge number' if isinstance(item, int) else item})")
+            flat.append(number)
+        if len(flat) > _MAX_MODEL_NUMBERS:
+            raise ParseError(f"{where} holds more than {_MAX_MODEL_NUMBERS:,} numbers")
+    if len(widths) > 1:
+        raise ParseError(f"{where} must be {shape} (rows of {sorted(widths)} numbers)")
+    array = np.array(flat, dtype=np.float64)
+    if depth == 0:
+        return array.reshape(())
+    if depth == 1:
+        return array
+    return array.reshape(len(rows), widths.pop() if widths else 0)
 
 
 @lru_cache(maxsize=1)

@@ -6,13 +6,15 @@ import re
 from dataclasses import dataclass
 
 from ..errors import ParseError
+from ..parsing import shown
 from .scoring import PolicyKind
 
 __all__ = ["DEFAULT_SPECS", "PolicySpec"]
 
 #: The German rule text's tip: a penalty costs less than skipping four numbers.
 SEED_PENALTY_SKIPS = 3.5
-_THRESHOLD = re.compile(r"threshold-(\d{1,2})")
+_THRESHOLD = re.compile(r"threshold-([0-9]{1,2})")  # ASCII digits only, not \d
+_NAMES = ("optimal", "fewest-skips", "seed-tips")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,21 +57,25 @@ class PolicySpec:
 
     @classmethod
     def parse(cls, text: str) -> PolicySpec:
-        """``optimal``, ``fewest-skips``, ``threshold-T`` or ``seed-tips`` (case-insensitive)."""
+        """``optimal``, ``fewest-skips``, ``threshold-T`` (T = 0..10 in ASCII digits) or
+        ``seed-tips``, written exactly so (lower case, no spaces: docs/notation.md)."""
         if not isinstance(text, str):
-            raise ParseError(f"a policy name must be text, not {text!r}")
-        key = text.strip().lower()
-        if key == "optimal":
+            raise ParseError(f"a policy name must be text, not {type(text).__name__}")
+        if text == "optimal":
             return cls.optimal()
-        if key == "fewest-skips":
+        if text == "fewest-skips":
             return cls.fewest_skips()
-        if key == "seed-tips":
+        if text == "seed-tips":
             return cls.seed_tips()
-        match = _THRESHOLD.fullmatch(key)
+        match = _THRESHOLD.fullmatch(text)
         if match is not None and int(match.group(1)) <= 10:
             return cls.skip_threshold(int(match.group(1)))
-        raise ParseError(f"unknown policy {text!r}; expected optimal, fewest-skips, "
-                         "threshold-T (T = 0..10) or seed-tips")
+        near = text.strip().lower()
+        hint = ""
+        if near != text and (near in _NAMES or _THRESHOLD.fullmatch(near)):
+            hint = f" (names are lower case, without spaces: write {near!r})"
+        raise ParseError(f"unknown policy {shown(text)}; expected optimal, fewest-skips, "
+                         f"threshold-T (T = 0..10) or seed-tips{hint}")
 
     @property
     def name(self) -> str:

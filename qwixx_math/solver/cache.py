@@ -342,23 +342,29 @@ def read_table(
         raise CacheError(f"{path}: corrupt header (checksum mismatch)")
     try:
         header = json.loads(text.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CacheError(f"{path}: corrupt header ({exc})") from exc
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        # ValueError: bad JSON, or an integer past Python's digit limit; RecursionError:
+        # nesting deeper than the parser goes.  A forged header can have a valid checksum.
+        raise CacheError(f"{path}: corrupt header ({type(exc).__name__}: "
+                         f"{str(exc)[:100]})") from None
     if not isinstance(header, dict):
         raise CacheError(f"{path}: corrupt header (not an object)")
     wanted = _header_identity(variant, action2_after_action1_end, players)
     found = {key: header.get(key) for key in wanted}
     if found != wanted or header.get("players", 1) != players:
-        raise CacheError(f"{path}: foreign table (holds {found}, wanted {wanted})")
-    try:
-        offset = int(header["payload_offset"])
-        stored = int(header["count"])
-        payload_crc = int(header["payload_crc32"])
-        float(header["start_value"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CacheError(f"{path}: corrupt header (missing or bad field {exc})") from exc
+        raise CacheError(f"{path}: foreign table (holds {_clipped(found, 200)}, "
+                         f"wanted {wanted})")
+    offset = _header_int(path, header, "payload_offset", 1 << 62)
+    stored = _header_int(path, header, "count", 1 << 62)
+    payload_crc = _header_int(path, header, "payload_crc32", 0xFFFFFFFF)
+    start_value = header.get("start_value")
+    if isinstance(start_value, bool) or not isinstance(start_value, (int, float)) \
+            or not -1e6 < start_value < 1e6:
+        raise CacheError(f"{path}: corrupt header (start_value {_clipped(start_value)} "
+                         "is not a finite number)")
     if header.get("dtype") != "<f8" or stored != count:
-        raise CacheError(f"{path}: foreign table ({stored} values of {header.get('dtype')}, "
+        dtype = _clipped(header.get("dtype"))
+        raise CacheError(f"{path}: foreign table ({stored} values of {dtype}, "
                          f"wanted {count} of <f8)")
     expected_size = offset + 8 * count
     if size < expected_size:
@@ -376,6 +382,29 @@ def read_table(
         del data
         raise CacheError(f"{path}: corrupt payload (checksum mismatch)")
     return LoadedTable(path, header, data)
+
+
+def _clipped(value: object, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters (a forged header can be 1 MB)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past the digit limit, deep nesting
+        return "a huge number"
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _header_int(path: Path, header: dict[str, Any], key: str, high: int) -> int:
+    """The header's field ``key``, a JSON whole number in ``0..high``, else CacheError.
+
+    A forged header can hold anything under a valid checksum (``1e999``, a
+    5,000-digit number, a string): every such value is a corrupt header, so the
+    caller rebuilds the file instead of failing on every run.
+    """
+    value = header.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise CacheError(f"{path}: corrupt header ({key} {_clipped(value)} is not a whole "
+                         f"number 0..{high})")
+    return value
 
 
 def _map_payload(path: Path, offset: int, count: int) -> npt.NDArray[np.float64]:

@@ -14,11 +14,15 @@ syntax errors, the line and column.  Whether the moves are legal is the
 validator's business, not the reader's: a die for a closed colour is well
 formed, a die showing 7 is not.
 
-Limits: a record file may hold at most :data:`MAX_RECORD_BYTES` (32 MB; a
-finished 5-player game is about 60 KB), checked before it is read, and at most
-:data:`MAX_TURNS` turns (2,000; a legal game has at most 48 per player, since
-every turn of the active player gives them a mark or a penalty box: 240 for five
-players).
+Limits: a record may hold at most :data:`MAX_TURNS` turns (2,000; a legal game
+has at most 48 per player, since every turn of the active player gives them a
+mark or a penalty box: 240 for five players), and a record file at most
+:data:`MAX_RECORD_BYTES` (4 MiB: 2,000 turns of 2 KiB; a five-player turn with
+every claim, indented by 4, is under 1 KB; a finished five-player game is about
+60 KB), checked before a byte is parsed.  The byte limit follows from the turn
+limit so that a record refused for its turns is refused before parsing:
+Python's JSON objects take about 14 times the text's bytes (a 30 MB record
+peaked at 412 MB before it was refused for holding more than 2,000 turns).
 """
 
 from __future__ import annotations
@@ -37,10 +41,11 @@ from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, DieRemoval, EndCheck, Ruleset
 __all__ = ["MAX_RECORD_BYTES", "MAX_TURNS", "RecordError", "load_record", "parse_record_text",
            "read_record"]
 
-#: Largest record file read (checked before reading).
-MAX_RECORD_BYTES = 32 * 1024 * 1024
 #: Most turns a record may hold (a legal game has at most 48 per player).
 MAX_TURNS = 2000
+#: Largest record file read (checked before reading): room for :data:`MAX_TURNS` turns
+#: of 2 KiB.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
 
 _TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turns", "result",
                "layout")

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..display import printable
 from ..errors import IllegalMoveError
 from ..layouts import OFFICIAL, SheetLayout
 from ..model import COLOURS, PENALTY_POINTS, Colour, Mark, Roll, Sheet
@@ -67,7 +68,9 @@ class Replay:
     replayed turn (the other program's evident state); ``end_turn`` the turn (from
     1) in which the game ended, None if it did not; ``replayed`` the number of
     turns replayed (turns after the end are not); ``omitted`` the number of
-    violations found after the ``limit`` of :func:`check_record` and not described.
+    violations found after the ``limit`` of :func:`check_record` and not described;
+    ``adopted_penalties`` per player, the penalty boxes the record claims beyond
+    the rules' (negative: fewer) that ``final`` holds (empty: none adopted).
     """
 
     violations: tuple[Violation, ...]
@@ -75,6 +78,7 @@ class Replay:
     end_turn: int | None
     replayed: int
     omitted: int = 0
+    adopted_penalties: tuple[int, ...] = ()
 
 
 class _Found:
@@ -321,6 +325,7 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
     end_turn: int | None = None
     offsets = [0] * n  # claimed minus reference score differences already reported
     passive_passes = [0] * n
+    adopted = [0] * n  # claimed minus the rules' penalty boxes, taken into the state
     replayed = 0
     for k, turn in enumerate(record.turns, start=1):
         if state.is_over:
@@ -381,6 +386,7 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
                 if claimed != reference:
                     out.append(Violation(k, Step.PENALTIES, i, "R11", _penalty_message(
                         i, turn, before.sheets[i].penalties, claimed, reference)))
+                    adopted[i] += claimed - reference
             state = _with_penalties(state, turn.penalties)
         for i in range(n):
             if i != turn.active and turn.action1[i] is None:
@@ -407,14 +413,22 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
             closed_in[colour] = k
         if state.is_over and end_turn is None:
             end_turn = k
-    _check_end(record, state, end_turn, offsets, passive_passes, out, partial)
-    return Replay(tuple(out.kept), state, end_turn, replayed, out.omitted)
+    _check_end(record, state, end_turn, offsets, passive_passes, out, partial, adopted)
+    return Replay(tuple(out.kept), state, end_turn, replayed, out.omitted,
+                  tuple(adopted) if any(adopted) else ())
+
+
+def _who(i: int, names: Sequence[str]) -> str:
+    """``player 1 (P2)``, as :meth:`Violation.describe` names the player of a violation."""
+    return f"player {i} ({printable(names[i])})" if i < len(names) else f"player {i}"
 
 
 def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offsets: list[int],
-               passive_passes: list[int], out: _Found, partial: bool) -> None:
+               passive_passes: list[int], out: _Found, partial: bool,
+               adopted: Sequence[int] = ()) -> None:
     """The record's end against the game's (R13, R14) and the claimed result (R11-R18);
-    a ``partial`` record may end before the game does."""
+    a ``partial`` record may end before the game does.  ``adopted``: the penalty boxes
+    per player the state holds beyond the rules' (the record's claims, reported)."""
     last = len(record.turns)
     result = record.result
     if not state.is_over and (not partial or (result is not None and result.ended_by)):
@@ -435,11 +449,18 @@ def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offse
             last, Step.RESULT, None, rule,
             f"the record claims the game ended by {claimed}, but it ended by {rule} "
             f"({_END_REASONS[rule]}) in turn {end_turn}"))
+    # with a penalty claim every turn, the state holds the claimed boxes: a score gap is
+    # then no penalty box the record forgot or invented
+    penalties_known = bool(record.turns) and all(t.penalties is not None for t in record.turns)
     for i, claimed_score in enumerate(result.scores):
         sheet = state.sheets[i]
         gap = claimed_score - sheet.score - offsets[i]
+        extra = adopted[i] if i < len(adopted) else 0
+        if gap and extra and claimed_score - offsets[i] == Sheet._unchecked(
+                sheet.masks, sheet.penalties - extra, sheet.layout).score:
+            continue  # the claim counts the rules' penalty boxes (the turns' claims are wrong)
         if gap:
-            rule, why = _score_gap(gap, penalties_known=False,
+            rule, why = _score_gap(gap, penalties_known=penalties_known,
                                    passive_passes=passive_passes[i],
                                    ref_penalties=sheet.penalties, sheet=sheet)
             earlier = (f" ({offsets[i]:+d} of it reported in earlier turns)"
@@ -451,8 +472,9 @@ def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offse
     best = max(result.scores)
     by_claims = tuple(i for i, s in enumerate(result.scores) if s == best)
     if tuple(sorted(result.winners)) != by_claims:
-        names = ", ".join(str(w) for w in sorted(result.winners))
+        names = ", ".join(_who(w, record.players) for w in sorted(result.winners))
         out.append(Violation(
             last, Step.RESULT, None, "R18",
             f"the record claims winner(s) {names}, but the highest claimed total {best} "
-            f"belongs to {', '.join(str(w) for w in by_claims)} (equal totals share the win)"))
+            f"belongs to {', '.join(_who(w, record.players) for w in by_claims)} "
+            f"(equal totals share the win)"))

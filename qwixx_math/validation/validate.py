@@ -42,7 +42,10 @@ class ValidationReport:
     (:data:`MAX_REPORTED`) and not described; ``dialects_skipped`` is True when
     there were too many violations (more than :data:`DIALECT_LIMIT`) to diagnose
     the dialect.  ``partial``: the record was checked as one that may stop
-    before the game ends.
+    before the game ends.  ``adopted_penalties``: per player, the penalty boxes
+    the record's turns claim beyond the rules' (negative: fewer), reported as
+    violations and then taken into the replay (so that one bug is one violation),
+    and so counted in ``scores`` and the end of the game; empty when none were.
     """
 
     players: tuple[str, ...]
@@ -57,6 +60,7 @@ class ValidationReport:
     omitted: int = 0
     dialects_skipped: bool = False
     partial: bool = False
+    adopted_penalties: tuple[int, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -81,7 +85,8 @@ class ValidationReport:
             "turns": self.turns,
             "reference": {"scores": list(self.scores), "winners": list(self.winners),
                           "ended_by": self.ended_by, "end_turn": self.end_turn,
-                          "game_over": self.ended_by is not None},
+                          "game_over": self.ended_by is not None,
+                          "adopted_penalties": list(self.adopted_penalties) or None},
             "dialects": [d.to_json() for d in self.dialects],
             "dialects_skipped": self.dialects_skipped,
         }
@@ -108,8 +113,13 @@ class ValidationReport:
             end = f"ended by {self.ended_by} in turn {self.end_turn}"
         else:
             end = "not over"
-        lines.append(f"the rules' result{' of the marks made' if not self.valid else ''}: "
-                     f"{end}; scores {scores}; winner(s) {winners}")
+        adopted = self._adopted_text()
+        if adopted:  # not the rules' result: it counts the record's penalty boxes
+            lines.append(f"the result of the marks made, with the record's penalty boxes "
+                         f"({adopted}): {end}; scores {scores}; winner(s) {winners}")
+        else:
+            lines.append(f"the rules' result{' of the marks made' if not self.valid else ''}: "
+                         f"{end}; scores {scores}; winner(s) {winners}")
         if self.dialects_skipped:
             lines.append(f"dialect: not diagnosed ({self.violation_count:,} violations, more "
                          f"than {DIALECT_LIMIT})")
@@ -119,6 +129,18 @@ class ValidationReport:
             for finding in self.dialects:
                 lines.append(f"dialect: {finding.describe()}")
         return "\n".join(lines)
+
+
+    def _adopted_text(self) -> str:
+        """``P2: 1 fewer than the rules give``, or "" when no penalty box was adopted."""
+        changes = []
+        for name, extra in zip(self.players, self.adopted_penalties, strict=False):
+            if extra:
+                how = "more" if extra > 0 else "fewer"
+                changes.append(f"{printable(name)}: {abs(extra)} {how}")
+        if not changes:
+            return ""
+        return f"{', '.join(changes)} than the rules give"
 
 
 def _describe_ruleset(ruleset: Ruleset) -> str:
@@ -187,7 +209,8 @@ def validate_record(record: GameRecord, ruleset: Ruleset | None = None, *,
         violations=found.violations, scores=final.scores, winners=final.winners,
         ended_by=final.ended_by if final.is_over else None,
         end_turn=found.end_turn, dialects=diagnosed, omitted=found.omitted,
-        dialects_skipped=dialects and too_many, partial=bool(partial))
+        dialects_skipped=dialects and too_many, partial=bool(partial),
+        adopted_penalties=found.adopted_penalties)
 
 
 def validate_data(data: object, ruleset: Ruleset | None = None, *,
@@ -205,5 +228,5 @@ def validate_text(text: str, ruleset: Ruleset | None = None, *, source: str = "<
 
 def validate_file(path: str | Path, ruleset: Ruleset | None = None, *,
                   dialects: bool = True, partial: bool = False) -> ValidationReport:
-    """Validate the record file at ``path`` (at most 32 MB, see :func:`load_record`)."""
+    """Validate the record file at ``path`` (at most 4 MiB, see :func:`load_record`)."""
     return validate_record(load_record(path), ruleset, dialects=dialects, partial=partial)
