@@ -33,18 +33,21 @@ are exact differences of those values, to the solver's float precision.
 
 ``objective="win"`` adds the **win chance lost** per decision: each moment is
 ranked by :func:`~qwixx_math.winadvice.advise_win` (an estimate by rollouts on
-common dice, with its standard error), and the loss is the estimated share of
-the win of the choice that advice ranks first minus that of the chosen one.
-Decision ``k`` of a turn uses the seed ``seed + 2 * (turn - 1) + part`` (part 0
-for action 1 or a passive choice, 1 for the active player's action 2), so a
-review is deterministic for a seed and each moment can be replayed with
+common dice), and the loss is the share of the win of the choice that advice
+ranks first minus that of the chosen one (0 when the chosen one is first or tied
+with it), measured on **fresh rollouts** of those two choices (common dice, a
+seed of their own, ``seed + 2**62``): the rollouts that ranked the choices would
+overstate it, as the best of several noisy estimates leans high.  The advice's
+own figure is kept as ``Decision.win_loss_advice``.  The moment of turn ``t``
+ranks with the seed ``seed + 2 * (t - 1) + part`` (part 0 for action 1 or a
+passive choice, 1 for the active player's action 2), so a review is
+deterministic for a seed and each ranking can be replayed with
 ``qwixx-math advise --objective win --seed``.  The active player's turn is judged
 in two parts as above, except when every other player passed in action 1:
 nothing was learned between the two actions then, and the whole plan is judged
 at action 1 by one set of rollouts (two sets would add noise, not information).
-The two parts of a turn come from two sets of rollouts, so their sum is noisier
-(its standard error is the two added in quadrature) and, like every estimate
-here, can overstate the loss: the best of several noisy estimates is biased up.
+The two parts of a turn come from two sets of rollouts: their standard errors
+add in quadrature.
 
 >>> from qwixx_math.record import random_game
 >>> review = review_game(random_game(players=1, seed=1))   # a solitaire record: exact
@@ -62,6 +65,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .advice import SOLITAIRE_MODEL, Advisor
+from .arena.registry import make_player, player_seed
 from .display import printable
 from .errors import IllegalMoveError, ParseError, check_whole_number
 from .layouts import OFFICIAL, SheetLayout
@@ -70,7 +74,7 @@ from .notation import format_plan, format_roll, format_sheet, mark_to_json
 from .record import GameRecord, TurnRecord
 from .rules import GameState, Phase, new_game
 from .table import TableAdvisor, check_players
-from .winadvice import ROLLOUT_PLAYER, WinAdvice, WinChoice, advise_win
+from .winadvice import ROLLOUT_PLAYER, WinAdvice, WinChoice, advise_win, rollout_shares
 
 __all__ = ["MAX_REVIEW_ROLLOUTS", "MULTIPLAYER_NOTE", "OBJECTIVES", "TABLE_NOTE", "Decision",
            "Review", "review_game", "review_players"]
@@ -120,6 +124,9 @@ class Decision:
     win_best: TurnPlan | None = None
     seed: int | None = None
     rollouts: int | None = None
+    #: The win advice's own estimate of ``win_loss`` (the rollouts that ranked the choices,
+    #: as ``advise --objective win --seed`` shows it): it leans high.
+    win_loss_advice: float | None = None
 
     @property
     def loss(self) -> float:
@@ -148,7 +155,7 @@ class Decision:
             assert self.win_best is not None
             out.update({"win_loss": self.win_loss, "win_se": self.win_se,
                         "win_best": plan(self.win_best), "seed": self.seed,
-                        "rollouts": self.rollouts})
+                        "rollouts": self.rollouts, "win_loss_advice": self.win_loss_advice})
         return out
 
 
@@ -459,40 +466,67 @@ def _advise_win(judge: _Judge, state: GameState, p: int, seed: int) -> WinAdvice
 
 
 def _win_part(decision: Decision, m: _Moment, p: int, judge: _Judge) -> Decision:
-    """``decision`` with the win chance lost at its moment(s), by :func:`advise_win`."""
+    """``decision`` with the win chance lost at its moment(s): the choice to compare with
+    is :func:`advise_win`'s first, the loss is measured on fresh rollouts (:func:`_fresh`)."""
     turn = m.record
     a1 = turn.action1[p]
     s1 = _decision_seed(judge.seed, m.turn, 0)
     win1 = _advise_win(judge, m.rolled, p, s1)
-    if p != m.rolled.active:
-        choice = win1.find(TurnPlan(a1, None))
-        return _with_win(decision, choice.win_loss, choice.se_loss, win1.best.plan, s1,
-                         win1.rollouts)
     chosen = TurnPlan(a1, turn.action2)
-    if m.after1.phase is Phase.ACTION2 and all(
+    # (state, its win advice, the choice compared with the advice's first, the seed)
+    parts: list[tuple[GameState, WinAdvice, WinChoice, int]]
+    if p != m.rolled.active:
+        parts = [(m.rolled, win1, win1.find(TurnPlan(a1, None)), s1)]
+    elif m.after1.phase is Phase.ACTION2 and all(
             mark is None for s, mark in enumerate(turn.action1) if s != p):
         # every other seat passed: nothing was learned between the two actions, so the
         # turn is the whole plan at action 1 (one set of rollouts, not two)
-        whole = win1.find(chosen)
-        return _with_win(decision, whole.win_loss, whole.se_loss, win1.best.plan, s1,
-                         win1.rollouts)
-    i, _ = _action1_part([(c.plan, c.win) for c in win1.choices], a1)
-    part1 = win1.choices[i]
-    if m.after1.phase is not Phase.ACTION2:
-        return _with_win(decision, part1.win_loss, part1.se_loss, win1.best.plan, s1,
-                         win1.rollouts)
-    win2 = _advise_win(judge, m.after1, p, _decision_seed(judge.seed, m.turn, 1))
-    part2: WinChoice = win2.find(chosen)
-    shown = win1.best.plan if part1.win_loss > 0 else win2.best.plan
-    return _with_win(decision, part1.win_loss + part2.win_loss,
-                     math.hypot(part1.se_loss, part2.se_loss), shown, s1,
-                     min(win1.rollouts, win2.rollouts))
+        parts = [(m.rolled, win1, win1.find(chosen), s1)]
+    else:
+        i, _ = _action1_part([(c.plan, c.win) for c in win1.choices], a1)
+        parts = [(m.rolled, win1, win1.choices[i], s1)]
+        if m.after1.phase is Phase.ACTION2:
+            s2 = _decision_seed(judge.seed, m.turn, 1)
+            win2 = _advise_win(judge, m.after1, p, s2)
+            parts.append((m.after1, win2, win2.find(chosen), s2))
+    loss = var = in_sample = 0.0
+    for state, advice, choice, seed in parts:
+        in_sample += choice.win_loss
+        if choice.win_loss > 0:  # a choice tied with the first costs nothing
+            part_loss, part_se = _fresh(judge, state, p, advice.best.plan, choice.plan, seed)
+            loss += part_loss
+            var += part_se * part_se
+    shown = next((a.best.plan for _, a, c, _ in parts if c.win_loss > 0), parts[-1][1].best.plan)
+    return Decision(decision.turn, decision.active, decision.sheet, decision.roll,
+                    decision.chosen, decision.chosen_value, decision.best, decision.best_value,
+                    decision.options, decision.action2_loss, loss, math.sqrt(var), shown, s1,
+                    min(a.rollouts for _, a, _, _ in parts), in_sample)
 
 
-def _with_win(d: Decision, loss: float, se: float, best: TurnPlan, seed: int, rollouts: int
-              ) -> Decision:
-    return Decision(d.turn, d.active, d.sheet, d.roll, d.chosen, d.chosen_value, d.best,
-                    d.best_value, d.options, d.action2_loss, loss, se, best, seed, rollouts)
+#: Added (mod 2**63) to a decision's seed for the rollouts that measure its win loss, a
+#: stream apart from those that ranked the choices.
+EVALUATION_SEED_OFFSET = 2**62
+
+
+def _fresh(judge: _Judge, state: GameState, p: int, best: TurnPlan, chosen: TurnPlan,
+           seed: int) -> tuple[float, float]:
+    """The win advice's first choice's share of the win minus the chosen one's, on rollouts
+    of their own (common dice, another seed), and the paired standard error: the rollouts
+    that ranked the choices are not reused, as the best of several noisy estimates leans
+    high (the winner's curse)."""
+    n = state.players
+    others = ([judge.opponents] * (n - 1) if isinstance(judge.opponents, str)
+              else list(judge.opponents))
+    names = [*others[:p], judge.own, *others[p:]]
+    seed = (seed + EVALUATION_SEED_OFFSET) % 2**63
+    players = [make_player(name, state.ruleset, player_seed(seed, s))
+               for s, name in enumerate(names)]
+    shares, _ = rollout_shares(state, p, [best, chosen], players, judge.rollouts, seed)
+    diffs = [b - c for b, c in zip(shares[0], shares[1], strict=True)]
+    k = len(diffs)
+    mean = math.fsum(diffs) / k
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean, math.sqrt(var / k)
 
 
 # -- the entry points -------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from test_advice import keyed_value
 
 from qwixx_math import IllegalMoveError, ParseError
 from qwixx_math.advice import Advisor
+from qwixx_math.arena.registry import make_player, player_seed
 from qwixx_math.cli import main
 from qwixx_math.model import Colour, Mark, TurnPlan
 from qwixx_math.notation import format_plan
@@ -37,7 +38,7 @@ from qwixx_math.rules import (
 )
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.table import TableAdvisor
-from qwixx_math.winadvice import advise_win
+from qwixx_math.winadvice import advise_win, rollout_shares
 
 
 @pytest.fixture(scope="module")
@@ -224,34 +225,68 @@ def short_record(table2: TableAdvisor) -> GameRecord:
 FAST = {"opponents": "random", "own": "random"}
 
 
+def fresh_loss(state: GameState, p: int, best: TurnPlan, chosen: TurnPlan, rollouts: int,
+               seed: int, name: str) -> tuple[float, float]:
+    """``best``'s share of the win minus ``chosen``'s on rollouts of their own (seed + 2**62),
+    every seat played by ``name``: the mean and the paired standard error."""
+    seed = (seed + 2**62) % 2**63
+    players = [make_player(name, state.ruleset, player_seed(seed, s))
+               for s in range(state.players)]
+    shares, _ = rollout_shares(state, p, [best, chosen], players, rollouts, seed)
+    diffs = [b - c for b, c in zip(*shares, strict=True)]
+    mean = sum(diffs) / len(diffs)
+    var = sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1)
+    return mean, math.sqrt(var / len(diffs))
+
+
+def expected_win_loss(state: GameState, p: int, chosen: TurnPlan, by_action1: bool,
+                      rollouts: int, seed: int, name: str) -> tuple[float, float, float]:
+    """(loss, se, the advice's own loss) of one moment: the advice's first choice against
+    ``chosen`` (or, ``by_action1``, against the best-estimated plan that starts with
+    ``chosen.action1``)."""
+    win = advise_win(state, p, rollouts=rollouts, seed=seed, opponents=name, own=name)
+    if by_action1:
+        choice = max((c for c in win.choices if c.plan.action1 == chosen.action1),
+                     key=lambda c: c.win)
+    else:
+        choice = win.find(chosen)
+    if choice.win_loss <= 0:
+        return 0.0, 0.0, choice.win_loss
+    return (*fresh_loss(state, p, win.best.plan, choice.plan, rollouts, seed, name),
+            choice.win_loss)
+
+
 def check_win_review(record: GameRecord, p: int, rollouts: int, seed: int,
-                     **players: str) -> None:
-    """Every win loss of ``p``'s review is the win advice's at that moment and seed, and the
-    proficiency figures are the mean, its standard error and interval."""
-    review = review_game(record, p, objective="win", rollouts=rollouts, seed=seed, **players)
+                     name: str = "win") -> None:
+    """Every win loss of ``p``'s review is recomputed from the win advice at that moment and
+    seed and fresh rollouts of the two choices; the proficiency figures are the mean, its
+    standard error and interval."""
+    review = review_game(record, p, objective="win", rollouts=rollouts, seed=seed,
+                         opponents=name, own=name)
     assert review.objective == "win" and review.seed == seed and review.rollouts == rollouts
     state = new_game(2)
     for k, (d, turn) in enumerate(zip(review.decisions, record.turns, strict=True)):
         rolled = state.with_roll(turn.roll)
         assert d.seed == seed + 2 * k and d.rollouts == rollouts
         assert d.win_loss is not None and d.win_se is not None and d.win_se >= 0
-        win = advise_win(rolled, p, rollouts=rollouts, seed=seed + 2 * k, **players)
+        a1 = turn.action1[p]
+        after1 = rolled.with_action1(turn.action1)
+        others_passed = all(m is None for s, m in enumerate(turn.action1) if s != p)
         if not d.active:
-            choice = win.find(TurnPlan(turn.action1[p], None))
-            assert (d.win_loss, d.win_se) == (choice.win_loss, choice.se_loss)
-        elif all(m is None for s, m in enumerate(turn.action1) if s != p):
-            choice = win.find(TurnPlan(turn.action1[p], turn.action2))  # the whole plan
-            assert (d.win_loss, d.win_se) == (choice.win_loss, choice.se_loss)
+            parts = [expected_win_loss(rolled, p, TurnPlan(a1, None), False, rollouts,
+                                       seed + 2 * k, name)]
+        elif others_passed and after1.phase is Phase.ACTION2:  # the whole plan at action 1
+            parts = [expected_win_loss(rolled, p, TurnPlan(a1, turn.action2), False,
+                                       rollouts, seed + 2 * k, name)]
         else:  # two moments: action 1 (the best plan starting with it), then action 2
-            first = next(c for c in win.choices if c.plan.action1 == turn.action1[p])
-            after1 = rolled.with_action1(turn.action1)
+            parts = [expected_win_loss(rolled, p, TurnPlan(a1, None), True, rollouts,
+                                       seed + 2 * k, name)]
             if after1.phase is Phase.ACTION2:
-                second = advise_win(after1, p, rollouts=rollouts, seed=seed + 2 * k + 1,
-                                    **players).find(TurnPlan(turn.action1[p], turn.action2))
-                assert d.win_loss == pytest.approx(first.win_loss + second.win_loss)
-                assert d.win_se == pytest.approx(math.hypot(first.se_loss, second.se_loss))
-            else:
-                assert d.win_loss == first.win_loss
+                parts.append(expected_win_loss(after1, p, TurnPlan(a1, turn.action2), False,
+                                               rollouts, seed + 2 * k + 1, name))
+        assert d.win_loss == pytest.approx(sum(x[0] for x in parts), abs=1e-12)
+        assert d.win_se == pytest.approx(math.sqrt(sum(x[1] ** 2 for x in parts)), abs=1e-12)
+        assert d.win_loss_advice == pytest.approx(sum(x[2] for x in parts), abs=1e-12)
         state = state.play_turn(turn.roll, turn.action1, turn.action2)
     n = len(review.decisions)
     mean = sum(d.win_loss or 0.0 for d in review.decisions) / n
@@ -272,7 +307,7 @@ def check_win_review(record: GameRecord, p: int, rollouts: int, seed: int,
 
 @pytest.mark.parametrize("p", [0, 1])
 def test_win_review_is_the_win_advice_at_each_moment(short_record: GameRecord, p: int) -> None:
-    check_win_review(short_record, p, 3, 9, **FAST)
+    check_win_review(short_record, p, 3, 9, "random")
 
 
 def test_win_review_when_the_other_seat_marks(table2: TableAdvisor) -> None:
@@ -281,8 +316,8 @@ def test_win_review_when_the_other_seat_marks(table2: TableAdvisor) -> None:
     record = random_game(players=2, seed=11)
     part = GameRecord(record.players, record.ruleset, record.turns[:6])
     assert any(t.action1[1 - t.active] is not None for t in part.turns)
-    check_win_review(part, 0, 2, 1, **FAST)
-    check_win_review(part, 1, 2, 1, **FAST)
+    check_win_review(part, 0, 2, 1, "random")
+    check_win_review(part, 1, 2, 1, "random")
 
 
 @pytest.mark.slow
