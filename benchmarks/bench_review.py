@@ -11,7 +11,8 @@ expected-score loss per decision under both models (pooled over the games, with
 the spread of the per-game means), and the time of one table review.  With
 ``--win-rollouts K`` > 0 it also reviews the first game's seat 0 with the win
 objective (K rollouts per choice; 0: the win advice's default budget, None skips)
-and prints its mean win chance lost with the 95% interval and the time it took.
+and prints its mean win chance lost with the 95% interval, the win advice's own
+(in-sample) estimate of it, and the time it took.
 """
 
 from __future__ import annotations
@@ -102,6 +103,9 @@ def main() -> None:
               f"rollouts {rollouts or 'default'}): win chance lost "
               f"{100 * review.mean_win_loss:.2f} percentage points per decision, 95% interval "
               f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]; {took:.1f} s")
+        advice = [d.win_loss_advice or 0.0 for d in review.decisions]
+        print(f"  the win advice's own estimate (the rollouts that ranked the choices): "
+              f"{100 * statistics.fmean(advice):.2f} percentage points per decision")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "player knew when deciding; --players 1 judges by the solitaire model (each "
             "player's sheet alone, with the rest of the turn as recorded). --objective win "
             "adds the win chance lost per decision, estimated by the win advice's rollouts "
-            "(slow: about a second per decision by default). Exit code 0 on success, 2 for "
+            "(slow: seconds per decision by default). Exit code 0 on success, 2 for "
             "an unreadable or illegal record or bad options (docs/review.md)."
         ),
     )
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
                    help=f"with --objective win: rollouts per choice at every decision (2 to "
                         f"{MAX_REVIEW_ROLLOUTS}; default: the win advice's own budget, under "
-                        "a second per decision)")
+                        "a second per ranking)")
     p.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
                    help="with --objective win: the seed of the rollouts (default 0)")
     p.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",
