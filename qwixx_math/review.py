@@ -257,7 +257,7 @@ class Review:
     def proficiency(self) -> dict[str, Any]:
         """The proficiency figures (``docs/review.md``): decisions, the mean and total
         expected-score loss, and for the win objective the mean win chance lost with its
-        standard error and 95% interval."""
+        standard error and 95% interval; ``meaning``: :meth:`proficiency_text`."""
         out: dict[str, Any] = {"decisions": len(self.decisions),
                                "mean_ev_loss": self.mean_loss, "total_ev_loss": self.total_loss}
         if self.objective == "win":
@@ -265,6 +265,7 @@ class Review:
             assert ci is not None
             out.update({"mean_win_loss": self.mean_win_loss, "mean_win_se": self.mean_win_se,
                         "mean_win_ci95": list(ci), "total_win_loss": self.total_win_loss})
+        out["meaning"] = self.proficiency_text()
         return out
 
     def proficiency_text(self) -> str:

@@ -99,6 +99,8 @@ def test_table_losses_match_brute_force(table2: TableAdvisor, seed: int) -> None
         prof = review.to_json()["proficiency"]
         assert prof["decisions"] == len(record.turns)
         assert prof["total_ev_loss"] == pytest.approx(sum(expected), abs=1e-9)
+        assert f"mean loss {review.mean_loss:.3f} points per decision" in prof["meaning"]
+        assert prof["meaning"] in review.to_text()
 
 
 def advised_record(advisor: TableAdvisor, seed: int, penalties_of: int | None = None
