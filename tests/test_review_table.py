@@ -84,11 +84,17 @@ def brute_losses(advisor: TableAdvisor, record: GameRecord, p: int) -> list[floa
     return losses
 
 
-@pytest.mark.parametrize("seed", [3, 11])
-def test_table_losses_match_brute_force(table2: TableAdvisor, seed: int) -> None:
-    record = random_game(players=2, seed=seed)
+@pytest.mark.parametrize(("seed", "a2end"), [(3, False), (11, False), (6, True)])
+def test_table_losses_match_brute_force(table2: TableAdvisor, seed: int, a2end: bool) -> None:
+    """Both R15 options (with the option, the active player still takes action 2 when
+    action 1 ended the game)."""
+    ruleset = Ruleset(players=2, action2_after_game_end=a2end)
+    if a2end:
+        table2 = TableAdvisor.for_ruleset(ruleset, progress=False)
+    record = random_game(players=2, seed=seed, ruleset=ruleset)
     for p in range(2):
         review = review_game(record, p, table2)
+        assert review == review_game(record, p)  # the advisor the record's ruleset picks
         expected = brute_losses(table2, record, p)
         assert review.table_size == 2 and review.model == table2.model
         assert [d.loss for d in review.decisions] == pytest.approx(expected, abs=1e-9)
