@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_advice import keyed_value
 
-from qwixx_math import IllegalMoveError, ParseError
+from qwixx_math import IllegalMoveError, ParseError, QwixxError
 from qwixx_math.advice import Advisor
 from qwixx_math.arena.registry import make_player, player_seed
 from qwixx_math.cli import main
@@ -394,3 +394,38 @@ def test_fuzz_review_flags(short_record: GameRecord, tmp_path: Path,
     assert "Traceback" not in captured.err
     if code == 2 and not captured.err.startswith("usage:"):
         assert len(captured.err.strip().splitlines()) == 1, captured.err
+
+
+def _mostly(valid: list[object], invalid: list[object]) -> st.SearchStrategy[object]:
+    """Mostly a valid value (so that some examples get past the other keywords; the valid
+    combinations are the other tests' business)."""
+    return st.one_of(*[st.sampled_from(valid)] * 4, st.sampled_from(invalid))
+
+
+@given(st.fixed_dictionaries({
+    "player": _mostly([None, 0, 1, "A"], [2, -1, "Z", True, 1.0]),
+    "table_size": _mostly([None, 2], [1, 3, 0, "2", True, 2.0]),
+    "objective": _mostly(["ev", "win"], ["EV", "", None, 1]),
+    "rollouts": _mostly([None, None, None, 2], [1, 0, -1, 1001, "2", 2.0, True]),
+    "seed": _mostly([0, 5], [-1, 2**63, "0", 1.5, None]),
+    "opponents": _mostly(["random", ["random"]], [("random", "random"), "nobody", 5,
+                                                 "external:x"]),
+    "own": _mostly(["random"], ["", 3, "nobody"]),
+    "progress": _mostly([False, None], ["no"]),
+}))
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_fuzz_review_api(short_record: GameRecord, kwargs: dict[str, object]) -> None:
+    """Any value of the new keywords: a Review, or a QwixxError that names the problem."""
+    record = GameRecord(short_record.players, short_record.ruleset, short_record.turns[:2])
+    player = kwargs.pop("player")
+    try:
+        review = review_game(record, player, **kwargs)  # type: ignore[arg-type]
+    except QwixxError as exc:
+        assert str(exc).strip()
+        return
+    assert len(review.decisions) == 2
+    assert review.objective == kwargs["objective"]
+    assert review.table_size == (kwargs["table_size"] or 2)
+    json.dumps(review.to_json())
+
