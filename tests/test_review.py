@@ -14,7 +14,7 @@ from qwixx_math.advice import Advisor
 from qwixx_math.cli import main
 from qwixx_math.model import Colour, Mark, TurnPlan
 from qwixx_math.record import GameRecord, TurnRecord, random_game
-from qwixx_math.review import MULTIPLAYER_NOTE, review_game, review_players
+from qwixx_math.review import MULTIPLAYER_NOTE, TABLE_NOTE, review_game, review_players
 from qwixx_math.rules import legal_plans, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 
@@ -110,10 +110,15 @@ def test_cli(advisor: Advisor, tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["review", str(path), "--player", "B", "--json", "--quiet"]) == 0
     data = json.loads(capsys.readouterr().out)
     (rev,) = data["reviews"]
-    expected = review_game(record, "B", advisor)
+    expected = review_game(record, "B")  # a table game: the table model by default
     assert rev["player"] == "B" and rev["decisions"] == len(expected.decisions)
     assert rev["total_loss"] == pytest.approx(expected.total_loss)
-    assert rev["note"] == MULTIPLAYER_NOTE
+    assert rev["note"] == TABLE_NOTE and rev["table_size"] == 2
+    assert main(["review", str(path), "--player", "B", "--json", "--quiet",
+                 "--players", "1"]) == 0  # the solitaire model, as before issue 35
+    (rev,) = json.loads(capsys.readouterr().out)["reviews"]
+    assert rev["total_loss"] == pytest.approx(review_game(record, "B", advisor).total_loss)
+    assert rev["note"] == MULTIPLAYER_NOTE and rev["table_size"] == 1
     assert main(["review", str(path), "--quiet"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("A: ") and "\n\nB: " in text

@@ -1,4 +1,15 @@
-"""``qwixx-math review``: the expected-score cost of each decision of a played game."""
+"""``qwixx-math review``: the cost of each decision of a played game, by the advice's model.
+
+    qwixx-math review RECORD.json [--player NAME] [--players N] [--top N] [--json]
+    qwixx-math review RECORD.json --objective win [--rollouts K] [--seed S]
+                      [--opponents NAME[,NAME...]] [--own-player NAME] ...
+
+``--players N`` is the model: the record's own number of players (the default:
+the table model, what ``advise --players N --state`` ranks by, each decision
+judged with what the player knew then) or 1 (the solitaire model, the review of
+a table game before issue 35).  ``--objective win`` adds the win chance lost per
+decision, estimated by the win advice's rollouts (docs/review.md).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +17,8 @@ import argparse
 import json
 import sys
 
-from ..advice import Advisor
 from ..errors import ParseError
-from ..review import review_players
+from ..review import MAX_REVIEW_ROLLOUTS, review_players
 from ..validation import load_record
 from ._args import add_layout_argument, ascii_int, path_arg, record_with_layout
 
@@ -16,20 +26,44 @@ from ._args import add_layout_argument, ascii_int, path_arg, record_with_layout
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "review",
-        help="the expected-score loss of each decision in a game record",
+        help="the expected-score (and win chance) loss of each decision in a game record",
         description=(
-            "Replay a game record (the rules core's JSON format) and value every "
-            "decision of a player against optimal solitaire play: the loss of each "
-            "decision, the total and mean loss, and the costliest decisions with the "
-            "better alternative. Multiplayer records are judged from that player's "
-            "sheet alone (opponents are not modelled). Exit code 0 on success, 2 for "
-            "an unreadable or illegal record."
+            "Replay a game record (the rules core's JSON format) and judge every decision "
+            "of a player by the same model as 'qwixx-math advise': the loss of each "
+            "decision against the advice's best choice at that moment, the total, the "
+            "proficiency figure (mean loss per decision) and the costliest decisions with "
+            "the better alternative. A record of N players is judged by the table model of "
+            "N players (as 'advise --players N --state'), each decision with what the "
+            "player knew when deciding; --players 1 judges by the solitaire model (each "
+            "player's sheet alone, with the rest of the turn as recorded). --objective win "
+            "adds the win chance lost per decision, estimated by the win advice's rollouts "
+            "(slow: seconds per decision by default). Exit code 0 on success, 2 for "
+            "an unreadable or illegal record or bad options (docs/review.md)."
         ),
     )
     p.add_argument("record", metavar="RECORD.json", type=path_arg,
                    help="the game record (at most 4 MiB, 2,000 turns)")
     p.add_argument("--player", metavar="NAME", default=None,
                    help="the player to review (default: every player)")
+    p.add_argument("--players", type=ascii_int(), default=None, metavar="N",
+                   help="the model: the record's number of players (default: the table "
+                        "model, as advise --players N) or 1 (the solitaire model)")
+    p.add_argument("--objective", choices=("ev", "win"), default="ev",
+                   help="ev (default): expected-score loss; win: also the win chance lost "
+                        "per decision, estimated by rollouts (a table of 2 to 5 players, "
+                        "official sheet)")
+    p.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
+                   help=f"with --objective win: rollouts per choice at every decision (2 to "
+                        f"{MAX_REVIEW_ROLLOUTS}; default: the win advice's own budget, under "
+                        "a second per ranking)")
+    p.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
+                   help="with --objective win: the seed of the rollouts (default 0)")
+    p.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",
+                   help="with --objective win: the arena player of every other seat in the "
+                        "rollouts, or one per other seat in seat order (default win)")
+    p.add_argument("--own-player", default=None, metavar="NAME",
+                   help="with --objective win: the arena player of the reviewed seat's later "
+                        "decisions in the rollouts (default win)")
     p.add_argument("--top", type=ascii_int(), default=5, metavar="N",
                    help="how many costliest decisions to list (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -41,11 +75,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.top < 0:
         raise ParseError("--top must be 0 or more")
+    if args.objective != "win":
+        given = [flag for flag, value in (("--rollouts", args.rollouts), ("--seed", args.seed),
+                                          ("--opponents", args.opponents),
+                                          ("--own-player", args.own_player))
+                 if value is not None]
+        if given:
+            raise ParseError(f"{', '.join(given)}: only with --objective win")
     record = record_with_layout(args, load_record(args.record), args.record)
     players = [args.player] if args.player is not None else None
-    advisor = Advisor.for_ruleset(record.ruleset, progress=False if args.quiet else None,
-                                  layout=record.layout)
-    reviews = review_players(record, players, advisor)  # a QwixxError: cli.main, exit 2
+    opponents: str | list[str] = "win"
+    if args.opponents is not None:
+        names = [name.strip() for name in args.opponents.split(",")]
+        opponents = names[0] if len(names) == 1 else names
+    reviews = review_players(  # a QwixxError: cli.main, exit 2
+        record, players, table_size=args.players, objective=args.objective,
+        rollouts=args.rollouts, seed=0 if args.seed is None else args.seed,
+        progress=False if args.quiet else None, opponents=opponents,
+        own="win" if args.own_player is None else args.own_player)
     if args.json:
         json.dump({"reviews": [r.to_json(args.top) for r in reviews]}, sys.stdout)
         sys.stdout.write("\n")
