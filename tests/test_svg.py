@@ -232,3 +232,28 @@ def test_sheet_roll_and_plan_refuse_text_with_the_one_line_alternative() -> None
     assert Roll.parse("w:3,5/r:1") == Roll.of(3, 5, red=1)
     assert TurnPlan.parse("r8/g9") == parse_plan("r8/g9") == TurnPlan(
         Mark(Colour.RED, 8), Mark(Colour.GREEN, 9))
+
+
+SHEETS = [Sheet.EMPTY, parse_sheet("r:2,3,4,5,6,12/g:12/p:4"), parse_sheet("mixx-a|r:2,5/p:1"),
+          parse_sheet("mixx-b|b:5,7,11/p:0"),
+          Sheet.empty(SheetLayout.plain("t", "ad", 3, lock_threshold=1))]  # red, yellow only
+ANY = st.one_of(st.none(), st.integers(), st.floats(), st.text(max_size=10), st.sampled_from([
+    "g,b", "r", "purple", "w:3,5/r:1/y:2/g:6/b:4", "w:6,6", "r8/g9", "-/-", "r12/-", "b2/-",
+    "g12/y7", Colour.RED, TurnPlan(), TurnPlan(Mark(Colour.BLUE, 5)), Roll.of(1, 1),
+    frozenset({Colour.GREEN}), [Colour.RED, "b"], ["purple"], b"r", object(), *SHEETS]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.sampled_from(SHEETS), ANY), ANY, ANY, ANY, ANY, st.booleans())
+def test_fuzz_the_drawings(sheet: object, closed: object, roll: object, plan: object,
+                           title: object, text: bool) -> None:
+    """Arbitrary arguments: a well-formed drawing or a QwixxError, nothing else."""
+    try:
+        if text:
+            sheet_text(sheet, closed=closed, roll=roll, plan=plan)  # type: ignore[arg-type]
+        else:
+            svg = sheet_svg(sheet, closed=closed, roll=roll, plan=plan,  # type: ignore[arg-type]
+                            title=title)  # type: ignore[arg-type]
+            ET.fromstring(svg)
+    except QwixxError:
+        pass
