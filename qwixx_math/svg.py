@@ -363,7 +363,7 @@ def advice_svg(advice: object, top: int = 1) -> str:
     title = (f"player {advice.player}{' (passive)' if advice.passive else ''}: best "
              f"{best.plan} (expected {best.expected_score:.2f})")
     plan = None if advice.passive and best.plan.action1 is None else best.plan
-    footer = [f"{rank}. {r.plan}   expected {r.expected_score:.2f}   loss {r.loss:.2f}"
+    footer = [f"{rank}. {r.plan}: expected {r.expected_score:.2f}, loss {r.loss:.2f}"
               for rank, r in enumerate(advice.plans[:top], start=1)][1:]
     return _draw(sheet, state.closed | sheet.locked, state.roll, plan, title, footer)
 
