@@ -31,7 +31,7 @@ order (action 1 first, then action 2, "no mark" before any mark).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -114,6 +114,9 @@ class Advice:
     model: str = SOLITAIRE_MODEL
     #: The sheet the plans are marked on (:mod:`qwixx_math.layouts`).
     layout: SheetLayout = OFFICIAL
+    #: The position the advice was given for (the advisors set it; the picture draws the
+    #: player's sheet, the roll and the closed colours from it), or None.
+    state: GameState | None = field(default=None, compare=False, repr=False)
 
     @property
     def best(self) -> RankedPlan:
@@ -137,6 +140,45 @@ class Advice:
         if not self.layout.is_official:
             out["layout"] = self.layout.key
         return out
+
+    # -- text and picture (issue 35) ----------------------------------------------------------
+    def to_text(self, top: int | None = None) -> str:
+        """The ranked choices as a table (the ``top`` best, or all), then the model.
+
+        >>> from qwixx_math.model import Mark, Colour
+        >>> plans = (RankedPlan(TurnPlan(Mark(Colour.RED, 2)), 70.5, 0.0),
+        ...          RankedPlan(TurnPlan(), 61.25, 9.25))
+        >>> print(Advice(0, False, plans))
+        rank  plan       expected     loss  in words
+           1  r2/-         70.500    0.000  mark red 2 with the white sum
+           2  -/-          61.250    9.250  mark nothing and take a penalty
+        model: solitaire (this player alone; opponents not modelled)
+        """
+        if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
+            raise ParseError(f"top must be a whole number >= 1 or None, not {top!r}")
+        shown = self.plans if top is None else self.plans[:top]
+        lines = [f"{'rank':>4}  {'plan':<9} {'expected':>9} {'loss':>8}  in words"]
+        for rank, ranked in enumerate(shown, start=1):
+            lines.append(f"{rank:>4}  {ranked.plan!s:<9} {ranked.expected_score:9.3f} "
+                         f"{ranked.loss:8.3f}  {ranked.describe(self.layout)}")
+        if len(shown) < len(self.plans):
+            lines.append(f"({len(self.plans) - len(shown)} more choices)")
+        lines.append(f"model: {self.model}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_svg(self, top: int = 1) -> str:
+        """The player's sheet, the roll and the best plan outlined, the next ``top - 1``
+        choices listed under it (:func:`qwixx_math.svg.advice_svg`; needs :attr:`state`)."""
+        from .svg import advice_svg
+
+        return advice_svg(self, top)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the advice as a picture (or as text when its position is unknown)."""
+        return None if self.state is None else self.to_svg(top=3)
 
 
 class Advisor:
@@ -272,7 +314,7 @@ class Advisor:
                                      if _closes(rolled.layout, a2) else closed),
                                TurnPlan(a1, a2)))
         return Advice(a, False, _rank(scored, rolled.layout, passive=False), self.model,
-                      rolled.layout)
+                      rolled.layout, rolled)
 
     def advise_passive(self, state: GameState, player: int, roll: Roll | None = None,
                        others: Sequence[Mark | None] | None = None,
@@ -321,7 +363,7 @@ class Advisor:
                 value = self._lookup(sheet, after.closed, before_me)
             scored.append((value, TurnPlan(a1, None)))
         return Advice(player, True, _rank(scored, rolled.layout, passive=True), self.model,
-                      rolled.layout)
+                      rolled.layout, rolled)
 
     def advise_action2(self, state: GameState) -> Advice:
         """The active player's action-2 choices once everybody's action 1 is known.
@@ -356,7 +398,7 @@ class Advisor:
                      else self._after_turn(sheet, after.closed))
             scored.append((value, TurnPlan(a1, a2)))
         return Advice(a, False, _rank(scored, state.layout, passive=False), self.model,
-                      state.layout)
+                      state.layout, state)
 
     def advise_player(self, state: GameState, player: int, roll: Roll | None = None,
                       others: Sequence[Mark | None] | None = None) -> Advice:

@@ -155,6 +155,9 @@ class Sheet:
     EMPTY: ClassVar[Sheet]
 
     def __post_init__(self) -> None:
+        if isinstance(self.masks, str):
+            raise ParseError(f"Sheet() takes row masks, not text; read the notation with "
+                             f"Sheet.parse({self.masks!r}) (or parse_sheet)")
         masks = self.masks
         layout = self.layout
         if not isinstance(layout, SheetLayout):
@@ -372,6 +375,39 @@ class Sheet:
     def __repr__(self) -> str:
         return f"Sheet({str(self)!r})"
 
+    # -- notation and drawings (issue 35) -----------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, layout: SheetLayout | str | None = None) -> Sheet:
+        """The sheet of a text notation (:func:`qwixx_math.notation.parse_sheet`): the
+        python-chess-like constructor.  ``Sheet("r:2,3")`` itself is refused with this hint,
+        because the dataclass constructor takes the row masks.
+
+        >>> Sheet.parse("r:2,3/p:1").score
+        -2
+        """
+        from .notation import parse_sheet
+
+        return parse_sheet(text, layout)
+
+    def to_svg(self, *, closed: Iterable[Colour | str] = (), roll: Roll | str | None = None,
+               plan: TurnPlan | str | None = None, title: str | None = None) -> str:
+        """The sheet drawn as SVG (:func:`qwixx_math.svg.sheet_svg`): the colours
+        ``closed`` by anyone, a ``roll`` as dice, a ``plan`` outlined."""
+        from .svg import sheet_svg
+
+        return sheet_svg(self, closed=closed, roll=roll, plan=plan, title=title)
+
+    def to_text(self, *, closed: Iterable[Colour | str] = (), roll: Roll | str | None = None,
+                plan: TurnPlan | str | None = None) -> str:
+        """The sheet drawn as text (:func:`qwixx_math.svg.sheet_text`, the same options)."""
+        from .svg import sheet_text
+
+        return sheet_text(self, closed=closed, roll=roll, plan=plan)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the sheet as a picture."""
+        return self.to_svg()
+
 
 def _require_layout(layout: object) -> SheetLayout:
     if not isinstance(layout, SheetLayout):
@@ -415,6 +451,9 @@ class Roll:
     coloured: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
 
     def __post_init__(self) -> None:
+        if isinstance(self.white, str):
+            raise ParseError(f"Roll() takes the dice, not text; read the notation with "
+                             f"Roll.parse({self.white!r}) (or parse_roll)")
         if not (isinstance(self.white, tuple) and len(self.white) == 2):
             raise ParseError("a roll has exactly two white dice")
         if not (isinstance(self.coloured, tuple) and len(self.coloured) == len(COLOURS)):
@@ -472,6 +511,17 @@ class Roll:
     def __repr__(self) -> str:
         return f"Roll({str(self)!r})"
 
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        """The roll of a text notation (:func:`qwixx_math.notation.parse_roll`).
+
+        >>> Roll.parse("w:3,5/r:1").white_sum
+        8
+        """
+        from .notation import parse_roll
+
+        return parse_roll(text)
+
 
 @dataclass(frozen=True, slots=True)
 class TurnPlan:
@@ -485,6 +535,9 @@ class TurnPlan:
     action2: Mark | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.action1, str):
+            raise ParseError(f"TurnPlan() takes marks, not text; read the notation with "
+                             f"TurnPlan.parse({self.action1!r}) (or parse_plan)")
         for name in ("action1", "action2"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Mark):
@@ -519,6 +572,17 @@ class TurnPlan:
 
     def __repr__(self) -> str:
         return f"TurnPlan({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> TurnPlan:
+        """The plan of a text notation (:func:`qwixx_math.notation.parse_plan`).
+
+        >>> TurnPlan.parse("r8/-").action1
+        Mark(colour=<Colour.RED: 'red'>, number=8)
+        """
+        from .notation import parse_plan
+
+        return parse_plan(text)
 
     def describe(self, layout: SheetLayout = OFFICIAL) -> str:
         """The plan in plain words; action 2 names the die it uses, the colour of the cell

@@ -584,6 +584,31 @@ class GameState:
             turn=data["turn"],
         )
 
+    # -- drawings (issue 35) ------------------------------------------------------------------
+    def to_svg(self, player: int | None = None) -> str:
+        """Every sheet (or only ``player``'s) drawn as SVG with the closed colours and the
+        roll of the turn (:func:`qwixx_math.svg.state_svg`)."""
+        from .svg import state_svg
+
+        return state_svg(self, player)
+
+    def to_text(self) -> str:
+        """The turn, the phase, the closed colours and the roll, then every sheet drawn as
+        text (:func:`qwixx_math.svg.sheet_text`)."""
+        from .svg import sheet_text
+
+        closed = ",".join(c.letter for c in COLOURS if c in self.closed) or "-"
+        lines = [f"turn {self.turn + 1}, {self.phase.value}, closed {closed}"
+                 + (f", roll {format_roll(self.roll)}" if self.roll is not None else "")]
+        for i, sheet in enumerate(self.sheets):
+            lines.append(f"player {i}{' (active)' if i == self.active else ''}")
+            lines.append(sheet_text(sheet, closed=self.closed))
+        return "\n".join(lines)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the game as a picture of its sheets."""
+        return self.to_svg()
+
 
 def _slot_setter(name: str) -> Any:
     return getattr(GameState, name).__set__

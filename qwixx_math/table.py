@@ -48,7 +48,7 @@ from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .solver import SolverTable, Variant, solve
 
 __all__ = ["TableAdvisor", "advise", "before_me_after", "check_before_me", "check_players",
-           "table_model"]
+           "seat_values", "table_model"]
 
 
 def table_model(players: int) -> str:
@@ -157,6 +157,12 @@ class TableAdvisor(Advisor):
     def _after_turn(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
         return self._lookup(sheet, closed, self.players - 1)
 
+    @property
+    def seat_values(self) -> tuple[float, ...]:
+        """The value of the empty sheet for seats 1..N (seat s: s - 1 rolls before its
+        first): :func:`seat_values` of this advisor's table."""
+        return self.table.seat_values
+
     def _before_me_after(self, rolled: GameState, player: int) -> int:
         return before_me_after(rolled.active, player, self.players)
 
@@ -167,6 +173,22 @@ def _table_advisor(players: int, action2_after_action1_end: bool, progress: bool
     ruleset = Ruleset(players=players, action2_after_game_end=action2_after_action1_end)
     return TableAdvisor(solve(ruleset, players=players, progress=progress,
                               variant=Variant(layout)))
+
+
+def seat_values(players: int = 2, ruleset: Ruleset | None = None, *,
+                layout: SheetLayout | str | None = None,
+                progress: bool | None = None) -> tuple[float, ...]:
+    """The expected final score of the empty sheet for seats 1..N at a table of
+    ``players`` (seat 1 rolls first) in the table model, one call away: the table is
+    loaded from the cache or solved once (``progress``: a bar on stderr; None draws it on
+    a terminal only).  ``ruleset`` counts for its R15 option only.
+
+    >>> [round(v, 2) for v in seat_values(2, progress=False)]
+    [130.5, 131.13]
+    """
+    advisor = TableAdvisor.for_ruleset(ruleset, players=check_players(players),
+                                       progress=progress, layout=layout)
+    return advisor.seat_values
 
 
 def advise(state: GameState, player: int | None = None) -> Advice:

@@ -1,9 +1,9 @@
 """Fuzzing the public API with arbitrary Python values (issue 10, "Bad input").
 
 Every public entry point of ``qwixx_math``, ``qwixx_math.dice``, ``qwixx_math.advice``,
-``qwixx_math.record``, ``qwixx_math.keys`` and ``qwixx_math.notation`` (the functions,
-the constructors and class methods of the classes in their ``__all__``, and the methods
-of typical instances) is called with values drawn from ints (huge ones too), floats,
+``qwixx_math.record``, ``qwixx_math.keys``, ``qwixx_math.notation`` and ``qwixx_math.svg``
+(the functions, the constructors and class methods of the classes in their ``__all__``,
+and the methods of typical instances) is called with values drawn from ints (huge ones too), floats,
 text, bytes, None, lists, dicts, plain objects, members of the wrong enums, and valid
 library values (so that calls get past the first check).  The contract: a call
 either returns or raises a :class:`~qwixx_math.errors.QwixxError`; a TypeError,
@@ -31,6 +31,7 @@ import qwixx_math.dice
 import qwixx_math.keys
 import qwixx_math.notation
 import qwixx_math.record
+import qwixx_math.svg
 from qwixx_math import (
     Advisor,
     Colour,
@@ -49,7 +50,7 @@ from qwixx_math.keys import RowState
 from qwixx_math.ruleset import DieRemoval, EndCheck
 
 MODULES = (qwixx_math, qwixx_math.dice, qwixx_math.advice, qwixx_math.record,
-           qwixx_math.keys, qwixx_math.notation)
+           qwixx_math.keys, qwixx_math.notation, qwixx_math.svg)
 
 #: Public names not fuzzed, and why.
 LEFT_OUT = {

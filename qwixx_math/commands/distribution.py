@@ -61,19 +61,8 @@ def plot_distribution(dist: ScoreDistribution, path: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    scores = list(dist.scores)
-    ax.bar(scores, dist.probabilities, width=1.0, color="#4a7ab5", edgecolor="none")
-    ax.axvline(dist.mean, color="black", linewidth=1.2, label=f"mean {dist.mean:.2f}")
-    for q in (5, 50, 95):
-        ax.axvline(dist.percentile(q), color="grey", linestyle="--", linewidth=0.8)
-    low, high = dist.support()
-    ax.set_xlim(low - 2, high + 2)
-    ax.set_xlabel("final score")
-    ax.set_ylabel("probability")
-    ax.set_title(f"Solitaire Qwixx, {dist.policy} policy: sd {dist.sd:.2f}, "
-                 f"percentiles 5/50/95 = {dist.percentile(5)}/{dist.percentile(50)}/"
-                 f"{dist.percentile(95)}")
-    ax.legend()
+    dist.plot(ax, edgecolor="none")
+    ax.set_title(f"Solitaire Qwixx, {ax.get_title()}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ParseError
+from ..errors import ParseError, QwixxError
 from ..solver.engine import ProgressCallback
 from ..solver.variant import Variant
 from . import engine
@@ -129,6 +129,52 @@ class ScoreDistribution:
             "p_score_ge_100": 1.0 - self.cdf(99),
             "p_score_ge_150": 1.0 - self.cdf(149),
         }
+
+    # -- numpy and matplotlib (issue 35) ------------------------------------------------------
+    @property
+    def score_array(self) -> npt.NDArray[np.int64]:
+        """The scores as a numpy array (the same values as :attr:`scores`)."""
+        return np.arange(self.score_min, self.score_min + len(self.probabilities),
+                         dtype=np.int64)
+
+    @property
+    def probability_array(self) -> npt.NDArray[np.float64]:
+        """The probabilities as a (read-only) numpy array aligned with :attr:`score_array`."""
+        out = np.array(self.probabilities, dtype=np.float64)
+        out.flags.writeable = False
+        return out
+
+    def plot(self, ax: Any = None, *, cumulative: bool = False, **bar: Any) -> Any:
+        """Draw the distribution on a matplotlib ``ax`` (a new figure's when None) and return
+        the axes: a bar per score (``bar`` goes to ``ax.bar``), the mean and the 5th, 50th
+        and 95th percentiles; ``cumulative`` draws P(score <= s) instead.  Needs matplotlib
+        (``pip install 'qwixx_math[plot]'``); without it, a QwixxError says so."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise QwixxError("plot() needs matplotlib: pip install 'qwixx_math[plot]'"
+                             ) from None
+        if ax is None:
+            _, ax = plt.subplots(figsize=(9, 4.5))
+        scores, probabilities = self.score_array, self.probability_array
+        if cumulative:
+            ax.step(scores, np.cumsum(probabilities), where="post", **bar)
+            ax.set_ylabel("P(final score <= s)")
+        else:
+            bar.setdefault("width", 1.0)
+            bar.setdefault("color", "#4a7ab5")
+            ax.bar(scores, probabilities, **bar)
+            ax.set_ylabel("probability")
+        ax.axvline(self.mean, color="black", linewidth=1.2, label=f"mean {self.mean:.2f}")
+        for q in (5, 50, 95):
+            ax.axvline(self.percentile(q), color="grey", linestyle="--", linewidth=0.8)
+        low, high = self.support()
+        ax.set_xlim(low - 2, high + 2)
+        ax.set_xlabel("final score")
+        ax.set_title(f"{self.policy} policy: sd {self.sd:.2f}, percentiles 5/50/95 = "
+                     f"{self.percentile(5)}/{self.percentile(50)}/{self.percentile(95)}")
+        ax.legend()
+        return ax
 
     def to_json(self) -> dict[str, Any]:
         return {

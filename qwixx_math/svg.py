@@ -1,0 +1,431 @@
+"""Drawn sheets: a score sheet of any layout as an SVG picture or as text (issue 35).
+
+:func:`sheet_svg` draws one sheet: every cell of the layout in its colour, the marks
+(crosses), the lock boxes, the penalty boxes, the closed colours (rows greyed and struck
+through), an optional roll (as dice) and an optional plan (its cells outlined and numbered
+1 and 2).  :func:`state_svg` draws every sheet of a :class:`~qwixx_math.rules.GameState`,
+:func:`advice_svg` the sheet an :class:`~qwixx_math.advice.Advice` was given for, with its
+best plan.  :func:`sheet_text` is the same drawing in plain text (``qwixx-math show``
+without ``--svg``).  ``Sheet``, ``GameState`` and ``Advice`` show themselves as these
+pictures in Jupyter (their ``_repr_svg_``).
+
+The SVG is built as text (no dependency) and every element a program may look for
+carries stable attributes (``docs/drawing.md``):
+
+* ``<g class="cell">``, one per printed cell: ``data-row`` (the row's lock colour),
+  ``data-colour`` (the cell's colour), ``data-number``, ``data-position`` (0 = leftmost),
+  ``data-marked`` and ``data-markable`` (``true``/``false``: whether R7, R8 and R9 let the
+  sheet mark it now), and ``data-plan`` (``1`` or ``2``: the action of the plan that marks
+  it) on a planned cell;
+* ``<g class="row">`` per row (``data-row``, ``data-closed``), ``<g class="lock">``
+  (``data-row``, ``data-locked``), ``<g class="penalty">`` per box (``data-index``,
+  ``data-marked``; ``data-plan="penalty"`` on the box a penalty plan crosses),
+  ``<g class="die">`` per die (``data-colour``: ``white`` or a colour, ``data-face``).
+
+>>> from qwixx_math.notation import parse_sheet
+>>> svg = sheet_svg(parse_sheet("r:2,3/g:12/p:1"), plan="r5/-")
+>>> svg.count('class="cell"'), svg.count('data-marked="true"'), svg.count('data-plan="1"')
+(44, 4, 1)
+
+(4 crossed boxes: three cells and a penalty box.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from .errors import ParseError
+from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
+from .notation import colour_set, format_plan, format_roll, parse_plan, parse_roll
+
+__all__ = ["advice_svg", "sheet_svg", "sheet_text", "state_svg"]
+
+#: Side of a cell, in SVG user units (pixels at 100%).
+CELL = 40
+_GAP = 4  # between cells
+_PAD = 6  # inside a row's band
+_MARGIN = 12
+_ROW_GAP = 6
+_LABEL = 64  # the row name column
+_DIE = 30
+
+#: (band, cell tint, text) of each colour, by Colour.index.
+_PALETTE: tuple[tuple[str, str, str], ...] = (
+    ("#d7263d", "#fbd5da", "#9e1328"),  # red
+    ("#e8b600", "#fdf0b8", "#7a5e00"),  # yellow
+    ("#2e9e4f", "#d3efdb", "#1b6630"),  # green
+    ("#2a62b8", "#d4e1f6", "#173f7d"),  # blue
+)
+_INK = "#1f1f1f"
+_PIPS = {1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)),
+         4: ((0, 0), (2, 0), (0, 2), (2, 2)), 5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+         6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2))}
+
+
+# ------------------------------------------------------------------------------- inputs
+
+def _sheet_arg(sheet: object) -> Sheet:
+    if not isinstance(sheet, Sheet):
+        raise ParseError(f"a drawing needs a Sheet, not {type(sheet).__name__} "
+                         "(Sheet.parse('r:2,3') reads the text form)")
+    return sheet
+
+
+def _roll_arg(roll: Roll | str | None) -> Roll | None:
+    if roll is None or isinstance(roll, Roll):
+        return roll
+    if isinstance(roll, str):
+        return parse_roll(roll)
+    raise ParseError(f"roll must be a Roll, its text ('w:3,5/r:1') or None, not {roll!r}")
+
+
+def _plan_arg(plan: TurnPlan | str | None, sheet: Sheet) -> TurnPlan | None:
+    """The plan (text is parsed); each mark must be a cell of the sheet's layout (R2).
+    Whether the plan is legal is the rules core's business (``qwixx-math show`` asks it)."""
+    if plan is None:
+        return None
+    if isinstance(plan, str):
+        plan = parse_plan(plan)
+    if not isinstance(plan, TurnPlan):
+        raise ParseError(f"plan must be a TurnPlan, its text ('r8/g9') or None, not {plan!r}")
+    layout = sheet.layout
+    for mark in plan.marks:
+        if not (mark.colour in layout.locks and layout.shows(mark.colour, mark.number)):
+            raise ParseError(f"the plan marks {mark.describe()}, which the {layout.name} "
+                             "sheet does not print", rule="R2")
+    return plan
+
+
+def _closed_arg(sheet: Sheet, closed: Iterable[Colour | str]) -> frozenset[Colour]:
+    return colour_set(closed, "closed colours") | sheet.locked
+
+
+def _planned(plan: TurnPlan | None) -> dict[tuple[Colour, int], int]:
+    """(row, number) -> the action (1 or 2) of the plan that marks it."""
+    if plan is None:
+        return {}
+    out: dict[tuple[Colour, int], int] = {}
+    for action, mark in ((1, plan.action1), (2, plan.action2)):
+        if mark is not None:
+            out[(mark.colour, mark.number)] = action
+    return out
+
+
+def _skipped(mask: int, position: int) -> bool:
+    """Whether the cell at ``position`` was passed over: a mark stands right of it (R7)."""
+    return not mask >> position & 1 and position < mask.bit_length()
+
+
+def _markable(sheet: Sheet, row: Colour, number: int, closed: frozenset[Colour]) -> bool:
+    return row not in closed and sheet.allows(row, number)
+
+
+# -------------------------------------------------------------------------------- SVG
+
+def _attrs(**values: object) -> str:
+    return "".join(f" {name.replace('_', '-')}={quoteattr(str(v))}"
+                   for name, v in values.items() if v is not None)
+
+
+def _text(x: float, y: float, text: str, size: int = 16, fill: str = _INK,
+          anchor: str = "middle", weight: str = "normal", cls: str | None = None,
+          opacity: str | None = None) -> str:
+    return (f"<text{_attrs(x=x, y=y, font_size=size, fill=fill, text_anchor=anchor)}"
+            f"{_attrs(font_weight=weight, dominant_baseline='central', opacity=opacity)}"
+            f"{_attrs(**{'class': cls})}>{escape(text)}</text>")
+
+
+def _cross(x: float, y: float, size: float, colour: str = _INK, width: float = 4) -> str:
+    a, b = 0.2 * size, 0.8 * size
+    return (f'<path class="mark" d="M{x + a} {y + a} L{x + b} {y + b} M{x + b} {y + a} '
+            f'L{x + a} {y + b}" stroke="{colour}" stroke-width="{width}" '
+            'stroke-linecap="round" fill="none"/>')
+
+
+def _badge(x: float, y: float, label: str) -> str:
+    return (f'<circle cx="{x}" cy="{y}" r="8" fill="{_INK}"/>'
+            + _text(x, y, label, 11, "#ffffff", weight="bold"))
+
+
+def _width(sheet: Sheet) -> int:
+    longest = max(len(row) for row in sheet.layout.numbers)
+    return 2 * _MARGIN + _LABEL + 2 * _PAD + longest * (CELL + _GAP) + CELL + 70
+
+
+def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
+                 plan: TurnPlan | None, title: str | None) -> tuple[list[str], float]:
+    """The SVG elements of one sheet from height ``top``, and the height below them."""
+    layout = sheet.layout
+    planned = _planned(plan)
+    out: list[str] = [f'<g{_attrs(**{"class": "sheet"}, data_layout=layout.key)}>']
+    y = top
+    if title is not None:
+        out.append(_text(_MARGIN, y + 10, title, 15, anchor="start", weight="bold",
+                         cls="title"))
+        y += 24
+    band_h = CELL + 2 * _PAD
+    for numbers, colours in zip(layout.numbers, layout.colours, strict=True):
+        row = colours[-1]
+        band, _, dark = _PALETTE[row.index]
+        is_closed = row in closed
+        length = len(numbers)
+        band_w = _LABEL + 2 * _PAD + length * (CELL + _GAP) + CELL
+        out.append(f'<g{_attrs(**{"class": "row"}, data_row=row.value)}'
+                   f'{_attrs(data_closed=str(is_closed).lower())}'
+                   f'{_attrs(opacity="0.45" if is_closed else None)}>')
+        out.append(f'<rect x="{_MARGIN}" y="{y}" width="{band_w}" height="{band_h}" rx="8" '
+                   f'fill="{band}"/>')
+        out.append(_text(_MARGIN + 8, y + band_h / 2, row.value, 14, "#ffffff",
+                         anchor="start", weight="bold"))
+        mask = sheet.masks[row.index]
+        x = _MARGIN + _LABEL + _PAD
+        for position, (number, cell_colour) in enumerate(zip(numbers, colours, strict=True)):
+            marked = bool(mask >> position & 1)
+            action = planned.get((row, number))
+            markable = not marked and _markable(sheet, row, number, closed)
+            _, tint, ink = _PALETTE[cell_colour.index]
+            cy = y + _PAD
+            out.append(
+                f'<g{_attrs(**{"class": "cell"}, data_row=row.value)}'
+                f'{_attrs(data_colour=cell_colour.value, data_number=number)}'
+                f'{_attrs(data_position=position, data_marked=str(marked).lower())}'
+                f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}>')
+            out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
+                       f'fill="{tint}" stroke="{ink}" stroke-width="1"/>')
+            faded = (is_closed or _skipped(mask, position)) and not (marked or action)
+            out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 18, ink, weight="bold",
+                             opacity="0.35" if faded else None))
+            if marked:
+                out.append(_cross(x, cy, CELL))
+            if action is not None:
+                out.append(f'<rect class="plan" x="{x - 2}" y="{cy - 2}" width="{CELL + 4}" '
+                           f'height="{CELL + 4}" rx="6" fill="none" stroke="{_INK}" '
+                           'stroke-width="4" stroke-dasharray="7 3"/>')
+                out.append(_badge(x + CELL - 1, cy + 1, str(action)))
+            out.append("</g>")
+            x += CELL + _GAP
+        locked = sheet.is_locked(row)
+        cx, cy = x + CELL / 2, y + band_h / 2
+        out.append(f'<g{_attrs(**{"class": "lock"}, data_row=row.value)}'
+                   f'{_attrs(data_locked=str(locked).lower())}>')
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 2}" fill="#ffffff" '
+                   f'stroke="{dark}" stroke-width="2"/>')
+        out.append(_padlock(cx, cy, dark))
+        if locked:
+            out.append(_cross(x, y + _PAD, CELL))
+        out.append("</g>")
+        if is_closed:
+            out.append(f'<line x1="{_MARGIN}" y1="{y + band_h / 2}" x2="{_MARGIN + band_w}" '
+                       f'y2="{y + band_h / 2}" stroke="{_INK}" stroke-width="3"/>')
+        out.append("</g>")
+        out.append(_text(_MARGIN + band_w + 10, y + band_h / 2,
+                         f"{sheet.row_score(row)}", 16, dark, anchor="start",
+                         weight="bold", cls="row-score"))
+        y += band_h + _ROW_GAP
+    y += 4
+    out.append(_text(_MARGIN, y + 14, "penalties", 14, anchor="start"))
+    x = _MARGIN + 80
+    next_box = sheet.penalties if plan is not None and plan.penalty else None
+    for i in range(layout.penalty_boxes):
+        marked = i < sheet.penalties
+        out.append(f'<g{_attrs(**{"class": "penalty"}, data_index=i)}'
+                   f'{_attrs(data_marked=str(marked).lower())}'
+                   f'{_attrs(data_plan="penalty" if i == next_box else None)}>')
+        out.append(f'<rect x="{x}" y="{y}" width="28" height="28" rx="4" fill="#ffffff" '
+                   f'stroke="{_INK}"{_attrs(stroke_width=4 if i == next_box else 1.5)}'
+                   f'{_attrs(stroke_dasharray="7 3" if i == next_box else None)}/>')
+        if marked:
+            out.append(_cross(x, y, 28, width=3))
+        out.append("</g>")
+        x += 34
+    out.append(_text(x + 20, y + 14, f"score {sheet.score}", 16, anchor="start",
+                     weight="bold", cls="score"))
+    out.append("</g>")
+    return out, y + 28 + _MARGIN
+
+
+def _padlock(cx: float, cy: float, colour: str) -> str:
+    return (f'<path d="M{cx - 6} {cy - 1} v-4 a6 6 0 0 1 12 0 v4" fill="none" '
+            f'stroke="{colour}" stroke-width="2.5"/>'
+            f'<rect x="{cx - 9}" y="{cy - 1}" width="18" height="12" rx="2" fill="{colour}"/>')
+
+
+def _dice_parts(roll: Roll, top: float) -> tuple[list[str], float]:
+    out = [_text(_MARGIN, top + _DIE / 2, "roll", 14, anchor="start")]
+    x = _MARGIN + _LABEL
+    dice: list[tuple[str, int, str, str]] = [("white", d, "#ffffff", _INK) for d in roll.white]
+    for colour in COLOURS:
+        face = roll.die(colour)
+        if face is not None:
+            pip = _INK if colour is Colour.YELLOW else "#ffffff"
+            dice.append((colour.value, face, _PALETTE[colour.index][0], pip))
+    for name, face, fill, pip in dice:
+        out.append(f'<g{_attrs(**{"class": "die"}, data_colour=name, data_face=face)}>')
+        out.append(f'<rect x="{x}" y="{top}" width="{_DIE}" height="{_DIE}" rx="6" '
+                   f'fill="{fill}" stroke="{_INK}" stroke-width="1.5"/>')
+        for col, line in _PIPS[face]:
+            out.append(f'<circle cx="{x + 7 + 8 * col}" cy="{top + 7 + 8 * line}" r="2.6" '
+                       f'fill="{pip}"/>')
+        out.append("</g>")
+        x += _DIE + 8
+    out.append(_text(x + 8, top + _DIE / 2, format_roll(roll), 13, "#555555", anchor="start"))
+    return out, top + _DIE + 10
+
+
+def _document(parts: Sequence[str], width: float, height: float, label: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" class="qwixx" role="img"'
+            f'{_attrs(aria_label=label)} font-family="Helvetica, Arial, sans-serif">'
+            + "".join(parts) + "</svg>")
+
+
+def sheet_svg(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
+              roll: Roll | str | None = None, plan: TurnPlan | str | None = None,
+              title: str | None = None) -> str:
+    """``sheet`` as an SVG document (text).
+
+    ``closed``: colours closed by anyone (the sheet's own locks count anyway); ``roll``: a
+    roll drawn as dice above the sheet; ``plan``: a plan whose cells are outlined and
+    numbered with their action (a penalty plan outlines the next penalty box).  Roll and
+    plan may be given as text.  The plan is drawn as given: its marks must be cells of
+    the layout (R2), and its legality is not checked (``legal_plans`` does that).
+    """
+    sheet = _sheet_arg(sheet)
+    if title is not None and not isinstance(title, str):
+        raise ParseError(f"title must be text, not {title!r}")
+    return _draw(sheet, _closed_arg(sheet, closed), _roll_arg(roll), _plan_arg(plan, sheet),
+                 title, ())
+
+
+def _draw(sheet: Sheet, closed: frozenset[Colour], roll: Roll | None, plan: TurnPlan | None,
+          title: str | None, footer: Sequence[str]) -> str:
+    """The document of :func:`sheet_svg`, with ``footer`` lines under it."""
+    parts: list[str] = []
+    y: float = _MARGIN
+    if roll is not None:
+        dice, y = _dice_parts(roll, y)
+        parts += dice
+    if title is None and not sheet.layout.is_official:
+        title = f"{sheet.layout.name} sheet"
+    body, y = _sheet_parts(sheet, y, closed, plan, title)
+    parts += body
+    lines = list(footer)
+    if plan is not None:
+        lines.insert(0, f"plan {format_plan(plan)}: {plan.describe(sheet.layout)}")
+    for line in lines:
+        parts.append(_text(_MARGIN, y + 4, line, 14, anchor="start", cls="caption"))
+        y += 22
+    return _document(parts, _width(sheet), y + 6 if lines else y, f"Qwixx sheet {sheet}")
+
+
+def state_svg(state: object, player: int | None = None) -> str:
+    """Every sheet of a :class:`~qwixx_math.rules.GameState` (or only ``player``'s), with the
+    colours closed in the game and the roll of the turn, when there is one."""
+    from .rules import GameState
+
+    if not isinstance(state, GameState):
+        raise ParseError(f"state_svg needs a GameState, not {type(state).__name__}")
+    if player is not None and not (isinstance(player, int) and not isinstance(player, bool)
+                                   and 0 <= player < state.players):
+        raise ParseError(f"player {player!r} does not exist (the game has {state.players} "
+                         "players, numbered from 0)")
+    parts: list[str] = []
+    y: float = _MARGIN
+    if state.roll is not None:
+        dice, y = _dice_parts(state.roll, y)
+        parts += dice
+    seats = range(state.players) if player is None else (player,)
+    layout = "" if state.layout.is_official else f", {state.layout.name} sheet"
+    for seat in seats:
+        who = f"player {seat}{' (active)' if seat == state.active else ''}"
+        body, y = _sheet_parts(state.sheets[seat], y, state.closed, None, f"{who}{layout}")
+        parts += body
+    return _document(parts, _width(state.sheets[0]), y, state.describe())
+
+
+def advice_svg(advice: object, top: int = 1) -> str:
+    """The sheet an :class:`~qwixx_math.advice.Advice` was given for, the roll, and its best
+    plan outlined; ``top`` > 1 lists that many choices under it.  The advice must know its
+    position (``advice.state``, set by the advisors); else ParseError."""
+    from .advice import Advice
+
+    if not isinstance(advice, Advice):
+        raise ParseError(f"advice_svg needs an Advice, not {type(advice).__name__}")
+    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
+        raise ParseError(f"top must be a whole number >= 1, not {top!r}")
+    state = advice.state
+    if state is None:
+        raise ParseError("this Advice does not know the position it was given for; draw it "
+                         "with sheet_svg(sheet, roll=roll, plan=advice.best.plan)")
+    sheet = state.sheets[advice.player]
+    best = advice.best
+    title = (f"player {advice.player}{' (passive)' if advice.passive else ''}: best "
+             f"{best.plan} (expected {best.expected_score:.2f})")
+    plan = None if advice.passive and best.plan.action1 is None else best.plan
+    footer = [f"{rank}. {r.plan}: expected {r.expected_score:.2f}, loss {r.loss:.2f}"
+              for rank, r in enumerate(advice.plans[:top], start=1)][1:]
+    return _draw(sheet, state.closed | sheet.locked, state.roll, plan, title, footer)
+
+
+# ------------------------------------------------------------------------------- text
+
+def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
+               roll: Roll | str | None = None, plan: TurnPlan | str | None = None) -> str:
+    """The drawing of :func:`sheet_svg` in plain text: ``[ 5]`` a marked cell, ``< 5>`` a
+    planned one (the plan's action after the row), ``.`` a cell passed over (R7: it can
+    never be marked); a layout whose rows mix colours prefixes each number with its cell's
+    colour (``[ y2]``).
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> print(sheet_text(parse_sheet("r:2,4/p:1"), plan="r5/-"))
+    red    [ 2]   .  [ 4] < 5>   6    7    8    9   10   11   12   lock    3 points  (plan 1: r5)
+    yellow   2    3    4    5    6    7    8    9   10   11   12   lock    0 points
+    green   12   11   10    9    8    7    6    5    4    3    2   lock    0 points
+    blue    12   11   10    9    8    7    6    5    4    3    2   lock    0 points
+    penalties [x] [ ] [ ] [ ]   score -2
+    plan r5/-: mark red 5 with the white sum
+    """
+    sheet = _sheet_arg(sheet)
+    shut = _closed_arg(sheet, closed)
+    shown_roll = _roll_arg(roll)
+    shown_plan = _plan_arg(plan, sheet)
+    layout = sheet.layout
+    planned = _planned(shown_plan)
+    mixed = any(len(set(colours)) > 1 for colours in layout.colours)
+    width = 3 if mixed else 2
+    lines: list[str] = []
+    if not layout.is_official:
+        lines.append(f"{layout.name} sheet")
+    if shown_roll is not None:
+        lines.append(f"roll {format_roll(shown_roll)}")
+    for numbers, colours in zip(layout.numbers, layout.colours, strict=True):
+        row = colours[-1]
+        mask = sheet.masks[row.index]
+        cells = []
+        notes = []
+        for position, (number, colour) in enumerate(zip(numbers, colours, strict=True)):
+            label = f"{colour.letter if mixed else ''}{number}"
+            action = planned.get((row, number))
+            if mask >> position & 1:
+                cells.append(f"[{label:>{width}}]")
+            elif action is not None:
+                cells.append(f"<{label:>{width}}>")
+                notes.append(f"plan {action}: {Mark(row, number)}")
+            elif _skipped(mask, position):
+                cells.append(f" {'.':>{width}} ")
+            else:
+                cells.append(f" {label:>{width}} ")
+        lock = "[lock]" if sheet.is_locked(row) else "lock"
+        state = "  closed" if row in shut else ""
+        note = f"  ({', '.join(notes)})" if notes else ""
+        points = sheet.row_score(row)
+        lines.append(f"{row.value:<7}{' '.join(cells)}  {lock:<6} {points:>2} "
+                     f"point{'' if points == 1 else 's'}{state}{note}")
+    boxes = " ".join("[x]" if i < sheet.penalties else "[ ]"
+                     for i in range(layout.penalty_boxes))
+    penalty_note = "  (plan: a penalty)" if shown_plan is not None and shown_plan.penalty else ""
+    lines.append(f"penalties {boxes}   score {sheet.score}{penalty_note}")
+    if shown_plan is not None:
+        lines.append(f"plan {format_plan(shown_plan)}: {shown_plan.describe(layout)}")
+    return "\n".join(lines)
