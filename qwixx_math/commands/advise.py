@@ -64,7 +64,7 @@ from ..winadvice import (
     advise_win_separated,
 )
 from ._args import add_layout_argument, ascii_int, check_layout, layout_from_args, path_arg
-from ._solitaire import add_solver_options, solitaire_ruleset
+from ._solitaire import add_solver_options
 
 #: The most plans ``--top`` may ask for (a turn has at most a few dozen choices).
 MAX_TOP = 1000
@@ -219,13 +219,13 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
         if args.before_me is not None:
             raise ParseError("--before-me needs --players N (the solitaire model has no "
                              "other players)")
-        ruleset = solitaire_ruleset(args)
-        if args.passive:  # player 1 of a two-player game, the other sheet empty
-            ruleset = Ruleset(players=2, action2_after_game_end=ruleset.action2_after_game_end)
+        # passive: player 1 of a two-player game, the other sheet empty
+        ruleset = Ruleset(players=2 if args.passive else 1,
+                          action2_after_game_end=args.action2_after_game_end)
         rolled = sheet_position(sheet, args.roll, players=ruleset.players,
                                 seat=1 if args.passive else 0, ruleset=ruleset)
-        advisor = Advisor.for_ruleset(ruleset, progress=progress, layout=layout)
-        advice = advisor.advise_passive(rolled, 1) if args.passive else advisor.advise(rolled)
+        solo = Advisor.for_ruleset(ruleset, progress=progress, layout=layout)
+        advice = solo.advise_passive(rolled, 1) if args.passive else solo.advise(rolled)
         return advice, rolled, {}
     n = check_players(args.players)
     k = _passive_before_me(args, n)
