@@ -78,7 +78,7 @@ from .validation import game_seed
 __all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_BUDGET", "MAX_ROLLOUTS",
            "MIN_AUTO_ROLLOUTS", "ROLLOUT_PLAYER", "SEPARATE_BUDGET", "SEPARATE_FIRST",
            "SEPARATE_STEP", "WinAdvice", "WinChoice", "advise_win", "advise_win_separated",
-           "another_round", "model_wins", "rollout_shares", "wilson"]
+           "another_round", "model_wins", "position_after", "rollout_shares", "wilson"]
 
 #: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
 #: counted as they are asked: under a second on one core with the ``win`` player in every
@@ -353,7 +353,7 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
                                                     progress, budget, MAX_BUDGET)
     plans = [r.plan for r in advice.plans]
     evs = [r.expected_score for r in advice.plans]
-    keys = [_after(rolled, seat, plan) for plan in plans]
+    keys = [position_after(rolled, seat, plan) for plan in plans]
     spent = [0]
     counted = [_Counting(p, spent) for p in players]
     shares: list[list[float]] = [[] for _ in plans]
@@ -398,7 +398,8 @@ def _separated(shares: Sequence[Sequence[float]], evs: Sequence[float],
     return mean - _Z95 * math.sqrt(var / k) > 0.0
 
 
-def _after(rolled: GameState, seat: int, plan: TurnPlan) -> tuple[Sheet, frozenset[Colour]]:
+def position_after(rolled: GameState, seat: int, plan: TurnPlan
+                   ) -> tuple[Sheet, frozenset[Colour]]:
     """``seat``'s sheet and the closed colours after ``seat``'s own marks of ``plan`` (in
     the ``ACTION2`` phase only its action 2; the others' choices not applied), with the
     active seat's penalty (R11)."""
@@ -430,7 +431,7 @@ def model_wins(rolled: GameState, seat: int, plans: Sequence[TurnPlan]) -> list[
     n = rolled.players
     positions = []
     for plan in plans:
-        sheet, closed = _after(rolled, seat, plan)
+        sheet, closed = position_after(rolled, seat, plan)
         positions.append((tuple(sheet if s == seat else rolled.sheets[s] for s in range(n)),
                           closed))
     return [float(v) for v in

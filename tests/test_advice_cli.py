@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -213,3 +214,17 @@ def test_win_words_say_the_game_ends(capsys: pytest.CaptureFixture[str]) -> None
                                    "you win 90 to 31")
     assert data["stopped"] == "exact"
     assert parse_plan(data["choices"][0]["plan"]) in (parse_plan("y12/-"), parse_plan("r12/-"))
+
+
+def test_the_agreement_benchmark_runs(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Smoke only: benchmarks/bench_win_separation.py on two tiny late positions (the
+    figure itself comes from running the benchmark, docs/advice.md)."""
+    script = ROOT / "benchmarks" / "bench_win_separation.py"
+    monkeypatch.setattr(sys, "argv", [str(script), "--reference", "8", "--games", "1",
+                                      "--from-turn", "20", "--limit", "2", "--sample", "1"])
+    monkeypatch.syspath_prepend(str(script.parent))
+    runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "decisions from turn 20 of 1 games" in out
+    assert "separated by the reference" in out or "no position was separated" in out
