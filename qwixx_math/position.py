@@ -12,7 +12,9 @@ docs/notation.md) with every limit checked.
 sheet locked its row (``r:2,3,4,5,6,12,lock``, or the last number, which marks
 the lock with it).  A missing die never closes a colour: the roll must show the
 die of every open colour (R4) and no die of a closed one (R9), and an error names
-the die.  To say that another player closed a colour, give that player's sheet.
+the die.  To say that another player closed a colour, give that player's sheet (or,
+with :func:`sheet_position`, name the colour in ``closed``: the colours closed by
+players whose sheets are not given).
 
 >>> from qwixx_math.errors import IllegalMoveError
 >>> from qwixx_math.position import position, sheet_position
@@ -33,14 +35,14 @@ R4: the roll has no blue die and no sheet locked blue
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .errors import IllegalMoveError, ParseError, check_whole_number
 from .files import read_text_bounded
 from .layouts import SheetLayout
-from .model import COLOURS, Roll, Sheet
-from .notation import format_roll, parse_roll, parse_sheet
+from .model import COLOURS, Colour, Roll, Sheet
+from .notation import colour_set, format_colours, format_roll, parse_roll, parse_sheet
 from .rules import GameState
 from .ruleset import MAX_PLAYERS, Ruleset
 from .validation.reader import MAX_TURNS
@@ -105,18 +107,25 @@ def position(sheets: Sequence[Sheet | str], roll: Roll | str, *, active: int = 0
         raise ParseError(f"R3: the ruleset has {ruleset.players} player(s) but "
                          f"{len(parsed)} sheet(s) are given")
     active = check_whole_number("active", active, 0, len(parsed) - 1)
-    rolled = _roll(roll)
-    closed = frozenset().union(*(s.locked for s in parsed))
+    return _rolled(parsed, _roll(roll), active, ruleset, frozenset())
+
+
+def _rolled(parsed: tuple[Sheet, ...], rolled: Roll, active: int, ruleset: Ruleset,
+            others_closed: frozenset[Colour]) -> GameState:
+    """The checks of the roll against the closed colours, and the state."""
+    first = parsed[0].layout
+    closed = frozenset().union(others_closed, *(s.locked for s in parsed))
     for colour in COLOURS:
         if colour in first.locks and colour not in closed and rolled.die(colour) is None:
             raise IllegalMoveError(
                 "R4", f"the roll has no {colour.value} die and no sheet locked "
-                      f"{colour.value}: give its die, or the sheet that closed it (a colour "
-                      f"is closed only by a lock on a sheet, R9)")
+                      f"{colour.value}: give its die, or say who closed it (a lock on a sheet, "
+                      f"or closed colours for another player's sheet not given, R9)")
         if colour in closed and rolled.die(colour) is not None:
             who = ", ".join(str(i + 1) for i, s in enumerate(parsed) if colour in s.locked)
+            by = f"sheet {who}" if who else "another player"
             raise IllegalMoveError(
-                "R9", f"sheet {who} closed {colour.value}, so its die left play, but the "
+                "R9", f"{by} closed {colour.value}, so its die left play, but the "
                       f"roll has it ({format_roll(rolled)})")
     state = GameState(ruleset, parsed, active=active, closed=closed)
     return state.with_roll(rolled)
@@ -124,15 +133,37 @@ def position(sheets: Sequence[Sheet | str], roll: Roll | str, *, active: int = 0
 
 def sheet_position(sheet: Sheet | str, roll: Roll | str, *, players: int = 1, seat: int = 0,
                    active: int = 0, ruleset: Ruleset | None = None,
-                   layout: SheetLayout | str | None = None) -> GameState:
+                   layout: SheetLayout | str | None = None,
+                   closed: Iterable[Colour | str] | str = ()) -> GameState:
     """:func:`position` of a table of ``players`` where ``sheet`` is at ``seat`` and every
-    other sheet is empty (so the closed colours are the ones ``sheet`` locked)."""
+    other sheet is empty.  ``closed``: colours the other players closed, whose sheets
+    are not given (Colours, names or text such as ``"g,b"``; at a table of one there is
+    nobody else, R9); the closed colours are those and the ones ``sheet`` locked.
+
+    >>> state = sheet_position("r:2,3", "w:1,2/r:1/y:1/b:1", players=2, closed="g")
+    >>> sorted(c.value for c in state.closed)
+    ['green']
+    """
     players = check_whole_number("players", players, 1, MAX_PLAYERS)
     seat = check_whole_number("seat", seat, 0, players - 1)
+    active = check_whole_number("active", active, 0, players - 1)
     own = _sheet(sheet, layout, "the sheet")
+    others = colour_set(closed, "closed colours") - own.locked
+    if others and players == 1:
+        raise IllegalMoveError("R9", f"a player alone closes only their own rows; "
+                                     f"{format_colours(others)} is not locked on the sheet")
+    for colour in others:
+        if colour not in own.layout.locks:
+            raise ParseError(f"layout {own.layout.name} has no {colour.value} row to close")
+    if ruleset is None:
+        ruleset = Ruleset(players=players)
+    elif not isinstance(ruleset, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
+    elif ruleset.players != players:
+        raise ParseError(f"R3: the ruleset has {ruleset.players} player(s), not {players}")
     empty = Sheet.empty(own.layout)
-    return position([own if i == seat else empty for i in range(players)], roll,
-                    active=active, ruleset=ruleset)
+    sheets = tuple(own if i == seat else empty for i in range(players))
+    return _rolled(sheets, _roll(roll), active, ruleset, others)
 
 
 def state_from_text(text: str, source: str = "<state>") -> GameState:

@@ -300,6 +300,16 @@ def test_cli_passive_and_closed_colours(official: Advisor,
     assert code == 0, out
     # green is closed on seat 1's sheet, so its die is left out and there is no green 7
     assert {p["plan"] for p in json.loads(out)["plans"]} == {"-/-", "r7/-", "y7/-", "b7/-"}
+    # with one sheet, --closed names the colours the others closed (as value --closed)
+    code, out, _ = run_cli(capsys, "--sheet", "r:2,3/p:1", "--roll", "w:3,4/r:1/y:2/b:6",
+                           "--passive", "--closed", "g", "--json")
+    assert code == 0
+    assert {p["plan"] for p in json.loads(out)["plans"]} == {"-/-", "r7/-", "y7/-", "b7/-"}
+    for extra in (["--closed", "b"], ["--closed", "g", "--players", "2", "--sheet", "r:-",
+                                      "--me", "1"]):
+        code, out, err = run_cli(capsys, "--sheet", "r:2,3/p:1", "--roll",
+                                 "w:3,4/r:1/y:2/g:5/b:6", *extra)
+        assert code == 2 and ("R9: another player closed blue" in err or "--closed" in err)
 
 
 @pytest.mark.parametrize(("sheet", "roll", "message"), [

@@ -53,6 +53,17 @@ def test_closed_colours_are_the_sheets_locks() -> None:
     assert sheet_position(BLUE_CLOSED, "w:1,1/r:1/y:1/g:1").closed == {Colour.BLUE}
 
 
+def test_colours_closed_by_players_whose_sheets_are_not_given() -> None:
+    state = sheet_position("r:2,3", "w:1,2/r:1/y:1/b:1", players=3, seat=1, closed=["green"])
+    assert state.closed == {Colour.GREEN} and state.sheets[1] == parse_sheet("r:2,3")
+    with pytest.raises(IllegalMoveError, match="R9: a player alone"):
+        sheet_position("r:2,3", "w:1,2/r:1/y:1/b:1", closed="g")
+    with pytest.raises(IllegalMoveError, match="R9: another player closed green"):
+        sheet_position("r:2,3", "w:1,2/r:1/y:1/g:1/b:1", players=2, closed="g")
+    with pytest.raises(ParseError):
+        sheet_position("r:2,3", "w:1,2/r:1/y:1/b:1", players=2, closed=7)  # type: ignore[arg-type]
+
+
 def test_a_missing_die_is_an_error_that_names_it() -> None:
     """Issue 32, item 8: the roll without blue's die was read as blue closed."""
     with pytest.raises(IllegalMoveError, match="R4: the roll has no blue die") as info:

@@ -1,7 +1,7 @@
 """``qwixx-math advise``: rank every legal choice for sheets and a roll, or for a game state.
 
-    qwixx-math advise --sheet S --roll R [--passive] [--layout L]    (solitaire model)
-    qwixx-math advise --players N --sheet S --roll R [--passive [--before-me K]]
+    qwixx-math advise --sheet S --roll R [--closed C] [--passive] [--layout L]  (solitaire)
+    qwixx-math advise --players N --sheet S --roll R [--closed C] [--passive [--before-me K]]
     qwixx-math advise --players N --sheet S1 ... --sheet SN --me K --roll R
                       [--passive [--before-me K]] [--objective ev|win]
     qwixx-math advise --state FILE [--player P] [--roll R] [--players N]
@@ -15,8 +15,10 @@ One ``--sheet`` and no ``--players``: the solitaire model, as it always was.
 per seat in seat order with ``--me K`` (counted from 1): the whole table; the active
 seat is K itself, or with ``--passive`` the seat ``--before-me`` rolls before K
 (default 1 at a table of 2).  ``--state`` gives the whole table as a file.  The
-closed colours are read from the sheets' locks, never from the roll: a roll without
-the die of an open colour is an error that names the die (R4).
+closed colours are read from the sheets' locks (and, with one ``--sheet``, from
+``--closed C``: the colours other players closed, as ``value --closed`` takes them),
+never from the roll: a roll without the die of an open colour is an error that
+names the die (R4).
 
 ``--objective win`` (2 to 5 players; every sheet: ``--state`` or one ``--sheet`` per
 seat) ranks the choices by their share of the win, beside the exact table EV and the
@@ -50,7 +52,7 @@ import sys
 from ..advice import Advice, Advisor, RankedPlan, in_words
 from ..errors import ParseError
 from ..model import Roll, Sheet
-from ..notation import format_roll, format_sheet, parse_roll, parse_sheet
+from ..notation import format_roll, format_sheet, parse_colours, parse_roll, parse_sheet
 from ..position import position, read_state, sheet_position
 from ..rules import GameState, Phase
 from ..ruleset import MAX_PLAYERS, Ruleset
@@ -98,6 +100,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "with --me K (at most 5)")
     p.add_argument("--roll", help="the roll, e.g. 'w:3,5/r:1/y:2/g:6/b:4' (every open "
                                   "colour's die; a colour is closed only by a sheet's lock)")
+    p.add_argument("--closed", default=None, metavar="C",
+                   help="with one --sheet: colours other players closed, e.g. 'g,b' (the "
+                        "rows the sheet locked are closed anyway); with one --sheet per "
+                        "seat or --state the sheets say it")
     p.add_argument("--me", type=ascii_int(), default=None, metavar="K",
                    help="with one --sheet per seat: your seat, counted from 1 (1 to N)")
     p.add_argument("--passive", action="store_true",
@@ -202,6 +208,9 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
         raise ParseError("--player goes with --state; with --sheet give --me K and one "
                          "--sheet per seat")
     if len(args.sheet) > 1:
+        if args.closed is not None:
+            raise ParseError("--closed goes with one --sheet; with one --sheet per seat the "
+                             "sheets' locks say which colours are closed")
         rolled, seat = _table(args)
         n = rolled.players
         advisor = TableAdvisor.for_ruleset(rolled.ruleset, players=n, progress=progress,
@@ -219,11 +228,13 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
         if args.before_me is not None:
             raise ParseError("--before-me needs --players N (the solitaire model has no "
                              "other players)")
-        # passive: player 1 of a two-player game, the other sheet empty
-        ruleset = Ruleset(players=2 if args.passive else 1,
+        # passive, or colours closed by others: a two-player game, the other sheet empty
+        others = parse_colours(args.closed or "-") - sheet.locked
+        ruleset = Ruleset(players=2 if args.passive or others else 1,
                           action2_after_game_end=args.action2_after_game_end)
         rolled = sheet_position(sheet, args.roll, players=ruleset.players,
-                                seat=1 if args.passive else 0, ruleset=ruleset)
+                                seat=1 if args.passive else 0, ruleset=ruleset,
+                                closed=others)
         solo = Advisor.for_ruleset(ruleset, progress=progress, layout=layout)
         advice = solo.advise_passive(rolled, 1) if args.passive else solo.advise(rolled)
         return advice, rolled, {}
@@ -231,7 +242,8 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
     k = _passive_before_me(args, n)
     ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
     # player 0 rolls now; the player at seat k has k rolls (this one included) before theirs
-    rolled = sheet_position(sheet, args.roll, players=n, seat=k, ruleset=ruleset)
+    rolled = sheet_position(sheet, args.roll, players=n, seat=k, ruleset=ruleset,
+                            closed=args.closed or "-")
     advisor = TableAdvisor.for_ruleset(ruleset, players=n, progress=progress, layout=layout)
     advice = advisor.advise_passive(rolled, k) if args.passive else advisor.advise(rolled)
     return advice, rolled, {"players": n, "before_me": k}
@@ -240,9 +252,9 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
 def _load_state(args: argparse.Namespace) -> tuple[GameState, Roll | None]:
     """The state of ``--state`` and the roll of ``--roll``, checked against the options."""
     if args.sheet is not None or args.passive or args.before_me is not None \
-            or args.me is not None:
+            or args.me is not None or args.closed is not None:
         raise ParseError("--state gives every sheet and whose turn it is; drop --sheet, "
-                         "--me, --passive and --before-me")
+                         "--me, --closed, --passive and --before-me")
     state = read_state(args.state)
     check_layout(args, state.layout, "the state")
     n = state.players
@@ -297,6 +309,9 @@ def _win_run(args: argparse.Namespace, progress: bool | None) -> int:
         state, roll = _load_state(args)
         player = args.player
     elif args.sheet is not None and len(args.sheet) > 1:
+        if args.closed is not None:
+            raise ParseError("--closed goes with one --sheet; with one --sheet per seat the "
+                             "sheets' locks say which colours are closed")
         if args.player is not None:
             raise ParseError("--player goes with --state; with --sheet give --me K")
         state, player = _table(args)
