@@ -230,7 +230,8 @@ class WinAdvice:
         lines.append(f"win %: share of the win (ties shared), estimated by {self.rollouts} "
                      f"rollouts per choice on common dice (seed {self.seed}) played by "
                      f"{players}; in percentage points.")
-        lines.append(_STOPPED[self.stopped])
+        if self.stopped != "count":  # a count asked for needs no explanation
+            lines.append(_STOPPED.get(self.stopped, f"The rollouts stopped: {self.stopped}."))
         if with_model:
             lines.append("model %: the win player's model's estimate of the position after "
                          "the choice, at once (no rollout).")
@@ -239,7 +240,6 @@ class WinAdvice:
 
 
 _STOPPED = {
-    "count": "The rollouts stopped at the count asked for.",
     "separated": "The rollouts stopped when the first choice was separated from the second "
                  "at 95% (paired, on common dice).",
     "budget": "The rollouts stopped at the budget of players' decisions: the first choice is "
