@@ -170,7 +170,8 @@ class WinAdvice:
     for, or the budget of :func:`another_round`), ``"separated"`` (the first choice
     was separated from the second at 95%, :func:`advise_win_separated`),
     ``"budget"`` (the budget ran out first), ``"exact"`` (nothing to estimate: every
-    choice ends the game this turn, or all choices lead to one position).
+    choice ends the game this turn, all choices lead to one position, or one wins for
+    sure).
     """
 
     player: int
@@ -208,6 +209,8 @@ class WinAdvice:
         column, one per choice in rank order (default: each choice's description)."""
         shown = self.choices if top is None else self.choices[:top]
         said = [c.describe() for c in shown] if words is None else list(words)[:len(shown)]
+        if len(said) < len(shown) or not all(isinstance(w, str) for w in said):
+            raise ParseError(f"words: one text per choice shown ({len(shown)})")
         with_model = any(c.model_win is not None for c in shown)
         model_head = f" {'model %':>7}" if with_model else ""
         lines = [f"{'rank':>4}  {'plan':<9} {'win %':>6} {'± se':>5}  {'95% CI':<13} "

@@ -49,7 +49,7 @@ import argparse
 import json
 import sys
 
-from ..advice import Advice, Advisor, RankedPlan, in_words
+from ..advice import Advice, Advisor, in_words
 from ..errors import ParseError
 from ..model import Roll, Sheet
 from ..notation import format_roll, format_sheet, parse_colours, parse_roll, parse_sheet
@@ -295,11 +295,6 @@ def _state_advice(args: argparse.Namespace, progress: bool | None
 _WIN_OPTIONS = ("rollouts", "budget", "seed", "opponents", "own_player")
 
 
-def _words(rolled: GameState, player: int, ranked: RankedPlan) -> str:
-    """The choice in words with its consequences."""
-    return in_words(rolled, player, ranked)
-
-
 def _win_run(args: argparse.Namespace, progress: bool | None) -> int:
     """``--objective win``: the choices ranked by their estimated share of the win."""
     if args.rollouts is not None and args.budget is not None:
@@ -342,7 +337,7 @@ def _win_run(args: argparse.Namespace, progress: bool | None) -> int:
     sheet = rolled.sheets[advice.player]
     roll_text = format_roll(rolled.roll) if rolled.roll is not None else "-"
     shown = advice.choices if args.top is None else advice.choices[: args.top]
-    words = [_words(rolled, advice.player, c.ranked) for c in shown]
+    words = [in_words(rolled, advice.player, c.ranked) for c in shown]
     if args.json:
         out = advice.to_json()
         out["choices"] = out["choices"][: len(shown)]
@@ -402,7 +397,7 @@ def run(args: argparse.Namespace) -> int:
         advice, rolled, extra = _sheet_advice(args, progress)
     sheet = rolled.sheets[advice.player]
     shown = advice.plans if args.top is None else advice.plans[: args.top]
-    words = [_words(rolled, advice.player, ranked) for ranked in shown]
+    words = [in_words(rolled, advice.player, ranked) for ranked in shown]
     roll_text = format_roll(rolled.roll) if rolled.roll is not None else None
     if args.json:
         out = Advice(advice.player, advice.passive, shown, advice.model,
