@@ -91,7 +91,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "cached. With --objective win (--state, or one --sheet per seat): every "
             "choice's share of the win, estimated by rollouts on common dice played by "
             "arena players (win by default) until the first choice is separated from the "
-            "second at 95%% or a budget of players' decisions (about 2 s) runs out, "
+            "second at 95% or a budget of players' decisions (about 2 s) runs out, "
             "beside the exact table EV and the win model's estimate (docs/advice.md)."
         ),
     )
