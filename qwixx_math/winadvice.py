@@ -97,7 +97,7 @@ MAX_ROLLOUTS = 5_000
 MAX_BUDGET = 1_000_000
 #: :func:`advise_win_separated`: players' decisions its rollouts may spend by default,
 #: about two seconds on one core (``benchmarks/bench_win_separation.py`` prints the time).
-SEPARATE_BUDGET = 6000
+SEPARATE_BUDGET = 9000
 #: :func:`advise_win_separated`: rounds (one rollout of every choice) before the first test.
 SEPARATE_FIRST = 16
 #: :func:`advise_win_separated`: rounds between two tests.

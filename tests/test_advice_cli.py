@@ -222,7 +222,8 @@ def test_the_agreement_benchmark_runs(monkeypatch: pytest.MonkeyPatch,
     figure itself comes from running the benchmark, docs/advice.md)."""
     script = ROOT / "benchmarks" / "bench_win_separation.py"
     monkeypatch.setattr(sys, "argv", [str(script), "--reference", "8", "--games", "1",
-                                      "--from-turn", "20", "--limit", "2", "--sample", "1"])
+                                      "--from-turn", "20", "--limit", "2", "--sample", "1",
+                                      "--skip-timing"])
     monkeypatch.syspath_prepend(str(script.parent))
     runpy.run_path(str(script), run_name="__main__")
     out = capsys.readouterr().out
