@@ -53,7 +53,8 @@ from .rules import (
 from .ruleset import Ruleset
 from .solver import SolverTable, Variant, solve
 
-__all__ = ["SOLITAIRE_MODEL", "UNKNOWN", "Advice", "Advisor", "RankedPlan", "Unknown", "advise"]
+__all__ = ["SOLITAIRE_MODEL", "UNKNOWN", "Advice", "Advisor", "RankedPlan", "Unknown", "advise",
+           "consequences", "in_words"]
 
 #: The model :class:`Advisor` ranks by (named in every :class:`Advice`).
 SOLITAIRE_MODEL = "solitaire (this player alone; opponents not modelled)"
@@ -329,7 +330,9 @@ class Advisor:
         close.  A known ``action2`` (a mark, or None for "no mark", e.g. in a
         review) is applied when the game goes on after action 1; if this player's
         choice makes it illegal (by closing its colour), that evaluation goes on
-        without it.  The value is that of this player's sheet afterwards, before
+        without it.  A known action 2 that is illegal even when this player passes
+        (another cell, a number the roll does not give, R6) is refused with
+        IllegalMoveError.  The value is that of this player's sheet afterwards, before
         the next roll.
 
         A state in the ``ACTION2`` phase is refused: every action-1 choice is
@@ -348,8 +351,11 @@ class Advisor:
         if action2 is not None and action2 is not UNKNOWN and not isinstance(action2, Mark):
             raise ParseError(f"action2 must be a Mark or None, not {action2!r}")
         before_me = self._before_me_after(rolled, player)
+        outcomes = list(_action1_outcomes(rolled, player, _choices(rolled, others, player)))
+        if isinstance(action2, Mark):
+            _check_known_action2(outcomes, action2, rolled.active)
         scored: list[tuple[float, TurnPlan]] = []
-        for a1, after in _action1_outcomes(rolled, player, _choices(rolled, others, player)):
+        for a1, after in outcomes:
             if after.phase is Phase.ACTION2 and after.ended_by is None \
                     and action2 is not UNKNOWN:
                 try:
@@ -427,6 +433,22 @@ class Advisor:
         return self.advise_passive(state, player, roll, others)
 
 
+def _check_known_action2(outcomes: Sequence[tuple[Mark | None, GameState]], action2: Mark,
+                         active: int) -> None:
+    """Refuse a known action 2 that is illegal whatever the passive player does: it is
+    checked after the passive player's pass (a mark of theirs can only close a colour,
+    which makes an action 2 illegal, never legal).  Nothing to check when the game ended
+    in action 1 (the action 2 is not applied then)."""
+    for a1, after in outcomes:
+        if a1 is None and after.phase is Phase.ACTION2 and after.ended_by is None:
+            try:
+                after.with_action2(action2)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(
+                    exc.rule, f"the active player's action 2 ({action2.describe()}) is not "
+                              f"legal here: {str(exc).partition(': ')[2]}", active) from None
+
+
 def _rolled(state: GameState, roll: Roll | None) -> GameState:
     """``state`` rolled (phase ACTION1); the errors are those of ``rules.legal_plans``."""
     return _roll_for(state, roll)[0]
@@ -465,3 +487,113 @@ def advise(state: GameState, roll: Roll | None = None,
         raise ParseError(f"advice needs a GameState, not {type(state).__name__}")
     return Advisor.for_ruleset(state.ruleset, layout=state.layout).advise(state, roll, others)
 
+
+
+# -- words with consequences -------------------------------------------------------------------
+
+def consequences(state: GameState, player: int, plan: TurnPlan) -> tuple[str, ...]:
+    """What ``player``'s ``plan`` does beyond its marks, in words, if every other player
+    passes this turn: the numbers each mark skips for good (R7), the rows it closes (R8),
+    the penalty it takes (R11) and, when the game ends this turn (R13, R14), why and its
+    result.  ``state`` is in the ``ACTION1`` phase (a passive player's plan marks action 1
+    only; the active player's action 2 is not applied) or the ``ACTION2`` phase (the
+    active player's action-2 choice, ``plan.action2``).  IllegalMoveError when the plan is
+    not legal there.
+
+    >>> from qwixx_math.notation import parse_plan, parse_roll, parse_sheet
+    >>> from qwixx_math.rules import GameState
+    >>> from qwixx_math.ruleset import Ruleset
+    >>> me, you = parse_sheet("r:2,3,4,5,6/g:12,11,10,9,8,2,lock"), parse_sheet("y:2,3,4/p:1")
+    >>> rolled = GameState(Ruleset(players=2), (me, you), closed=frozenset({Colour.GREEN})
+    ...                    ).with_roll(parse_roll("w:6,6/r:4/y:1/b:2"))
+    >>> for words in consequences(rolled, 0, parse_plan("r12/-")):
+    ...     print(words)
+    skips red 7, 8, 9, 10 and 11
+    closes red
+    second colour closed, the game ends: you win 56 to 1
+    >>> consequences(rolled, 0, parse_plan("-/-"))
+    ('penalty 1 of 4',)
+    """
+    if not isinstance(state, GameState):
+        raise ParseError(f"expected a GameState, not {type(state).__name__}")
+    if not isinstance(plan, TurnPlan):
+        raise ParseError(f"expected a TurnPlan, not {type(plan).__name__}")
+    if not (isinstance(player, int) and not isinstance(player, bool)
+            and 0 <= player < state.players):
+        raise ParseError(f"player {player!r} does not exist")
+    if state.phase is Phase.ACTION2:
+        marks: tuple[Mark | None, ...] = (plan.action2,)
+        after = state.with_action2(plan.action2)
+    elif state.phase is Phase.ACTION1:
+        choices: list[Mark | None] = [None] * state.players
+        choices[player] = plan.action1
+        after = state.with_action1(choices)
+        marks = (plan.action1,)
+        if player == state.active:
+            marks = (plan.action1, plan.action2)
+            if after.phase is Phase.ACTION2:
+                after = after.with_action2(plan.action2)
+        elif plan.action2 is not None:
+            raise IllegalMoveError("R5", "a passive player marks the white sum only", player)
+    else:
+        raise ParseError(f"the state is in the {state.phase.value} phase: nothing to decide")
+    words: list[str] = []
+    sheet = state.sheets[player]
+    layout = sheet.layout
+    for mark in marks:
+        if mark is None:
+            continue
+        row = mark.colour
+        done = sheet.marks(row)
+        start = 0 if not done else (layout.position(row, done[-1]) or 0) + 1
+        end = layout.position(row, mark.number) or 0
+        skipped = [layout.number(row, p) for p in range(start, end)]
+        if skipped:
+            listed = ", ".join(str(n) for n in skipped[:-1])
+            words.append(f"skips {row.value} "
+                         + (f"{listed} and {skipped[-1]}" if listed else str(skipped[0])))
+        sheet = sheet.with_mark(row, mark.number)
+        if sheet.is_locked(row) and row not in state.sheets[player].locked:
+            words.append(f"closes {row.value}")
+    penalties = after.sheets[player].penalties
+    took = penalties > state.sheets[player].penalties
+    if after.ended_by is None:
+        if took:
+            words.append(f"penalty {penalties} of {layout.penalty_boxes}")
+        return tuple(words)
+    why = (f"{_ordinal(penalties)} penalty" if after.ended_by == "R13" and took
+           else f"{_ordinal(layout.closed_rows_to_end)} colour closed"
+           if after.ended_by == "R14" else "the game is over")
+    return (*words, f"{why}, the game ends: {_result(after, player)}")
+
+
+def in_words(state: GameState, player: int, ranked: RankedPlan) -> str:
+    """``player``'s choice ``ranked`` in plain words (:meth:`RankedPlan.describe` on
+    ``state``'s sheet) followed by its :func:`consequences`, each after a dash: "mark
+    blue 2 with white + blue — closes blue — second colour closed, the game ends: you
+    win 74 to 71"."""
+    if not isinstance(ranked, RankedPlan):
+        raise ParseError(f"expected a RankedPlan, not {type(ranked).__name__}")
+    if not isinstance(state, GameState):
+        raise ParseError(f"expected a GameState, not {type(state).__name__}")
+    return " — ".join((ranked.describe(state.layout),
+                       *consequences(state, player, ranked.plan)))
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def _result(after: GameState, player: int) -> str:
+    """"you win 74 to 71", "you lose 60 to 74", "you share the win at 74"."""
+    scores = [s.score for s in after.sheets]
+    mine = scores[player]
+    others = scores[:player] + scores[player + 1:]
+    if not others:
+        return f"you score {mine}"
+    best = max(others)
+    if mine > best:
+        return f"you win {mine} to {best}"
+    if mine == best:
+        return f"you share the win at {mine}"
+    return f"you lose {mine} to {best}"

@@ -57,6 +57,7 @@ their own, ``random``, are seeded from it too).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -67,15 +68,17 @@ from .arena.dice import DealDice
 from .arena.external import PREFIX
 from .arena.registry import make_player, player_seed
 from .errors import IllegalMoveError, ParseError, check_whole_number
-from .model import Mark, Roll, TurnPlan
+from .model import Colour, Mark, Roll, Sheet, TurnPlan
 from .players.base import Player, with_simultaneous_action1
 from .rules import GameState, Phase
 from .ruleset import MAX_PLAYERS
 from .table import TableAdvisor
+from .validation import game_seed
 
-__all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_ROLLOUTS", "MIN_AUTO_ROLLOUTS",
-           "ROLLOUT_PLAYER", "WinAdvice", "WinChoice", "advise_win", "another_round",
-           "rollout_shares", "wilson"]
+__all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_BUDGET", "MAX_ROLLOUTS",
+           "MIN_AUTO_ROLLOUTS", "ROLLOUT_PLAYER", "SEPARATE_BUDGET", "SEPARATE_FIRST",
+           "SEPARATE_STEP", "WinAdvice", "WinChoice", "advise_win", "advise_win_separated",
+           "another_round", "model_wins", "position_after", "rollout_shares", "wilson"]
 
 #: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
 #: counted as they are asked: under a second on one core with the ``win`` player in every
@@ -87,8 +90,18 @@ DEFAULT_BUDGET = 3000
 MIN_AUTO_ROLLOUTS = 2
 #: Rollouts per choice by default: at most this many.
 MAX_AUTO_ROLLOUTS = 400
-#: The most rollouts per choice one call may ask for.
-MAX_ROLLOUTS = 1_000_000
+#: The most rollouts per choice one call may ask for: about three minutes on one core for
+#: the slowest decisions (200 rollouts of an early decision took 7.7 s).
+MAX_ROLLOUTS = 5_000
+#: The most players' decisions one call may spend (``budget``): about five minutes.
+MAX_BUDGET = 1_000_000
+#: :func:`advise_win_separated`: players' decisions its rollouts may spend by default,
+#: about two seconds on one core (``benchmarks/bench_win_separation.py`` prints the time).
+SEPARATE_BUDGET = 9000
+#: :func:`advise_win_separated`: rounds (one rollout of every choice) before the first test.
+SEPARATE_FIRST = 16
+#: :func:`advise_win_separated`: rounds between two tests.
+SEPARATE_STEP = 8
 #: The player who plays every seat of the rollouts by default.
 ROLLOUT_PLAYER = "win"
 #: z of a two-sided 95% interval.
@@ -116,6 +129,9 @@ class WinChoice:
     win_loss: float = 0.0
     se_loss: float = 0.0
     shares: tuple[float, ...] = field(default=(), repr=False)
+    #: The ``win`` player's model's win probability of the position after the choice
+    #: (:func:`model_wins`: at once, no rollout), or None when it was not asked.
+    model_win: float | None = None
 
     @property
     def plan(self) -> TurnPlan:
@@ -138,7 +154,8 @@ class WinChoice:
         out = self.ranked.to_json()
         out["ev_loss"] = out.pop("loss")
         out.update({"win": self.win, "se": self.se, "ci95": list(self.ci95),
-                    "exact": self.exact, "win_loss": self.win_loss, "se_loss": self.se_loss})
+                    "exact": self.exact, "win_loss": self.win_loss, "se_loss": self.se_loss,
+                    "model_win": self.model_win})
         return out
 
 
@@ -149,6 +166,12 @@ class WinAdvice:
     Ties in ``win`` go to the higher table EV, then to the rules core's order.
     ``rollout_players`` names the player of every seat in the rollouts (the
     advised seat's included); ``ev_model`` is the table model of the EVs.
+    ``stopped`` says why the rollouts stopped: ``"count"`` (the ``rollouts`` asked
+    for, or the budget of :func:`another_round`), ``"separated"`` (the first choice
+    was separated from the second at 95%, :func:`advise_win_separated`),
+    ``"budget"`` (the budget ran out first), ``"exact"`` (nothing to estimate: every
+    choice ends the game this turn, all choices lead to one position, or one wins for
+    sure).
     """
 
     player: int
@@ -159,6 +182,7 @@ class WinAdvice:
     seed: int
     rollout_players: tuple[str, ...]
     ev_model: str
+    stopped: str = "count"
 
     @property
     def best(self) -> WinChoice:
@@ -175,23 +199,32 @@ class WinAdvice:
         return {"objective": "win", "player": self.player, "passive": self.passive,
                 "phase": self.phase.value, "rollouts": self.rollouts, "seed": self.seed,
                 "rollout_players": list(self.rollout_players), "ev_model": self.ev_model,
-                "choices": [c.to_json() for c in self.choices]}
+                "stopped": self.stopped, "choices": [c.to_json() for c in self.choices]}
 
-    def to_text(self, top: int | None = None) -> str:
+    def to_text(self, top: int | None = None, words: Sequence[str] | None = None) -> str:
         """A ranked table in the manner of GNU Backgammon's: win % with one standard error
         and its 95% interval (``= exact`` for an exact value), the win loss against the
-        best with the paired standard error, the table EV and the EV loss."""
+        best with the paired standard error, the ``win`` model's estimate when it was
+        asked, the table EV and the EV loss.  ``words``: the text of the "in words"
+        column, one per choice in rank order (default: each choice's description)."""
         shown = self.choices if top is None else self.choices[:top]
+        said = [c.describe() for c in shown] if words is None else list(words)[:len(shown)]
+        if len(said) < len(shown) or not all(isinstance(w, str) for w in said):
+            raise ParseError(f"words: one text per choice shown ({len(shown)})")
+        with_model = any(c.model_win is not None for c in shown)
+        model_head = f" {'model %':>7}" if with_model else ""
         lines = [f"{'rank':>4}  {'plan':<9} {'win %':>6} {'± se':>5}  {'95% CI':<13} "
-                 f"{'win loss ± se':>13} {'table EV':>9} {'EV loss':>8}  in words"]
-        for rank, c in enumerate(shown, start=1):
+                 f"{'win loss ± se':>13}{model_head} {'table EV':>9} {'EV loss':>8}  in words"]
+        for rank, (c, text) in enumerate(zip(shown, said, strict=True), start=1):
             if c.exact:
                 se, ci = "0", "= exact"
             else:
                 se, ci = f"{100 * c.se:.1f}", f"[{100 * c.ci95[0]:.1f}, {100 * c.ci95[1]:.1f}]"
             loss = "" if rank == 1 else f"{100 * c.win_loss:.1f} ± {100 * c.se_loss:.1f}"
+            model = "" if not with_model else (
+                f" {'':>7}" if c.model_win is None else f" {100 * c.model_win:7.1f}")
             lines.append(f"{rank:>4}  {c.plan!s:<9} {100 * c.win:6.1f} {se:>5}  {ci:<13} "
-                         f"{loss:>13} {c.expected_score:9.3f} {c.ev_loss:8.3f}  {c.describe()}")
+                         f"{loss:>13}{model} {c.expected_score:9.3f} {c.ev_loss:8.3f}  {text}")
         if len(shown) < len(self.choices):
             lines.append(f"({len(self.choices) - len(shown)} more choices; drop --top to see "
                          "them)")
@@ -200,8 +233,44 @@ class WinAdvice:
         lines.append(f"win %: share of the win (ties shared), estimated by {self.rollouts} "
                      f"rollouts per choice on common dice (seed {self.seed}) played by "
                      f"{players}; in percentage points.")
+        if self.stopped != "count":  # a count asked for needs no explanation
+            lines.append(_STOPPED.get(self.stopped, f"The rollouts stopped: {self.stopped}."))
+        if with_model:
+            lines.append("model %: the win player's model's estimate of the position after "
+                         "the choice, at once (no rollout).")
         lines.append(f"table EV: exact expected final score, {self.ev_model}.")
         return "\n".join(lines)
+
+
+_STOPPED = {
+    "separated": "The rollouts stopped when the first choice was separated from the second "
+                 "at 95% (paired, on common dice).",
+    "budget": "The rollouts stopped at the budget of players' decisions: the first choice is "
+              "NOT separated from the second at 95%; treat them as close.",
+    "exact": "Nothing to estimate: every choice ends the game this turn, all lead to the same "
+             "position, or one wins for sure this turn.",
+}
+
+
+class _Counting:
+    """A player that counts the decisions it is asked (the budget is counted in them)."""
+
+    def __init__(self, inner: Player, counter: list[int]) -> None:
+        self.inner, self.name, self.counter = inner, inner.name, counter
+
+    def new_game(self, seat: int, state: GameState) -> None:
+        self.inner.new_game(seat, state)
+
+    def game_over(self, seat: int, state: GameState) -> None:
+        self.inner.game_over(seat, state)
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        self.counter[0] += 1
+        return self.inner.action1(seat, state)
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        self.counter[0] += 1
+        return self.inner.action2(seat, state)
 
 
 def _rollout_names(players: int, player: int, opponents: str | Sequence[str], own: str
@@ -232,11 +301,13 @@ def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None
                budget: int = DEFAULT_BUDGET) -> WinAdvice:
     """Every legal choice of ``player`` (default: the active seat) in ``state``, ranked by
     its share of the win, estimated by ``rollouts`` rollouts per choice on common dice
-    from ``seed``, beside its exact table EV (see the module docstring).  By default
-    (``rollouts=None``) the count fits a budget of :data:`DEFAULT_BUDGET` players'
-    decisions (:func:`another_round`: under a second with ``win`` players), at least
-    :data:`MIN_AUTO_ROLLOUTS` (``budget``: another number of decisions);
-    ``WinAdvice.rollouts`` says how many were played.
+    from ``seed`` (at most :data:`MAX_ROLLOUTS`), beside its exact table EV (see the
+    module docstring).  By default (``rollouts=None``) the count fits a budget of
+    :data:`DEFAULT_BUDGET` players' decisions (:func:`another_round`: under a second
+    with ``win`` players), at least :data:`MIN_AUTO_ROLLOUTS` (``budget``: another
+    number of decisions, at most :data:`MAX_BUDGET`); ``WinAdvice.rollouts`` says how
+    many were played.  :func:`advise_win_separated` plays until the first choice is
+    separated from the second instead.
 
     ``state`` is in the ``ACTION1`` phase (any seat), the ``ACTION2`` phase (the active
     seat) or the ``ROLL`` phase with ``roll``; 2 to 5 players.  ``opponents``: the arena
@@ -244,16 +315,146 @@ def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None
     order; ``own``: the rollout player of ``player``'s later decisions.  ``progress``:
     a progress bar if the table must be solved first (``None``: on a terminal).
     """
+    if rollouts is not None:
+        rollouts = check_whole_number("rollouts", rollouts, 2, MAX_ROLLOUTS)
+    advice, rolled, seat, names, players = _prepare(state, player, roll, seed, opponents, own,
+                                                    progress, budget)
+    plans = [r.plan for r in advice.plans]
+    shares, ended = rollout_shares(rolled, seat, plans, players, rollouts, seed, budget)
+    return _advice(advice, rolled, seat, names, seed, shares, ended, "count", None)
+
+
+def advise_win_separated(state: GameState, player: int | None = None, *,
+                         roll: Roll | None = None, seed: int = 0,
+                         opponents: str | Sequence[str] = ROLLOUT_PLAYER,
+                         own: str = ROLLOUT_PLAYER, progress: bool | None = False,
+                         budget: int = SEPARATE_BUDGET) -> WinAdvice:
+    """:func:`advise_win`, with as many rollouts as it takes to separate the first choice
+    from the second at 95%, within ``budget`` players' decisions (default
+    :data:`SEPARATE_BUDGET`, about two seconds with ``win`` players; at most
+    :data:`MAX_BUDGET`), and every choice's :func:`model_wins` estimate beside.
+
+    Rounds (one rollout of every choice on the same dice) are played one by one, round
+    ``r`` on the dice of ``DealDice(game_seed(seed, r), 0)``.  After
+    :data:`SEPARATE_FIRST` rounds and then every :data:`SEPARATE_STEP`, the first
+    choice is compared with the second, the best one that leads to another position
+    (two plans that mark the same cells, ``-/r2`` and ``r2/-``, are one position): the
+    rounds stop (``stopped="separated"``) when the paired 95% interval of their
+    difference excludes 0.  They stop at the budget (``stopped="budget"``) when another
+    round of the mean size so far would not fit it (after at least
+    :data:`MIN_AUTO_ROLLOUTS` rounds; at most :data:`MAX_ROLLOUTS`), or after
+    :data:`MIN_AUTO_ROLLOUTS` rounds when there is nothing to estimate (``"exact"``:
+    every choice ends the game this turn, all choices lead to one position, or a
+    choice wins for sure this turn, which no choice can beat).  Ties in ``win`` go to
+    an exact value first, then to the higher table EV.  The budget counts decisions, not
+    seconds, so the answer depends on ``seed`` and the position only: the same call
+    gives the same advice on any machine at any load.  The test is repeated, so the
+    separation is at 95% per look, not overall; ``benchmarks/bench_win_separation.py``
+    prints how often the first choice agrees with that of 5,000 rollouts.
+    """
+    advice, rolled, seat, names, players = _prepare(state, player, roll, seed, opponents, own,
+                                                    progress, budget, MAX_BUDGET)
+    plans = [r.plan for r in advice.plans]
+    evs = [r.expected_score for r in advice.plans]
+    keys = [position_after(rolled, seat, plan) for plan in plans]
+    spent = [0]
+    counted = [_Counting(p, spent) for p in players]
+    shares: list[list[float]] = [[] for _ in plans]
+    ended = [True] * len(plans)
+    rounds = 0
+    stopped = "budget"
+    while True:
+        more, now = rollout_shares(rolled, seat, plans, counted, 1, game_seed(seed, rounds))
+        rounds += 1
+        for c in range(len(plans)):
+            shares[c].extend(more[c])
+            ended[c] = ended[c] and now[c]
+        if all(ended) or len(set(keys)) == 1 or any(
+                e and all(x == 1.0 for x in sh) for e, sh in zip(ended, shares, strict=True)):
+            stopped = "exact"
+            if rounds >= MIN_AUTO_ROLLOUTS:
+                break
+            continue
+        if rounds >= SEPARATE_FIRST and (rounds - SEPARATE_FIRST) % SEPARATE_STEP == 0 \
+                and _separated(shares, evs, plans, keys):
+            stopped = "separated"
+            break
+        if rounds >= MIN_AUTO_ROLLOUTS and (
+                rounds >= MAX_ROLLOUTS or spent[0] + spent[0] / rounds > budget):
+            break
+    return _advice(advice, rolled, seat, names, seed, shares, ended, stopped,
+                   model_wins(rolled, seat, plans))
+
+
+def _separated(shares: Sequence[Sequence[float]], evs: Sequence[float],
+               plans: Sequence[TurnPlan], keys: Sequence[object]) -> bool:
+    """Whether the first choice's paired 95% interval against the second (the best that
+    leads to another position) lies above 0."""
+    means = [math.fsum(s) / len(s) for s in shares]
+    order = sorted(range(len(plans)), key=lambda c: (-means[c], -evs[c], plans[c].sort_key))
+    best = order[0]
+    second = next(c for c in order if keys[c] != keys[best])
+    diffs = [b - c for b, c in zip(shares[best], shares[second], strict=True)]
+    k = len(diffs)
+    mean = math.fsum(diffs) / k
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean - _Z95 * math.sqrt(var / k) > 0.0
+
+
+def position_after(rolled: GameState, seat: int, plan: TurnPlan
+                   ) -> tuple[Sheet, frozenset[Colour]]:
+    """``seat``'s sheet and the closed colours after ``seat``'s own marks of ``plan`` (in
+    the ``ACTION2`` phase only its action 2; the others' choices not applied), with the
+    active seat's penalty (R11)."""
+    sheet = rolled.sheets[seat]
+    closed = rolled.closed
+    if rolled.phase is Phase.ACTION2:
+        assert rolled.action1 is not None
+        marks: tuple[Mark | None, ...] = (plan.action2,)
+        penalty = plan.action2 is None and rolled.action1[seat] is None
+    else:
+        marks = (plan.action1, plan.action2)
+        penalty = seat == rolled.active and plan.penalty
+    for m in marks:
+        if m is not None:
+            sheet = sheet.with_mark(m.colour, m.number)
+            if sheet.is_locked(m.colour):
+                closed = closed | {m.colour}
+    return (sheet.with_penalty() if penalty else sheet), closed
+
+
+def model_wins(rolled: GameState, seat: int, plans: Sequence[TurnPlan]) -> list[float]:
+    """The ``win`` player's model's win probability (:class:`qwixx_math.players.win.
+    WinPlayer`, an *estimate*: docs/winning.md reports its calibration) of the position
+    after each of ``seat``'s ``plans`` in ``rolled`` (phase ``ACTION1`` or ``ACTION2``),
+    before the next player's roll, the others' choices of this turn not applied: at
+    once, no rollout.  A position where the game is over is worth its exact share."""
+    from .players.win import WinPlayer
+
+    n = rolled.players
+    positions = []
+    for plan in plans:
+        sheet, closed = position_after(rolled, seat, plan)
+        positions.append((tuple(sheet if s == seat else rolled.sheets[s] for s in range(n)),
+                          closed))
+    return [float(v) for v in
+            WinPlayer(rolled.ruleset).score(seat, positions, (rolled.active + 1) % n)]
+
+
+def _prepare(state: GameState, player: int | None, roll: Roll | None, seed: int,
+             opponents: str | Sequence[str], own: str, progress: bool | None, budget: int,
+             max_budget: int = MAX_BUDGET
+             ) -> tuple[Advice, GameState, int, tuple[str, ...], list[Player]]:
+    """The checks shared by the advice functions; the table advice, the rolled state, the
+    seat, the rollout players' names and the players."""
     if not isinstance(state, GameState):
         raise ParseError(f"win advice needs a GameState, not {type(state).__name__}")
     n = state.players
     if not 2 <= n <= MAX_PLAYERS:
         raise ParseError(f"R3: win advice is for 2 to {MAX_PLAYERS} players; this game has "
                          f"{n} (a player alone always wins)")
-    if rollouts is not None:
-        rollouts = check_whole_number("rollouts", rollouts, 2, MAX_ROLLOUTS)
     seed = check_whole_number("seed", seed, 0, 2**63 - 1)
-    budget = check_whole_number("budget", budget, 1, 10**9)
+    budget = check_whole_number("budget", budget, 1, max_budget)
     seat = state.active if player is None else player
     if progress is not None and not isinstance(progress, bool):
         raise ParseError(f"progress must be True, False or None, not {progress!r}")
@@ -263,15 +464,27 @@ def advise_win(state: GameState, player: int | None = None, *, roll: Roll | None
     names = _rollout_names(n, seat, opponents, own)
     players = [make_player(name, rolled.ruleset, player_seed(seed, s))
                for s, name in enumerate(names)]
-    plans = [r.plan for r in advice.plans]
-    shares, ended = rollout_shares(rolled, seat, plans, players, rollouts, seed, budget)
+    return advice, rolled, seat, names, players
+
+
+def _advice(advice: Advice, rolled: GameState, seat: int, names: tuple[str, ...], seed: int,
+            shares: Sequence[Sequence[float]], ended: Sequence[bool], stopped: str,
+            models: Sequence[float] | None) -> WinAdvice:
+    """The ranked :class:`WinAdvice` of the rollouts' ``shares``."""
     estimates = [_estimate(ranked, s, e) for ranked, s, e
                  in zip(advice.plans, shares, ended, strict=True)]
-    estimates.sort(key=lambda c: (-c.win, -c.expected_score, c.plan.sort_key))
+    if models is not None:
+        estimates = [dataclasses.replace(c, model_win=m)
+                     for c, m in zip(estimates, models, strict=True)]
+    if models is None:
+        estimates.sort(key=lambda c: (-c.win, -c.expected_score, c.plan.sort_key))
+    else:  # an exact value first among equal estimates (a sure win beats a likely one)
+        estimates.sort(key=lambda c: (-c.win, not c.exact, -c.expected_score,
+                                      c.plan.sort_key))
     best = estimates[0]
     choices = tuple(_with_loss(c, best) for c in estimates)
     return WinAdvice(seat, advice.passive, rolled.phase, choices, len(shares[0]), seed, names,
-                     advice.model)
+                     advice.model, stopped)
 
 
 def _estimate(ranked: RankedPlan, shares: Sequence[float], ended_now: bool) -> WinChoice:
@@ -290,8 +503,8 @@ def _with_loss(choice: WinChoice, best: WinChoice) -> WinChoice:
     k = len(diffs)
     mean = math.fsum(diffs) / k
     var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
-    return WinChoice(choice.ranked, choice.win, choice.se, choice.ci95, choice.exact,
-                     best.win - choice.win, math.sqrt(var / k), choice.shares)
+    return dataclasses.replace(choice, win_loss=best.win - choice.win,
+                               se_loss=math.sqrt(var / k))
 
 
 def wilson(mean: float, n: int, z: float = _Z95) -> tuple[float, float]:

@@ -281,20 +281,42 @@ def test_cli_table_and_json(official: Advisor, capsys: pytest.CaptureFixture[str
 
 def test_cli_passive_and_closed_colours(official: Advisor,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "--sheet", "r:2,3/p:1", "--roll", "w:3,4/r:1/y:2/b:6",
-                           "--passive", "--json")
-    assert code == 0
+    """Issue 32, item 8: a missing die is an error that names it, never a closed colour;
+    a colour another player closed is read off their sheet (one --sheet per seat)."""
+    code, out, err = run_cli(capsys, "--sheet", "r:2,3/p:1", "--roll", "w:3,4/r:1/y:2/b:6",
+                             "--passive", "--json")
+    assert (code, out) == (2, "")
+    assert "R4: the roll has no green die" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = run_cli(capsys, "--players", "2", "--sheet", "g:12,11,10,9,8/p:0",
+                           "--sheet", "r:2,3/p:1", "--me", "2", "--passive",
+                           "--roll", "w:3,4/r:1/y:2/g:6/b:6", "--json")
+    assert code == 0, out
     plans = json.loads(out)["plans"]
     assert all(p["action2"] is None and p["penalty"] is False for p in plans)
-    # green's die is missing: green is closed, so no green 7
-    assert {p["plan"] for p in plans} == {"-/-", "r7/-", "y7/-", "b7/-"}
+    assert {p["plan"] for p in plans} == {"-/-", "r7/-", "y7/-", "g7/-", "b7/-"}
+    code, out, _ = run_cli(capsys, "--players", "2", "--sheet", "g:12,11,10,9,8,2,lock",
+                           "--sheet", "r:2,3/p:1", "--me", "2", "--passive",
+                           "--roll", "w:3,4/r:1/y:2/b:6", "--json")
+    assert code == 0, out
+    # green is closed on seat 1's sheet, so its die is left out and there is no green 7
+    assert {p["plan"] for p in json.loads(out)["plans"]} == {"-/-", "r7/-", "y7/-", "b7/-"}
+    # with one sheet, --closed names the colours the others closed (as value --closed)
+    code, out, _ = run_cli(capsys, "--sheet", "r:2,3/p:1", "--roll", "w:3,4/r:1/y:2/b:6",
+                           "--passive", "--closed", "g", "--json")
+    assert code == 0
+    assert {p["plan"] for p in json.loads(out)["plans"]} == {"-/-", "r7/-", "y7/-", "b7/-"}
+    for extra in (["--closed", "b"], ["--closed", "g", "--players", "2", "--sheet", "r:-",
+                                      "--me", "1"]):
+        code, out, err = run_cli(capsys, "--sheet", "r:2,3/p:1", "--roll",
+                                 "w:3,4/r:1/y:2/g:5/b:6", *extra)
+        assert code == 2 and ("R9: another player closed blue" in err or "--closed" in err)
 
 
 @pytest.mark.parametrize(("sheet", "roll", "message"), [
     ("r:5,3", "w:1,1/r:1/y:1/g:1/b:1", "R7"),
     ("r:2,3,4,5,12,lock", "w:1,1/r:1/y:1/g:1/b:1", "R8"),
     ("r:2,3,4,5,6,12,lock", "w:1,1/r:1/y:1/g:1/b:1", "R9"),
-    ("r:2", "w:1,1/r:1/y:1", "R14"),
+    ("r:2", "w:1,1/r:1/y:1", "R4: the roll has no green die"),
     ("r:2/p:4", "w:1,1/r:1/y:1/g:1/b:1", "R13"),
     ("r:2", "w:1,7/r:1/y:1/g:1/b:1", "R1"),
     ("q:2", "w:1,1/r:1/y:1/g:1/b:1", "unknown row"),

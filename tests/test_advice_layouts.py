@@ -302,7 +302,8 @@ def test_advise_value_review_cli_on_mixx(fake_tables: list[Variant], layout: She
         a2 = plan["action2"]
         if a2 is not None:
             die = layout.cell_colour(a2["colour"], a2["number"])
-            assert plan["description"].endswith(f"with white + {die.value}")
+            words = plan["description"].split(" — ")[0]  # then its consequences
+            assert words.endswith(f"with white + {die.value}")
     assert fake_tables[-1] == Variant(layout)
     # the sheet names its layout: no --layout needed
     code, out, _ = _run(capsys, "advise", "--sheet", f"{name}|p:0", "--roll", MIXX_ROLL,

@@ -324,5 +324,9 @@ def test_cli_advise_with_a_colour_another_player_closed(
         capsys: pytest.CaptureFixture[str]) -> None:
     from qwixx_math.cli import main
 
-    code = main(["advise", "--quiet", "--sheet", "r:2", "--roll", "w:1,1/y:1/g:1/b:1"])
+    # the closed colour is said with --closed (a missing die alone is an error, issue 32)
+    code = main(["advise", "--quiet", "--sheet", "r:2", "--roll", "w:1,1/y:1/g:1/b:1",
+                 "--closed", "r"])
     assert code == 0, capsys.readouterr().err
+    assert main(["advise", "--quiet", "--sheet", "r:2", "--roll", "w:1,1/y:1/g:1/b:1"]) == 2
+    assert "no red die" in capsys.readouterr().err

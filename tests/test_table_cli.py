@@ -187,7 +187,7 @@ def test_advise_state_errors(two: TableAdvisor, tmp_path: Path,
 @pytest.mark.parametrize(("args", "message"), [
     (["--players", "6"], "R3"),
     (["--players", "0"], "R3"),
-    (["--players", "2", "--passive"], "--before-me"),
+    (["--players", "3", "--passive"], "--before-me"),
     (["--players", "2", "--passive", "--before-me", "0"], "R12"),
     (["--players", "2", "--passive", "--before-me", "2"], "R12"),
     (["--players", "2", "--before-me", "1"], "R12"),
@@ -205,7 +205,7 @@ def test_advise_players_bad_input(two: TableAdvisor, capsys: pytest.CaptureFixtu
     ("r:5,3", "w:1,1/r:1/y:1/g:1/b:1", "R7"),
     ("r:2,3,4,5,12,lock", "w:1,1/r:1/y:1/g:1/b:1", "R8"),
     ("r:2,3,4,5,6,12,lock", "w:1,1/r:1/y:1/g:1/b:1", "R9"),
-    ("r:2", "w:1,1/r:1/y:1", "R14"),
+    ("r:2", "w:1,1/r:1/y:1", "R4: the roll has no green die"),  # never read as closed
     ("r:2/p:4", "w:1,1/r:1/y:1/g:1/b:1", "R13"),
 ])
 def test_advise_players_impossible_positions(two: TableAdvisor,

@@ -29,14 +29,21 @@ from qwixx_math.errors import IllegalMoveError, ParseError, QwixxError
 from qwixx_math.model import Colour, Mark, Roll, TurnPlan
 from qwixx_math.notation import parse_roll, parse_sheet
 from qwixx_math.players.base import Player
-from qwixx_math.rules import GameState, Phase, new_game, random_roll
+from qwixx_math.players.win import WinPlayer
+from qwixx_math.rules import GameState, Phase, legal_plans, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.table import TableAdvisor
 from qwixx_math.winadvice import (
     MAX_AUTO_ROLLOUTS,
+    MAX_BUDGET,
     MIN_AUTO_ROLLOUTS,
+    SEPARATE_FIRST,
+    SEPARATE_STEP,
     WinAdvice,
+    advise_win_separated,
     another_round,
+    model_wins,
+    position_after,
     rollout_shares,
     wilson,
 )
@@ -336,7 +343,11 @@ def test_cli_prints_what_the_api_says(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     api = advise_win(rolled, passive, rollouts=4, seed=2, opponents="racer", own="racer")
-    assert data["choices"] == api.to_json()["choices"]
+    expected = api.to_json()["choices"]
+    for got, want in zip(data["choices"], expected, strict=True):
+        # the CLI's words add the consequences (what a plan skips, closes and ends)
+        assert got.pop("description").startswith(want.pop("description"))
+    assert data["choices"] == expected
     assert (data["rollouts"], data["rollout_players"], data["players"]) == (
         4, api.to_json()["rollout_players"], 2)
     code = main(["advise", "--objective", "win", "--state", path, "--player", str(passive),
@@ -454,3 +465,78 @@ def test_fuzz_cli_objective_win(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "Traceback" not in captured.err
     if code == 0 and "--json" in tokens:
         assert json.loads(captured.out)["objective"] == "win"
+
+
+# -- until separated (advise --objective win's default) --------------------------------------
+
+def _paired_low(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The low end of the paired 95% interval of mean(a - b), computed plainly."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / len(d)
+    var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
+    return mean - 1.959963984540054 * math.sqrt(var / len(d))
+
+
+def test_until_separated_stops_as_it_says() -> None:
+    rolled, passive = late_state()
+    stops = set()
+    for budget in (1, 400, 30_000):
+        advice = advise_win_separated(rolled, passive, seed=3, opponents="greedy",
+                                      own="greedy", budget=budget)
+        stops.add(advice.stopped)
+        assert advice.stopped in ("separated", "budget")
+        k = advice.rollouts
+        assert all(len(c.shares) == k for c in advice.choices)
+        assert all(c.model_win is not None and 0.0 <= c.model_win <= 1.0
+                   for c in advice.choices)
+        best = advice.choices[0]
+        key = position_after(rolled, passive, best.plan)
+        second = next(c for c in advice.choices
+                      if position_after(rolled, passive, c.plan) != key)
+        low = _paired_low(best.shares, second.shares)
+        if advice.stopped == "separated":
+            assert low > 0.0 and k >= SEPARATE_FIRST
+            assert (k - SEPARATE_FIRST) % SEPARATE_STEP == 0
+        else:
+            assert k >= MIN_AUTO_ROLLOUTS
+        if budget == 1:
+            assert k == MIN_AUTO_ROLLOUTS and advice.stopped == "budget"
+        # the same call gives the same answer: the budget counts decisions, not seconds
+        again = advise_win_separated(rolled, passive, seed=3, opponents="greedy",
+                                     own="greedy", budget=budget)
+        assert again == advice
+    assert stops == {"separated", "budget"}  # both ends seen on this position
+
+
+def test_until_separated_is_exact_when_the_game_ends() -> None:
+    advice = advise_win_separated(ending_state(), 0)
+    assert advice.stopped == "exact" and advice.rollouts == MIN_AUTO_ROLLOUTS
+    assert [(str(c.plan), c.win) for c in advice.choices] == [("-/y12", 0.5), ("-/-", 0.0)]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"budget": 0}, "budget"), ({"budget": MAX_BUDGET + 1}, "budget"),
+    ({"budget": True}, "budget"), ({"seed": -1}, "seed"), ({"seed": 2**63}, "seed"),
+    ({"player": 5}, "does not exist"), ({"opponents": "nobody"}, "unknown player"),
+])
+def test_until_separated_bad_arguments(kwargs: dict[str, Any], message: str) -> None:
+    state, passive = late_state()
+    with pytest.raises(QwixxError, match=message):
+        advise_win_separated(state, **({"player": passive} | kwargs))
+
+
+@FUZZ
+@given(games(players=st.integers(2, 3)), st.data())
+def test_model_wins_are_what_the_win_player_maximises(game: Any, data: st.DataObject) -> None:
+    """The ``win`` player takes the plan of the highest model value (its own direct route);
+    model_wins, built from the positions after each plan, rates that plan highest too."""
+    states = [s for s in game.states if s.phase is Phase.ACTION1 and s.ruleset.is_official]
+    if not states:
+        return
+    rolled = data.draw(st.sampled_from(states))
+    seat = rolled.active
+    plans = legal_plans(rolled)
+    values = model_wins(rolled, seat, plans)
+    chosen = WinPlayer(rolled.ruleset).action1(seat, rolled)
+    assert max(v for p, v in zip(plans, values, strict=True) if p.action1 == chosen) >= \
+        max(values) - 1e-9
