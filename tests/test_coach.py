@@ -353,3 +353,50 @@ def test_fuzzed_new_games_never_get_a_5xx(server: CoachServer, body: Any) -> Non
     status, answer = call("/api/new", raw=json.dumps(body).encode())
     assert status in (200, 400), answer
     call("/api/new", {"players": 2})
+
+
+def test_the_command_serves_on_loopback_and_loads_its_record(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    rec = random_game(players=3, seed=8, names=["A", "B", "C"])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec.to_json()))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "qwixx_math", "coach", "--no-browser", "--port", "0",
+         "--record", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("qwixx-math coach: serving on http://127.0.0.1:"), line
+        url = line.split("serving on ", 1)[1].split(" ", 1)[0]
+        with urllib.request.urlopen(url + "api/state", timeout=10) as res:
+            view = json.loads(res.read())
+        assert view["players"] == ["A", "B", "C"] and view["turns"] == len(rec.turns)
+        assert view["phase"] == "over" and not view["can_undo"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        assert proc.stderr is not None
+        proc.stderr.close()
+        proc.stdout.close()
+
+
+def test_the_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    from qwixx_math.cli import main
+
+    assert main(["coach", "--no-browser", "--players", "2", "--names", "Kari"]) == 2
+    assert "--names gives 1 name(s) for 2" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["coach", "--no-browser", "--record", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("qwixx-math coach: error:") and "bad.json" in err
+
+
+def test_loopback_addresses() -> None:
+    from qwixx_math.coach.server import is_loopback
+
+    assert all(is_loopback(h) for h in ("127.0.0.1", "127.8.9.1", "::1", "localhost"))
+    assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.2", "::", "example.org"))

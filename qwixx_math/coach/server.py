@@ -88,8 +88,9 @@ class CoachServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        shown = f"[{host}]" if ":" in str(host) else str(host)
+        raw, port = self.server_address[:2]
+        host = raw.decode() if isinstance(raw, bytes) else str(raw)
+        shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/"
 
     def next_seed(self) -> int:

@@ -21,7 +21,20 @@ function say(text, ok) {
   m.className = ok ? "ok" : "";
 }
 
+// requests under way, on the body for scripts and tests to wait on (data-busy="0": idle)
+let busy = 0;
+function setBusy(d) { busy += d; document.body.dataset.busy = String(busy); }
+
 async function api(path, body) {
+  setBusy(1);
+  try {
+    return await call(path, body);
+  } finally {
+    setBusy(-1);
+  }
+}
+
+async function call(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
   const res = await fetch(path, init);
@@ -35,6 +48,7 @@ async function api(path, body) {
 }
 
 async function step(path, body) {
+  setBusy(1);
   try {
     view = await api(path, body === undefined ? {} : body);
     say("");
@@ -43,6 +57,8 @@ async function step(path, body) {
   } catch (e) {
     say(e.rule ? `Refused (${e.rule}): ${e.message}` : e.message);
     return false;
+  } finally {
+    setBusy(-1);
   }
 }
 
@@ -111,7 +127,8 @@ function drawSheet(v, sheet, p) {
       b.addEventListener("click", () => step("/api/tap", {player: p, colour: row.lock, number: n}));
       line.append(b);
     });
-    line.append(el("span", {class: "lock" + (locked ? " locked" : ""), title: "lock"}, "\u{1F512}"));
+    line.append(el("span", {class: "lock" + (locked ? " locked" : ""), title: locked ? "locked" : "lock"},
+                   locked ? "\u2713" : ""));
     box.append(line);
   }
   const pen = el("div", {class: "penalties"}, "Penalties ");
@@ -125,7 +142,14 @@ function drawSheet(v, sheet, p) {
 
 function pct(x) { return (100 * x).toFixed(1); }
 
-async function advise(rollouts) {
+function busyWhile(fn) {
+  return async (...args) => {
+    setBusy(1);
+    try { return await fn(...args); } finally { setBusy(-1); }
+  };
+}
+
+const advise = busyWhile(async (rollouts) => {
   const player = Number($("advice-player").value);
   $("advice-note").textContent = rollouts ? "playing the rollouts..." : "";
   let a;
@@ -158,9 +182,9 @@ async function advise(rollouts) {
       `${a.rollouts.players.join(", ")}.`;
   }
   $("advice-note").textContent = note;
-}
+});
 
-async function review() {
+const review = busyWhile(async () => {
   let r;
   try {
     r = await api("/api/review");
@@ -184,7 +208,7 @@ async function review() {
       : el("p", {}, "Every decision was optimal."));
   }
   $("review").replaceChildren(...out);
-}
+});
 
 function download() {
   api("/api/record").then((rec) => {
@@ -246,6 +270,7 @@ async function start() {
     $("players").value = String(view.players.length);
   } catch (e) { say(e.message); }
   document.body.dataset.ready = "1";
+  if (!busy) document.body.dataset.busy = "0";
 }
 
 start();
