@@ -74,6 +74,9 @@ class CoachServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    #: Connections waiting to be accepted (socketserver's default, 5, resets a burst of
+    #: 20 clients' connections; the load test of docs/coach.md sends such bursts).
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], game: CoachGame,
                  record_path: str | None = None, seed: int = 0, quiet: bool = True) -> None:
