@@ -9,7 +9,7 @@ import threading
 import webbrowser
 
 from ..coach.game import CoachGame
-from ..coach.server import is_loopback, make_server
+from ..coach.server import CoachServer, is_loopback, make_server
 from ..errors import ParseError
 from ..ruleset import MAX_PLAYERS, MIN_PLAYERS
 from ..validation import load_record
@@ -67,20 +67,27 @@ def run(args: argparse.Namespace) -> int:
     server = make_server(game, args.host, args.port, args.record,
                          seed=args.seed if args.seed is not None else 0,
                          quiet=not args.verbose)
+    try:
+        serve(server, args.host, args.record, browser=not args.no_browser)
+    finally:
+        server.server_close()
+    return 0
+
+
+def serve(server: CoachServer, host: str, record: str | None, browser: bool) -> None:
+    """Say where the coach listens (with a warning off this computer), open the browser,
+    and serve until Ctrl-C."""
     url = server.url
     print(f"qwixx-math coach: serving on {url} (Ctrl-C to stop)", flush=True)
-    if not is_loopback(args.host):
-        print(f"qwixx-math coach: warning: listening on {args.host}, not this computer only: "
+    if not is_loopback(host):
+        print(f"qwixx-math coach: warning: listening on {host}, not this computer only: "
               "anyone who can reach this address can see and change the game",
               file=sys.stderr, flush=True)
-    if args.record is not None:
-        print(f"qwixx-math coach: the game record is {args.record}", flush=True)
-    if not args.no_browser:
+    if record is not None:
+        print(f"qwixx-math coach: the game record is {record}", flush=True)
+    if browser:
         threading.Timer(0.3, webbrowser.open, args=(url,)).start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         print("\nqwixx-math coach: stopped", flush=True)
-    finally:
-        server.server_close()
-    return 0
