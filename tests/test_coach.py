@@ -206,13 +206,15 @@ def test_tutor_levels_are_ordered() -> None:
     assert [tutor(b) for b, _ in TUTOR_LEVELS[:-1]] == [n for _, n in TUTOR_LEVELS[:-1]]
 
 
-def test_save_and_load_go_through_the_record_file_only(call: Call, record_file: Path) -> None:
+def test_save_and_load_go_through_the_record_file_only(call: Call, record_file: Path,
+                                                       tmp_path: Path) -> None:
     play(call, GameRecord(("A", "B"), random_game(players=2, seed=3).ruleset,
                           random_game(players=2, seed=3).turns[:5]))
     _, before = call("/api/state")
-    status, saved = call("/api/save", {"path": "/tmp/elsewhere.json"})  # a path is ignored
+    elsewhere = tmp_path / "elsewhere.json"
+    status, saved = call("/api/save", {"path": str(elsewhere)})  # a path is ignored
     assert status == 200 and saved["saved"] == str(record_file) and saved["valid"]
-    assert not Path("/tmp/elsewhere.json").exists()
+    assert not elsewhere.exists()
     assert validate_file(record_file, partial=True).valid
     call("/api/new", {"players": 3, "layout": "mixx-a"})
     _, loaded = call("/api/load", {})
@@ -355,31 +357,39 @@ def test_fuzzed_new_games_never_get_a_5xx(server: CoachServer, body: Any) -> Non
     call("/api/new", {"players": 2})
 
 
-def test_the_command_serves_on_loopback_and_loads_its_record(tmp_path: Path) -> None:
-    import subprocess
-    import sys
+def test_the_command_serves_on_loopback_and_loads_its_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import qwixx_math.commands.coach as command
+    from qwixx_math.cli import main
 
     rec = random_game(players=3, seed=8, names=["A", "B", "C"])
     path = tmp_path / "game.json"
     path.write_text(json.dumps(rec.to_json()))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "qwixx_math", "coach", "--no-browser", "--port", "0",
-         "--record", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("qwixx-math coach: serving on http://127.0.0.1:"), line
-        url = line.split("serving on ", 1)[1].split(" ", 1)[0]
-        with urllib.request.urlopen(url + "api/state", timeout=10) as res:
-            view = json.loads(res.read())
-        assert view["players"] == ["A", "B", "C"] and view["turns"] == len(rec.turns)
-        assert view["phase"] == "over" and not view["can_undo"]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        assert proc.stderr is not None
-        proc.stderr.close()
-        proc.stdout.close()
+    real_serve = command.serve
+    seen: dict[str, Any] = {}
+
+    def serve(server: CoachServer, host: str, record: str | None, browser: bool) -> None:
+        """The real serve in a thread, asked for the state once, then stopped."""
+        seen["browser"] = browser
+        thread = threading.Thread(target=real_serve, args=(server, host, record, browser))
+        thread.start()
+        try:
+            with urllib.request.urlopen(server.url + "api/state", timeout=10) as res:
+                seen["view"] = json.loads(res.read())
+        finally:
+            server.shutdown()
+            thread.join()
+
+    monkeypatch.setattr(command, "serve", serve)
+    assert main(["coach", "--no-browser", "--port", "0", "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("qwixx-math coach: serving on http://127.0.0.1:"), out
+    assert f"the game record is {path}" in out
+    view = seen["view"]
+    assert seen["browser"] is False
+    assert view["players"] == ["A", "B", "C"] and view["turns"] == len(rec.turns)
+    assert view["phase"] == "over" and not view["can_undo"]
 
 
 def test_the_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str],
@@ -393,6 +403,24 @@ def test_the_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str],
     assert main(["coach", "--no-browser", "--record", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("qwixx-math coach: error:") and "bad.json" in err
+
+
+def test_ipv6_loopback() -> None:
+    import socket
+
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    try:
+        srv = make_server(CoachGame(1), "::1", 0)
+    except Exception as exc:  # a kernel without an IPv6 loopback address
+        pytest.skip(f"cannot bind ::1: {exc}")
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        assert srv.url.startswith("http://[::1]:")
+        assert caller(srv)("/api/state")[0] == 200
+    finally:
+        srv.shutdown()
+        srv.server_close()
 
 
 def test_loopback_addresses() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import socket
 import sys
 import threading
 from http import HTTPStatus
@@ -87,6 +88,8 @@ class CoachServer(ThreadingHTTPServer):
         self._seed_lock = threading.Lock()
         self.pages = {name: resources.files(__package__).joinpath("static", name).read_bytes()
                       for name, _ in _STATIC.values()}
+        if ":" in address[0]:  # an IPv6 address such as ::1
+            self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
 
     @property
