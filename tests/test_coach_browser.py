@@ -140,7 +140,7 @@ def test_a_whole_game_through_the_page(browser: Any, server: CoachServer,
     white = first.roll.white_sum
     wrong = 2 if white != 2 else 3
     _tap(driver, 1, "red", wrong)
-    assert "(R5)" in _message(driver) and f"white sum {white}" in _message(driver)
+    assert "Refused: R5: " in _message(driver) and f"white sum {white}" in _message(driver)
     # the advice panel lists every plan of the active player, with EV and loss
     _click(driver, "advice-btn")
     rows = driver.find_elements("css selector", "#advice tr")

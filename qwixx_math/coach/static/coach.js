@@ -55,7 +55,7 @@ async function step(path, body) {
     render();
     return true;
   } catch (e) {
-    say(e.rule ? `Refused (${e.rule}): ${e.message}` : e.message);
+    say(e.rule ? `Refused: ${e.message}` : e.message);
     return false;
   } finally {
     setBusy(-1);
@@ -63,10 +63,10 @@ async function step(path, body) {
 }
 
 const PHASE_WORDS = {
-  roll: "enter or roll the dice",
-  action1: "everyone may mark the white sum; then press 'Action 1 done'",
-  action2: "the active player may mark white + a colour, or press 'No action 2'",
-  over: "the game is over",
+  roll: "Enter or roll the dice",
+  action1: "Everyone may mark the white sum; then press 'Action 1 done'",
+  action2: "The active player may mark white + a colour, or press 'No action 2'",
+  over: "The game is over",
 };
 
 function render() {
@@ -151,7 +151,8 @@ function busyWhile(fn) {
 
 const advise = busyWhile(async (rollouts) => {
   const player = Number($("advice-player").value);
-  $("advice-note").textContent = rollouts ? "playing the rollouts..." : "";
+  $("advice-note").textContent = (rollouts ? "Playing the rollouts..." : "Ranking the choices...") +
+    " (the first advice for a table size or sheet may solve its table: up to a minute)";
   let a;
   try {
     a = await api("/api/advice", {player, rollouts});
