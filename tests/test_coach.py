@@ -429,3 +429,14 @@ def test_loopback_addresses() -> None:
 
     assert all(is_loopback(h) for h in ("127.0.0.1", "127.8.9.1", "::1", "localhost"))
     assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.2", "::", "example.org"))
+
+
+def test_solitaire_advice_has_no_win_model(call: Call) -> None:
+    call("/api/new", {"players": 1})
+    call("/api/roll", {"roll": "w:3,4/r:1/y:2/g:6/b:5"})
+    status, advice = call("/api/advice", {})
+    assert status == 200 and advice["player"] == 0 and "1 player" in advice["model"]
+    assert all(p["win_model"] is None for p in advice["plans"])
+    assert "no win model" in advice["win_model"]
+    status, err = call("/api/advice", {"rollouts": True})
+    assert status == 400 and "2 to 5 players" in err["error"]
