@@ -123,6 +123,7 @@ def _sandbox(monkeypatch: pytest.MonkeyPatch, own_cache: bool) -> Iterator[Path]
         m.setattr("qwixx_math.commands.conformance.check_corpus", _sentinel)
         m.setattr("qwixx_math.commands.conformance.emit_corpus", _sentinel)
         m.setattr("qwixx_math.commands.generate.generate_records", _sentinel)
+        m.setattr("qwixx_math.commands.coach.serve", _sentinel)  # would serve until Ctrl-C
         m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"format": 1}')))
         yield Path(tmp)
 

@@ -1,0 +1,278 @@
+"""The coach's game session: one game at a real table, played step by step, with undo.
+
+Everything here is plain Python (no HTTP): :mod:`qwixx_math.coach.server` calls it
+for every request, and the fast tests call it directly too.  The game itself is the
+rules core's :class:`~qwixx_math.rules.GameState`; every step goes through it, so an
+illegal tap raises its :class:`~qwixx_math.errors.IllegalMoveError` (with the rule id)
+and leaves the session as it was.
+
+A turn at the table, as the page plays it:
+
+1. ``roll``: the dice as typed (``w:3,4/r:1/y:2/g:6/b:5``) or rolled by the app;
+2. ``tap`` on any player's sheet in the ``action1`` phase: that player's white-sum
+   choice, checked at once (:func:`~qwixx_math.rules.why_not_mark`) but written only
+   when the table is done (``done``: :meth:`GameState.with_action1` with every
+   player's choice, R5 simultaneous); tapping the same cell again takes it back;
+3. ``tap`` on the active player's sheet in the ``action2`` phase (or ``skip``, a
+   penalty when the active player marked nothing in action 1, R11) ends the turn.
+
+``undo`` takes back the last step of any kind.  Completed turns make the game
+record (:class:`~qwixx_math.record.GameRecord`), which ``qwixx-math validate``
+accepts.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import IllegalMoveError, ParseError
+from ..layouts import LAYOUTS, SheetLayout, layout_named
+from ..model import COLOURS, Colour, Mark, Roll
+from ..notation import format_roll, mark_to_json, parse_roll, roll_from_json, sheet_to_json
+from ..record import GameRecord, GameResult, TurnRecord, replay
+from ..rules import GameState, Phase, new_game, random_roll, why_not_mark
+from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
+
+__all__ = ["MAX_NAME", "MAX_UNDO", "CoachGame", "Snapshot", "layout_json"]
+
+#: The longest player name kept (longer ones are refused).
+MAX_NAME = 40
+#: The most steps ``undo`` can take back (older ones are forgotten).
+MAX_UNDO = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything a step changes: the state, the pending action-1 choices, the turns played,
+    the players' names and the first player."""
+
+    state: GameState
+    pending: tuple[Mark | None, ...]
+    turns: tuple[TurnRecord, ...]
+    names: tuple[str, ...]
+    first: int = 0
+
+    def step(self, state: GameState, pending: tuple[Mark | None, ...] | None = None,
+             turns: tuple[TurnRecord, ...] | None = None) -> Snapshot:
+        """This snapshot with a new state (no pending choices unless given) and turns."""
+        return Snapshot(state, pending if pending is not None else (None,) * state.players,
+                        self.turns if turns is None else turns, self.names, self.first)
+
+
+def layout_json(layout: SheetLayout) -> dict[str, Any]:
+    """What the page needs to draw a sheet of ``layout``: each row's lock colour, numbers
+    left to right and the colour of each cell."""
+    return {"name": layout.name, "penalty_boxes": layout.penalty_boxes,
+            "lock_threshold": layout.lock_threshold,
+            "rows": [{"lock": lock.value, "numbers": list(layout.numbers[i]),
+                      "colours": [c.value for c in layout.colours[i]]}
+                     for i, lock in enumerate(layout.locks)]}
+
+
+def _names(raw: object, players: int) -> tuple[str, ...]:
+    if raw is None:
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if not isinstance(raw, list) or len(raw) != players:
+        raise ParseError(f"names must be a list of {players} player names")
+    names = []
+    for i, name in enumerate(raw):
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME \
+                or not name.isprintable():
+            raise ParseError(f"names[{i}] must be printable text of 1 to {MAX_NAME} characters")
+        names.append(name.strip())
+    return tuple(names)
+
+
+def _player(raw: object, players: int) -> int:
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < players:
+        raise ParseError(f"player must be a seat number from 0 to {players - 1}, not {raw!r}")
+    return raw
+
+
+def _roll(raw: object) -> Roll:
+    if isinstance(raw, str):
+        return parse_roll(raw)
+    if isinstance(raw, dict):
+        return roll_from_json(raw)
+    raise ParseError("roll must be text such as 'w:3,4/r:1/y:2/g:6/b:5', a roll object, "
+                     "or null to let the app roll")
+
+
+class CoachGame:
+    """One game at the table, with its undo stack; safe to share between threads
+    (every method takes the session's lock)."""
+
+    def __init__(self, players: int = 2, layout: SheetLayout | str = "official",
+                 names: tuple[str, ...] | None = None, seed: int | None = None) -> None:
+        self._lock = threading.RLock()
+        self._rng = random.Random(seed)
+        self._history: list[Snapshot] = []
+        self._now = Snapshot(new_game(2), (None, None), (), ("", ""))
+        self.new({"players": players, "layout": layout if isinstance(layout, str)
+                  else layout.name, "names": list(names) if names is not None else None})
+        self._history.clear()
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        return self._now.state
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._now
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._now.names
+
+    def record_and_state(self) -> tuple[GameRecord, GameState]:
+        """The game so far as a game record (with its result once it is over), and the state
+        it has reached."""
+        with self._lock:
+            now = self._now
+            state = now.state
+            result = GameResult.of(state) if state.is_over else None
+            return GameRecord(now.names, state.ruleset, now.turns, now.first, None, result,
+                              state.layout), state
+
+    def view(self) -> dict[str, Any]:
+        """The whole session as JSON for the page."""
+        with self._lock:
+            now = self._now
+            s = now.state
+            return {
+                "players": list(now.names),
+                "layout": layout_json(s.layout),
+                "layouts": list(LAYOUTS),
+                "phase": s.phase.value,
+                "active": s.active,
+                "turn": s.turn + 1,
+                "roll": format_roll(s.roll) if s.roll is not None else None,
+                "white_sum": s.roll.white_sum if s.roll is not None else None,
+                "dice_in_play": [c.value for c in COLOURS if c in s.dice_in_play],
+                "closed": [c.value for c in COLOURS if c in s.closed],
+                "sheets": [sheet_to_json(sh) for sh in s.sheets],
+                "scores": list(s.scores),
+                "pending": [mark_to_json(m) for m in now.pending],
+                "action1": ([mark_to_json(m) for m in s.action1]
+                            if s.action1 is not None else None),
+                "ended_by": s.ended_by,
+                "winners": list(s.winners) if s.is_over else None,
+                "turns": len(now.turns),
+                "can_undo": bool(self._history),
+            }
+
+    # -- steps --------------------------------------------------------------------------------
+    def _push(self, after: Snapshot) -> None:
+        self._history.append(self._now)
+        if len(self._history) > MAX_UNDO:
+            del self._history[0]
+        self._now = after
+
+    def new(self, body: dict[str, Any]) -> None:
+        """A new game: ``players`` (1 to 5), ``layout`` (a name), ``names`` (optional)."""
+        players = body.get("players", 2)
+        if not isinstance(players, int) or isinstance(players, bool) \
+                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ParseError(f"R3: a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players!r}")
+        raw_layout = body.get("layout", "official")
+        if not isinstance(raw_layout, str) or raw_layout not in LAYOUTS:
+            raise ParseError(f"layout must be one of {', '.join(LAYOUTS)}, not {raw_layout!r}")
+        names = _names(body.get("names"), players)
+        state = new_game(ruleset=Ruleset(players=players), layout=layout_named(raw_layout))
+        with self._lock:
+            self._push(Snapshot(state, (None,) * players, (), names))
+
+    def roll(self, raw: object) -> None:
+        """The active player's roll: the dice given (text or JSON), or None to roll them."""
+        with self._lock:
+            state = self._now.state
+            roll = random_roll(self._rng, state.dice_in_play) if raw is None else _roll(raw)
+            rolled = state.with_roll(roll)
+            self._push(self._now.step(rolled))
+
+    def tap(self, player: object, colour: object, number: object) -> None:
+        """A tap on ``player``'s sheet at ``colour``'s row, ``number``: an action-1 choice
+        (or taking one back) or the active player's action 2."""
+        with self._lock:
+            now = self._now
+            state = now.state
+            p = _player(player, state.players)
+            if not isinstance(colour, str):
+                raise ParseError(f"colour must be a colour name, not {colour!r}")
+            row = Colour.parse(colour)
+            if not isinstance(number, int) or isinstance(number, bool):
+                raise ParseError(f"number must be a whole number, not {number!r}")
+            if state.phase is Phase.ACTION1 and now.pending[p] is not None \
+                    and now.pending[p] == Mark(row, number):
+                self._set_pending(p, None)
+                return
+            reason = why_not_mark(state, p, row, number)
+            if reason is not None:
+                raise IllegalMoveError(reason[0], f"{self.names[p]} may not mark "
+                                                  f"{row.value} {number}: {reason[1]}", p)
+            mark = Mark(row, number)
+            if state.phase is Phase.ACTION1:
+                self._set_pending(p, mark)
+            else:  # ACTION2, the active player (why_not_mark refused everything else)
+                self._finish_turn(state.with_action2(mark), mark)
+
+    def _set_pending(self, player: int, mark: Mark | None) -> None:
+        pending = list(self._now.pending)
+        pending[player] = mark
+        self._push(self._now.step(self._now.state, tuple(pending)))
+
+    def skip(self) -> None:
+        """The active player marks nothing in action 2 (R11: a penalty without an action-1
+        mark)."""
+        with self._lock:
+            state = self._now.state
+            if state.phase is not Phase.ACTION2:
+                raise IllegalMoveError("R4", f"there is no action 2 to skip in the "
+                                             f"{state.phase.value} phase")
+            self._finish_turn(state.with_action2(None), None)
+
+    def done(self) -> None:
+        """Every player's action-1 choice is made: write them (R5, R7-R10, R14, R15)."""
+        with self._lock:
+            now = self._now
+            after = now.state.with_action1(now.pending)
+            if after.phase is Phase.OVER:  # ended in action 1; no action 2 (R15)
+                self._finish_turn(after, None)
+            else:
+                self._push(now.step(after, now.pending))
+
+    def _finish_turn(self, after: GameState, action2: Mark | None) -> None:
+        """Record the turn of the current (rolled) state, which led to ``after``."""
+        now = self._now
+        before = now.state
+        assert before.roll is not None
+        action1 = before.action1 if before.action1 is not None else now.pending
+        turn = TurnRecord(before.active, before.roll, tuple(action1), action2)
+        self._push(now.step(after, None, (*now.turns, turn)))
+
+    def forget_undo(self) -> None:
+        """Start the undo stack afresh (after the game loaded at start-up)."""
+        with self._lock:
+            self._history.clear()
+
+    def undo(self) -> None:
+        """Take back the last step."""
+        with self._lock:
+            if not self._history:
+                raise ParseError("nothing to undo")
+            self._now = self._history.pop()
+
+    def load(self, record: GameRecord) -> None:
+        """Replace the game by ``record`` replayed (the load is one step: undo restores)."""
+        if not isinstance(record, GameRecord):
+            raise ParseError(f"load needs a GameRecord, not {type(record).__name__}")
+        states = replay(record)  # IllegalMoveError at the first illegal turn
+        state = states[-1]
+        with self._lock:
+            self._push(Snapshot(state, (None,) * state.players, record.turns, record.players,
+                                record.first))
