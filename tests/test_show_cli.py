@@ -68,13 +68,13 @@ def test_svg_to_standard_output() -> None:
 @pytest.mark.parametrize(("plan", "rule"), [
     ("r9/-", "R5"),    # not the white sum (8)
     ("r8/r6", "R7"),   # red 6 (white 5 + red 1) is left of red 8
-    ("g8/-", "R9"),    # green is closed (its die is missing from the roll)
+    ("g8/-", "R9"),    # green is closed (--closed g; its die is not in the roll)
     ("-/b10", "R6"),   # white + blue makes 7 or 9
 ])
 def test_an_illegal_plan_exits_2_with_the_rule(plan: str, rule: str, tmp_path: Path) -> None:
     target = tmp_path / "x.svg"
     code, out, err = run("show", "--sheet", "r:2,3/p:1", "--roll", "w:3,5/r:1/y:2/b:4",
-                         f"--plan={plan}", "--svg", str(target))
+                         "--closed", "g", f"--plan={plan}", "--svg", str(target))
     assert code == 2 and out == ""
     assert err.startswith(f"qwixx-math show: error: {rule}: ") and err.count("\n") == 1
     assert not target.exists()  # nothing half-done
@@ -83,7 +83,8 @@ def test_an_illegal_plan_exits_2_with_the_rule(plan: str, rule: str, tmp_path: P
 @pytest.mark.parametrize("argv", [
     ["--sheet", "r:2", "--plan", "r3/-"],                     # a plan needs a roll
     ["--sheet", "r:2", "--force"],                            # --force needs --svg
-    ["--sheet", "r:2", "--roll", "w:1,1/r:1/y:1/g:1/b:1", "--closed", "g"],
+    ["--sheet", "r:2", "--roll", "w:1,1/r:1/y:1/g:1/b:1", "--closed", "g"],  # green's die
+    ["--sheet", "r:2", "--roll", "w:1,1/r:1/y:1/g:1"],        # no blue die, blue not closed
     ["--sheet", "r:2,3,4,5,6,12", "--roll", "w:1,1/r:1/y:1/g:1/b:1"],  # red die after the lock
     ["--sheet", "r:2", "--svg", "no/such/dir/x.svg"],
     ["--sheet", "r:2", "--closed", "purple"],

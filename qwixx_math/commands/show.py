@@ -21,11 +21,10 @@ import sys
 from ..errors import ParseError
 from ..model import Colour, Roll, Sheet, TurnPlan
 from ..notation import parse_colours, parse_plan, parse_sheet
+from ..position import sheet_position
 from ..rules import Phase
-from ..ruleset import Ruleset
 from ..svg import sheet_svg, sheet_text
 from ._args import add_layout_argument, layout_from_args, path_arg
-from .advise import position
 
 __all__ = ["checked_position", "register", "run"]
 
@@ -42,12 +41,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "existing file unless --force is given. See docs/drawing.md."),
     )
     p.add_argument("--sheet", required=True, help="the sheet, e.g. 'r:2,3/y:-/g:12/b:-/p:0'")
-    p.add_argument("--roll", help="the roll, e.g. 'w:3,5/r:1/y:2/g:6/b:4'; colours whose "
-                                  "die is missing are closed")
+    p.add_argument("--roll", help="the roll, e.g. 'w:3,5/r:1/y:2/g:6/b:4': a die for every "
+                                  "open colour, none for a closed one (R4, R9)")
     p.add_argument("--plan", help="with --roll: a plan to outline, e.g. 'r8/g9', 'r8/-' "
                                   "or '-/-' (checked against the rules)")
-    p.add_argument("--closed", help="without --roll: colours closed by another player, "
-                                    "e.g. 'g,b'")
+    p.add_argument("--closed", help="colours closed by another player, e.g. 'g,b'")
     p.add_argument("--svg", type=path_arg, metavar="FILE",
                    help="write the SVG picture to FILE ('-': standard output)")
     p.add_argument("--force", action="store_true", help="with --svg: overwrite FILE")
@@ -55,11 +53,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def checked_position(sheet: Sheet, roll_text: str, plan_text: str | None
-                     ) -> tuple[Roll, frozenset[Colour], TurnPlan | None]:
-    """The roll, the closed colours (the sheet's locks and the dice missing from the roll)
-    and the plan, checked by playing it (IllegalMoveError with the rule id if illegal)."""
-    rolled = position(sheet, roll_text, Ruleset(players=1))
+def checked_position(sheet: Sheet, roll_text: str, plan_text: str | None,
+                     closed: frozenset[Colour]) -> tuple[Roll, TurnPlan | None]:
+    """The roll, checked against the closed colours (the sheet's locks and ``closed``,
+    never a missing die: :func:`~qwixx_math.position.sheet_position`), and the plan,
+    checked by playing it (IllegalMoveError with the rule id if illegal)."""
+    others = closed - sheet.locked
+    rolled = sheet_position(sheet, roll_text, players=2 if others else 1, closed=others)
     roll = rolled.roll
     assert roll is not None
     plan = None
@@ -67,7 +67,7 @@ def checked_position(sheet: Sheet, roll_text: str, plan_text: str | None
         plan = parse_plan(plan_text)
         before = dataclasses.replace(rolled, phase=Phase.ROLL, roll=None)
         before.play_plan(roll, plan)  # raises IllegalMoveError (R5..R15) for an illegal one
-    return roll, rolled.closed, plan
+    return roll, plan
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,20 +77,17 @@ def run(args: argparse.Namespace) -> int:
     roll: Roll | None = None
     plan: TurnPlan | None = None
     closed = sheet.locked
-    if args.roll is not None:
-        if args.closed is not None:
-            raise ParseError("--closed goes without --roll: with a roll, the colours whose "
-                             "die is missing are the closed ones")
-        roll, closed, plan = checked_position(sheet, args.roll, args.plan)
-    elif args.plan is not None:
-        raise ParseError("--plan needs --roll: a plan is checked against the roll (R5, R6)")
-    elif args.closed is not None:
+    if args.closed is not None:
         closed = closed | parse_colours(args.closed)
         stray = closed - frozenset(sheet.layout.locks)
         if stray:
             raise ParseError(f"layout {sheet.layout.name} has no "
                              f"{', '.join(sorted(c.value for c in stray))} row to close",
                              rule="R9")
+    if args.roll is not None:
+        roll, plan = checked_position(sheet, args.roll, args.plan, closed)
+    elif args.plan is not None:
+        raise ParseError("--plan needs --roll: a plan is checked against the roll (R5, R6)")
     if args.svg is None:
         print(sheet_text(sheet, closed=closed, roll=roll, plan=plan))
         return 0
