@@ -128,3 +128,29 @@ def test_warm_up_shows_loading_or_compiling_in_words() -> None:
     shown = {COMPILING, COMPILING_EVERY_RUN} & {line.split("  ")[0] for line in drawn}
     assert bool(shown) == first.compiled
     assert all(WARM_UP_VARIANT.key not in line for line in drawn)
+
+
+def test_a_stream_that_is_no_terminal_gets_plain_lines_for_long_work_only() -> None:
+    from qwixx_math.solver.progress import progress_bar
+
+    log = io.StringIO()  # not a terminal
+    assert progress_bar(None, "solving", log) is None  # the Python default: terminals only
+    quick = progress_bar(True, "solving", log)
+    assert quick is not None and quick.lines
+    quick(1, 2)
+    quick.close()
+    assert log.getvalue() == ""  # work under quiet_for seconds says nothing
+
+    long = ProgressBar("compiling", log, tick=False, lines=True, quiet_for=0.0,
+                       line_every=1e9)
+    long(1, 4)
+    long(2, 4)  # the same phase again within line_every: no new line
+    long.phase("solving the official game")
+    long(3, 4)
+    long.close()
+    written = log.getvalue()
+    assert "\r" not in written
+    shown = written.splitlines()
+    assert [line.split("  ")[0].split(" [")[0] for line in shown] == [
+        "compiling", "solving the official game", "solving the official game"]
+    assert shown[-1].startswith("solving the official game [") and " 75%" in shown[-1]

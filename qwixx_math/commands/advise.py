@@ -380,7 +380,7 @@ def _check_counts(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    progress = False if args.quiet else None
+    progress = not args.quiet
     _check_counts(args)
     if args.sheet is not None and len(args.sheet) > MAX_PLAYERS:
         raise ParseError(f"R3: {len(args.sheet)} --sheet options; a table has at most "

@@ -176,7 +176,7 @@ def _checked(args: argparse.Namespace) -> Ruleset:
 def _play(args: argparse.Namespace, names: list[str], ruleset: Ruleset) -> int:
     """Play the match, print its report; the exit code."""
     with open_players(names, ruleset, args.seed, args.timeout) as players:
-        bar = progress_bar(False if args.quiet else None, "arena")
+        bar = progress_bar(not args.quiet, "arena")
         try:
             result = play_match(players, args.games, args.seed, ruleset, progress=bar,
                                 names=names)

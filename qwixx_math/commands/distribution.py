@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         check_plot_path(args.plot)
     ruleset = solitaire_ruleset(args)
     layout = layout_from_args(args) or OFFICIAL
-    dist = score_distribution(args.policy, ruleset, progress=False if args.quiet else None,
+    dist = score_distribution(args.policy, ruleset, progress=not args.quiet,
                               layout=layout)
     if args.plot is not None:
         try:

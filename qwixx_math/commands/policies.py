@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     specs = (tuple(PolicySpec.parse(n) for n in args.policy) if args.policy
              else DEFAULT_SPECS)
     ruleset = solitaire_ruleset(args)
-    progress = False if args.quiet else None
+    progress = not args.quiet
     layout = layout_from_args(args) or OFFICIAL
     optimal = policy_value(PolicySpec.optimal(), ruleset, progress=progress, layout=layout)
     rows = []

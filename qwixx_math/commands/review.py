@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     reviews = review_players(  # a QwixxError: cli.main, exit 2
         record, players, table_size=args.players, objective=args.objective,
         rollouts=args.rollouts, seed=0 if args.seed is None else args.seed,
-        progress=False if args.quiet else None, opponents=opponents,
+        progress=not args.quiet, opponents=opponents,
         own="win" if args.own_player is None else args.own_player)
     if args.json:
         json.dump({"reviews": [r.to_json(args.top) for r in reviews]}, sys.stdout)

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     ruleset = solitaire_ruleset(args)
     layout = layout_from_args(args) or OFFICIAL
     result = simulate(args.policy, args.games, args.seed, ruleset,
-                      progress=False if args.quiet else None, layout=layout)
+                      progress=not args.quiet, layout=layout)
     if args.json:
         print(json.dumps({"layout": layout.name, **result.to_json()}))
         return 0

@@ -53,7 +53,7 @@ def _players(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     ruleset = solitaire_ruleset(args)
-    progress = False if args.quiet else sys.stderr.isatty()
+    progress = not args.quiet
     layout = layout_from_args(args) or OFFICIAL
     table = solve(ruleset, progress=progress, players=args.players, layout=layout)
     seats = table.seat_values

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     closed = parse_colours(args.closed) | sheet.locked
     ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
     advisor = TableAdvisor.for_ruleset(ruleset, players=n, layout=sheet.layout,
-                                       progress=False if args.quiet else None)
+                                       progress=not args.quiet)
     value = advisor.value(sheet, closed, k)
     if args.json:
         print(json.dumps({"expected_score": value, "players": n, "before_me": k,

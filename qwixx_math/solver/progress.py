@@ -1,6 +1,6 @@
-"""A text progress bar for long work (stderr, terminals only), in phases a player understands.
+"""A text progress bar for long work (stderr), in phases a player understands.
 
-One line, redrawn in place::
+On a terminal, one line, redrawn in place::
 
     compiling the solver (first run only)   8.4 s
     solving the official game [#########.....................]  30%  21.0 s, about 28 s left
@@ -13,6 +13,14 @@ often enough for it).  Once a phase reports progress, the line shows the fractio
 done and an estimate of the time left: the time so far in the phase divided by
 the progress made in it, smoothed so that it does not jump from one batch to the
 next, and counting down between reports.
+
+Where the stream is not a terminal (a log file, a pipe, CI), the same lines are
+written one under the other instead (``lines=True``), and only for work that runs
+longer than ``quiet_for`` seconds: then the current phase once, and again at most
+every ``line_every`` seconds, so a log of a 15-minute computation shows that it
+runs and how far it got without a line per batch.  The command line shows progress
+this way by default (``--quiet`` turns it off); the Python functions draw only on a
+terminal unless ``progress=True``.
 """
 
 from __future__ import annotations
@@ -52,10 +60,15 @@ class ProgressBar:
     _end_estimate: float | None  # smoothed estimate of when the phase ends
 
     def __init__(self, label: str, stream: TextIO, width: int = 30, interval: float = 0.2,
-                 tick: bool = True) -> None:
+                 tick: bool = True, lines: bool = False, quiet_for: float = 2.0,
+                 line_every: float = 15.0) -> None:
         self.stream = stream
         self.width = width
         self.interval = interval
+        self.lines = lines
+        self.quiet_for = quiet_for
+        self.line_every = line_every
+        self._printed_label: str | None = None
         self._lock = threading.Lock()
         self._start = time.perf_counter()
         self._last_draw = -math.inf
@@ -99,8 +112,11 @@ class ProgressBar:
             self._ticker.join()
         with self._lock:
             if self._drawn and not self._closed:
-                self._draw(time.perf_counter())
-                self._write("\n")
+                if self.lines:
+                    self._write(self._line(time.perf_counter()) + "\n")
+                else:
+                    self._draw(time.perf_counter())
+                    self._write("\n")
             self._closed = True
 
     # ------------------------------------------------------------------ internals
@@ -137,10 +153,24 @@ class ProgressBar:
     def _draw(self, now: float) -> None:
         if self._closed:
             return
+        if self.lines:
+            self._print_line(now)
+            return
         line = self._line(now)
         pad = " " * max(0, self._drawn_length - len(line))  # wipe a longer previous line
         self._write(f"\r{line}{pad}")
         self._drawn_length = len(line)
+        self._last_draw = now
+        self._drawn = True
+
+    def _print_line(self, now: float) -> None:
+        """Line mode: a new line for a new phase, else at most every ``line_every`` s."""
+        if now - self._start < self.quiet_for:
+            return
+        if self._printed_label == self._label and now - self._last_draw < self.line_every:
+            return
+        self._write(self._line(now) + "\n")
+        self._printed_label = self._label
         self._last_draw = now
         self._drawn = True
 
@@ -165,10 +195,12 @@ def progress_bar(
 ) -> ProgressBar | None:
     """A bar on ``stream`` (stderr by default), or None.
 
-    ``enabled=None`` means: only when the stream is a terminal.
+    ``enabled=None`` means: only when the stream is a terminal.  ``True`` on a stream
+    that is not a terminal writes plain lines (see the module's docstring).
     """
     out = stream if stream is not None else sys.stderr
+    isatty = getattr(out, "isatty", None)
+    terminal = bool(isatty and isatty())
     if enabled is None:
-        isatty = getattr(out, "isatty", None)
-        enabled = bool(isatty and isatty())
-    return ProgressBar(label, out) if enabled else None
+        enabled = terminal
+    return ProgressBar(label, out, lines=not terminal) if enabled else None
