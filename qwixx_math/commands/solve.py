@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..layouts import OFFICIAL
 from ..solver import solve
