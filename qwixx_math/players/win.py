@@ -214,7 +214,7 @@ def _apply(sheets: tuple[Sheet, ...], closed: frozenset[Colour], seat: int,
     sheet = sheets[seat]
     for m in marks:
         if m is not None:
-            sheet = sheet._marked(m.colour.index, m.position)
+            sheet = sheet.marked(m.colour.index, m.position)
             if m.closes:
                 closed = closed | {m.colour}
     if penalty:
@@ -337,7 +337,7 @@ class WinPlayer(OnePlyPlayer):
             for m in marks:
                 if m is not None:
                     ci = m.colour.index
-                    row = masks[ci] | 1 << m.colour._positions[m.number]
+                    row = masks[ci] | 1 << m.colour.positions[m.number]
                     masks = (row if ci == 0 else masks[0], row if ci == 1 else masks[1],
                              row if ci == 2 else masks[2], row if ci == 3 else masks[3])
                     if m.number == m.colour.last_number:
@@ -346,7 +346,7 @@ class WinPlayer(OnePlyPlayer):
             if len(shut) >= 2 or others_over or pen >= PENALTY_BOXES:
                 if pen > own.layout.penalty_boxes:  # as Sheet.with_penalty refuses it
                     own.with_penalty()
-                mine = Sheet._unchecked(masks, pen, own.layout)
+                mine = Sheet.unchecked(masks, pen, own.layout)
                 out[i] = terminal_share((*sheets[:seat], mine, *sheets[seat + 1:]), seat)
                 continue
             agg = opp.get(shut)
@@ -439,15 +439,15 @@ class DeepWinPlayer(WinPlayer):
         """Play ``horizon`` turns from ``position`` with the fast player in every seat, on the
         dice of ``seed``, then score the position reached (exactly if the game is over)."""
         sheets, closed = position
-        state = GameState._make(self.ruleset, sheets, next_roller, closed, Phase.ROLL, None,
-                                None, None, 0)
+        state = GameState.make(self.ruleset, sheets, next_roller, closed, Phase.ROLL, None,
+                               None, None, 0)
         rng = random.Random(seed)
         players = self._fast
         for _ in range(self.horizon):
             if state.phase is Phase.OVER:
                 return terminal_share(state.sheets, seat)
             d = [int(rng.random() * 6) + 1 for _ in range(6)]
-            roll = Roll._unchecked((d[0], d[1]), (
+            roll = Roll.unchecked((d[0], d[1]), (
                 None if COLOURS[0] in state.closed else d[2],
                 None if COLOURS[1] in state.closed else d[3],
                 None if COLOURS[2] in state.closed else d[4],
