@@ -34,7 +34,7 @@ import numpy.typing as npt
 from ..advice import Advisor
 from ..dice.events import ROLL_COUNT, forced_penalty_count, turn_events
 from ..keys import open_code
-from ..model import COLOURS, COUNT, LAST_POSITION, LOCK_THRESHOLD, PENALTY_BOXES, Colour, Sheet
+from ..model import COLOURS, COUNT, LAST_POSITION, LOCK_THRESHOLD, Colour, Sheet
 from .racer import turns_to_five
 
 __all__ = ["FEATURES", "N_FEATURES", "RaceSummary", "Summary", "is_finished",
@@ -260,5 +260,9 @@ def race_vector(summaries: Sequence[Summary], n_closed: int, seat: int,
 
 
 def is_finished(sheets: Sequence[Sheet], closed: frozenset[Colour]) -> bool:
-    """Whether a position is the end of the game (R13, R14)."""
-    return len(closed) >= 2 or any(s.penalties >= PENALTY_BOXES for s in sheets)
+    """Whether a position is the end of the game (R13, R14): as many closed colours as the
+    sheets' layout needs (:attr:`SheetLayout.closed_rows_to_end`), or a sheet with all its
+    penalty boxes crossed; the rules core's end check (:meth:`GameState.end_turn`)."""
+    layout = sheets[0].layout
+    return len(closed) >= layout.closed_rows_to_end \
+        or any(s.penalties >= layout.penalty_boxes for s in sheets)
