@@ -388,14 +388,15 @@ class GameState:
             sheets[i] = sheet.marked(colour.index, pos)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
                 ended_at = i
-        return self._after_action1(sheets, frozenset(closed) if closers else self.closed,
-                                   tuple(choices))
+        return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
+                                  tuple(choices))
 
-    def _after_action1(self, sheets: Sequence[Sheet], closed: frozenset[Colour],
-                       choices: tuple[Mark | None, ...]) -> GameState:
+    def after_action1(self, sheets: Sequence[Sheet], closed: frozenset[Colour],
+                      choices: tuple[Mark | None, ...]) -> GameState:
         """This rolled state once ``choices`` are written, giving ``sheets`` and ``closed``:
         the end check after action 1 (R14 unless end_check=end_of_turn), then action 2
-        or, when the game ended and no action 2 follows (R15), the end."""
+        or, when the game ended and no action 2 follows (R15), the end.  No checks of the
+        choices (:meth:`with_action1` checks them)."""
         rs = self.ruleset
         if rs.end_check is not EndCheck.END_OF_TURN and \
                 len(closed) >= sheets[0].layout.closed_rows_to_end:
@@ -406,6 +407,8 @@ class GameState:
                                   self.roll, choices, "R14", self.turn)
         return GameState.make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
                               self.roll, choices, None, self.turn)
+
+    _after_action1 = after_action1  # old private name (merge alias)
 
     def with_action2(self, mark: Mark | None) -> GameState:
         """The state after the active player's action-2 choice (R6-R9, R11, R13, R14)."""

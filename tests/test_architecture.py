@@ -6,8 +6,9 @@ public method or function of its owner. This test parses every module of the pac
 
 (a) ``from X import _name`` where X is another qwixx_math module or package,
 (b) ``module._name`` where ``module`` is bound to an imported qwixx_math module, and
-(c) any attribute read ``obj._name`` whose ``_name`` the same module does not define (as a
-    function, class, assignment target, ``__slots__`` entry or class-body field).
+(c) any attribute read ``obj._name`` whose ``_name`` the same module does not define as an
+    attribute (a member of one of its class bodies, a ``__slots__`` entry or an attribute
+    assignment target; a module-level ``_name`` does not count).
 
 Dunder names (``__init__``, ``__name__``...) are never private. Modules whose names start with
 an underscore (``commands/_args.py``) are fine to import from: the names inside are public.
@@ -64,29 +65,26 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
-def _defined_names(tree: ast.Module) -> set[str]:
-    """Every name the module defines: functions, classes, assignment targets, slots."""
+def _attribute_names(tree: ast.Module) -> set[str]:
+    """Every name the module defines that an attribute read can reach: the members of its
+    class bodies (methods, nested classes, class attributes, fields), ``__slots__``
+    entries, and attribute assignment targets (``self._x = ...``).  Module-level functions
+    and variables do not count: ``obj._helper`` is not this module's ``_helper()``."""
     names: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(item.name)
+                elif isinstance(item, ast.Assign | ast.AnnAssign):
+                    targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+                    names.update(t.id for t in targets if isinstance(t, ast.Name))
+                    if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets) \
+                            and item.value is not None:
+                        names.update(c.value for c in ast.walk(item.value)
+                                     if isinstance(c, ast.Constant) and isinstance(c.value, str))
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
             names.add(node.attr)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, ast.alias) and node.asname is not None:
-            names.add(node.asname)
-        elif (
-            isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets)
-        ):
-            names.update(
-                c.value
-                for c in ast.walk(node.value)
-                if isinstance(c, ast.Constant) and isinstance(c.value, str)
-            )
     return names
 
 
@@ -96,7 +94,7 @@ def violations(source: str, module: str, is_package: bool, modules: set[str]) ->
     ``modules`` is the set of dotted names of the package's modules and packages.
     """
     tree = ast.parse(source)
-    defined = _defined_names(tree)
+    defined = _attribute_names(tree)
     bound: set[str] = set()  # local names bound to a qwixx_math module
     external: set[str] = set()  # local names imported from outside qwixx_math
     for node in ast.walk(tree):
@@ -176,6 +174,8 @@ def test_checker_flags_synthetic_violations() -> None:
         "    def g(self):\n"
         "        self._mine = 1\n"
         "        return self._mine, self._own, self.__class__, self._replace\n"
+        "def _after(state):\n"
+        "    return state._after(1)\n"
     )
     found = list(violations(source, "qwixx_math.players.win", False, modules))
     assert found == [
@@ -184,6 +184,7 @@ def test_checker_flags_synthetic_violations() -> None:
         "7: rules._choices (another module's private name)",
         "8: r._choices (another module's private name)",
         "10: ._pos (not defined in this module)",
+        "17: ._after (not defined in this module)",
     ]
 
 

@@ -139,7 +139,7 @@ def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
         if closes(rolled.layout, mark):
             closed.add(mark.colour)
     # As GameState.with_action1: the end check after every action-1 mark (R14, R15).
-    state = rolled._after_action1(sheets, frozenset(closed), tuple(choices))
+    state = rolled.after_action1(sheets, frozenset(closed), tuple(choices))
     return state, illegal, legal_only
 
 
