@@ -195,6 +195,8 @@ class Advisor:
     def check_ruleset(self, ruleset: Ruleset) -> None:
         """Refuse a ruleset of another R15 option than the table's (its values would be
         wrong)."""
+        if not isinstance(ruleset, Ruleset):
+            raise ParseError(f"expected a Ruleset, not {type(ruleset).__name__}")
         if ruleset.action2_after_action1_end != self.action2_after_action1_end:
             raise ParseError(
                 "this advisor's table was solved with action 2 after the game ends "
@@ -204,6 +206,8 @@ class Advisor:
 
     def check_layout(self, layout: SheetLayout) -> None:
         """Refuse a sheet of another layout than the table's (its values would be wrong)."""
+        if not isinstance(layout, SheetLayout):
+            raise ParseError(f"expected a SheetLayout, not {type(layout).__name__}")
         mine = self.sheet_layout
         if layout is not mine and layout != mine:
             raise ParseError(

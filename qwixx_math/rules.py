@@ -435,7 +435,8 @@ class GameState:
 
     def end_turn(self, sheets: Sequence[Sheet], closed: frozenset[Colour]) -> GameState:
         """The end of this turn, with ``sheets`` and ``closed`` after action 2: the end
-        check (R13, R14) unless the game already ended, then the next player's roll."""
+        check (R13, R14) unless the game already ended, then the next player's roll.  No
+        checks of ``sheets`` and ``closed`` (for the rules core and the replay of records)."""
         ended_by = self.ended_by
         if ended_by is None:
             layout = sheets[0].layout
