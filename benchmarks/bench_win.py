@@ -104,7 +104,7 @@ class SimultaneousWinPlayer(WinPlayer):
         for other in range(len(sheets)):
             mark = None if other == seat else self.predict(other, state)
             if mark is not None:
-                sheets[other] = sheets[other]._marked(mark.colour.index, mark.position)
+                sheets[other] = sheets[other].marked(mark.colour.index, mark.position)
                 closed = closed | {mark.colour} if mark.closes else closed
         if closed == state.closed and tuple(sheets) == state.sheets:
             return super().action1(seat, state)

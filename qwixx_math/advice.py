@@ -30,7 +30,7 @@ order (action 1 first, then action 2, "no mark" before any mark).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -43,12 +43,12 @@ from .notation import colour_set, format_plan, format_roll, mark_to_json
 from .rules import (
     GameState,
     Phase,
-    _action1_outcomes,
-    _choices,
-    _closes,
-    _roll_for,
+    action1_choices,
+    action1_outcomes,
+    closes,
     legal_action2,
     plan_key,
+    roll_for,
 )
 from .ruleset import Ruleset
 from .solver import SolverTable, Variant, solve
@@ -200,14 +200,23 @@ class Advisor:
         if table.players != 1:
             raise ParseError("Advisor gives solitaire advice from the one-player table; use "
                              "qwixx_math.table.TableAdvisor for a table of more players")
-        self._use(table)
+        self.use_table(table)
 
-    def _use(self, table: SolverTable) -> None:
+    def use_table(self, table: SolverTable) -> None:
+        """Advise from ``table`` (no checks: the constructors check it)."""
         #: The printed sheet of the table (:mod:`qwixx_math.layouts`): every sheet and
         #: state advised must be of this layout.
         self.sheet_layout: SheetLayout = table.variant.sheet
         self.table = table
-        self._lookup = table._value
+        #: The table's value of a sheet, closed colours and ``before_me``, without input
+        #: checks (:meth:`SolverTable.unchecked_value`).
+        self.lookup = table.unchecked_value
+
+    _use = use_table  # old private name (merge alias)
+
+    @property
+    def _lookup(self) -> Callable[[Sheet, frozenset[Colour], int], float]:
+        return self.lookup  # old private name (merge alias)
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None,
@@ -220,13 +229,17 @@ class Advisor:
         if progress is not None and not isinstance(progress, bool):
             raise ParseError(f"progress must be True, False or None, not {progress!r}")
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
-        return _advisor(a2, progress, _layout_or_official(layout))
+        return _advisor(a2, progress, layout_or_official(layout))
 
     @property
     def action2_after_action1_end(self) -> bool:
         return self.table.action2_after_action1_end
 
-    def _check_ruleset(self, ruleset: Ruleset) -> None:
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        """Refuse a ruleset of another R15 option than the table's (its values would be
+        wrong)."""
+        if not isinstance(ruleset, Ruleset):
+            raise ParseError(f"expected a Ruleset, not {type(ruleset).__name__}")
         if ruleset.action2_after_action1_end != self.action2_after_action1_end:
             raise ParseError(
                 "this advisor's table was solved with action 2 after the game ends "
@@ -234,19 +247,24 @@ class Advisor:
                 "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))",
                 rule="R15")
 
-    def _check_layout(self, layout: SheetLayout) -> None:
+    def check_layout(self, layout: SheetLayout) -> None:
         """Refuse a sheet of another layout than the table's (its values would be wrong)."""
+        if not isinstance(layout, SheetLayout):
+            raise ParseError(f"expected a SheetLayout, not {type(layout).__name__}")
         mine = self.sheet_layout
         if layout is not mine and layout != mine:
             raise ParseError(
                 f"this advisor's table is of the {mine.name} sheet; the sheet is of layout "
                 f"{layout.name} (use Advisor.for_ruleset(..., layout={layout.key!r}))")
 
+    _check_ruleset = check_ruleset  # old private name (merge alias)
+    _check_layout = check_layout  # old private name (merge alias)
+
     def _check_state(self, state: GameState) -> None:
         """Refuse a state this advisor's model cannot value (here: another R15 option or
         another sheet layout)."""
-        self._check_ruleset(state.ruleset)
-        self._check_layout(state.layout)
+        self.check_ruleset(state.ruleset)
+        self.check_layout(state.layout)
 
     # -- values -------------------------------------------------------------------------------
     def value(self, sheet: Sheet, closed: Iterable[Colour | str] = frozenset()) -> float:
@@ -259,13 +277,13 @@ class Advisor:
         if not isinstance(sheet, Sheet):
             raise ParseError(f"expected a Sheet, not {type(sheet).__name__} "
                              "(parse_sheet reads the text form)")
-        self._check_layout(sheet.layout)
-        return self._lookup(sheet, colour_set(closed, "closed colours"), 0)
+        self.check_layout(sheet.layout)
+        return self.lookup(sheet, colour_set(closed, "closed colours"), 0)
 
     def _after_turn(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
         """The value of the active player's sheet after their own turn (solitaire: they
         roll next)."""
-        return self._lookup(sheet, closed, 0)
+        return self.lookup(sheet, closed, 0)
 
     def _before_me_after(self, rolled: GameState, player: int) -> int:
         """Other players' rolls, after this one, before ``player``'s next own roll
@@ -296,9 +314,9 @@ class Advisor:
         self._check_state(rolled)
         a = rolled.active
         value = self._after_turn
-        pos = rolled.layout._pos
+        pos = rolled.layout.pos
         scored: list[tuple[float, TurnPlan]] = []
-        for a1, after1 in _action1_outcomes(rolled, a, _choices(rolled, others)):
+        for a1, after1 in action1_outcomes(rolled, a, action1_choices(rolled, others)):
             # The sheet and the closed colours settle the value (value() knows when the
             # game is over), so action 2 is applied to the sheet directly, not via
             # with_action2; tests compare this with playing every plan out.
@@ -310,9 +328,9 @@ class Advisor:
                            TurnPlan(a1, None)))
             for a2 in legal_action2(after1):
                 ci = a2.colour.index
-                marked = sheet._marked(ci, pos[ci][a2.number])
+                marked = sheet.marked(ci, pos[ci][a2.number])
                 scored.append((value(marked, closed | {a2.colour}
-                                     if _closes(rolled.layout, a2) else closed),
+                                     if closes(rolled.layout, a2) else closed),
                                TurnPlan(a1, a2)))
         return Advice(a, False, _rank(scored, rolled.layout, passive=False), self.model,
                       rolled.layout, rolled)
@@ -351,7 +369,7 @@ class Advisor:
         if action2 is not None and action2 is not UNKNOWN and not isinstance(action2, Mark):
             raise ParseError(f"action2 must be a Mark or None, not {action2!r}")
         before_me = self._before_me_after(rolled, player)
-        outcomes = list(_action1_outcomes(rolled, player, _choices(rolled, others, player)))
+        outcomes = list(action1_outcomes(rolled, player, action1_choices(rolled, others, player)))
         if isinstance(action2, Mark):
             _check_known_action2(outcomes, action2, rolled.active)
         scored: list[tuple[float, TurnPlan]] = []
@@ -366,7 +384,7 @@ class Advisor:
             if after.ended_by is not None:  # ended in action 1 (or by the known action 2)
                 value = float(sheet.score)
             else:
-                value = self._lookup(sheet, after.closed, before_me)
+                value = self.lookup(sheet, after.closed, before_me)
             scored.append((value, TurnPlan(a1, None)))
         return Advice(player, True, _rank(scored, rolled.layout, passive=True), self.model,
                       rolled.layout, rolled)
@@ -389,7 +407,7 @@ class Advisor:
         assert roll is not None and action1 is not None
         for colour in state.closed:
             if roll.die(colour) is not None and not any(
-                    m is not None and _closes(state.layout, m) and m.colour is colour
+                    m is not None and closes(state.layout, m) and m.colour is colour
                     for m in action1):
                 raise InvalidStateError(
                     "R9", f"{colour.value} was closed before this turn, so its die left play, "
@@ -451,7 +469,7 @@ def _check_known_action2(outcomes: Sequence[tuple[Mark | None, GameState]], acti
 
 def _rolled(state: GameState, roll: Roll | None) -> GameState:
     """``state`` rolled (phase ACTION1); the errors are those of ``rules.legal_plans``."""
-    return _roll_for(state, roll)[0]
+    return roll_for(state, roll)[0]
 
 
 def _rank(scored: list[tuple[float, TurnPlan]], layout: SheetLayout, passive: bool
@@ -464,13 +482,16 @@ def _rank(scored: list[tuple[float, TurnPlan]], layout: SheetLayout, passive: bo
     return tuple(RankedPlan(plan, value, best - value, passive) for value, plan in scored)
 
 
-def _layout_or_official(layout: SheetLayout | str | None) -> SheetLayout:
+def layout_or_official(layout: SheetLayout | str | None) -> SheetLayout:
     """``layout`` as a SheetLayout (a name is looked up); None is the official sheet."""
     if layout is None:
         return OFFICIAL
     if not isinstance(layout, (SheetLayout, str)):
         raise ParseError(f"layout must be a SheetLayout or a layout name, not {layout!r}")
     return layout_named(layout)
+
+
+_layout_or_official = layout_or_official  # old private name (merge alias)
 
 
 @lru_cache(maxsize=4)

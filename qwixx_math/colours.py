@@ -35,7 +35,8 @@ class Colour(Enum):
     letter: str
     ascending: bool
     last_number: int
-    _positions: tuple[int, ...]
+    positions: tuple[int, ...]
+    _positions: tuple[int, ...]  # old private name (merge alias)
 
     # Members are singletons: identity hashing is correct and much faster than Enum's.
     __hash__ = object.__hash__
@@ -43,7 +44,7 @@ class Colour(Enum):
     def position(self, number: int) -> int:
         """Position (0..10, left to right) of ``number`` in this colour's row."""
         try:
-            pos = self._positions[number] if number >= 0 else -1  # no negative indexing
+            pos = self.positions[number] if number >= 0 else -1  # no negative indexing
         except (IndexError, TypeError):
             pos = -1
         if pos < 0 or isinstance(number, bool):
@@ -58,7 +59,7 @@ class Colour(Enum):
     def parse(cls, text: str) -> Colour:
         """A colour from its name or letter, case-insensitive (``"r"``, ``"Red"``)."""
         key = text.strip().lower() if isinstance(text, str) else None
-        colour = _COLOUR_NAMES.get(key) if key is not None else None
+        colour = COLOUR_NAMES.get(key) if key is not None else None
         if colour is None:
             raise ParseError(
                 f"unknown colour {text!r}; expected one of red, yellow, green, blue (or r, y, g, b)"
@@ -83,14 +84,17 @@ for _i, _c in enumerate(Colour):
     _c.letter = _c.value[0]
     _c.ascending = _i < 2
     _c.last_number = 12 if _c.ascending else 2
-    _c._positions = tuple(
+    _c.positions = tuple(
         -1 if n < 2 else (n - 2 if _c.ascending else 12 - n) for n in range(13))
+    _c._positions = _c.positions
 
-def _colour(value: Colour | str) -> Colour:
+def as_colour(value: Colour | str) -> Colour:
     """:meth:`Colour.of`, with the common case (a Colour) inline."""
     return value if value.__class__ is Colour else Colour.of(value)
 
 
 #: The colours in sheet order.
 COLOURS: tuple[Colour, ...] = tuple(Colour)
-_COLOUR_NAMES = {**{c.value: c for c in COLOURS}, **{c.letter: c for c in COLOURS}}
+COLOUR_NAMES = {**{c.value: c for c in COLOURS}, **{c.letter: c for c in COLOURS}}
+_COLOUR_NAMES = COLOUR_NAMES  # old private name (merge alias)
+_colour = as_colour  # old private name (merge alias)

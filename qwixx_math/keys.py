@@ -226,7 +226,7 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
         masks = sheet.masks
         for r, colour in enumerate(locks):
             if not closed_mask >> r & 1:
-                index += row_strides[r] * _ROW_CODE[masks[colour.index]]
+                index += row_strides[r] * ROW_CODE_BY_MASK[masks[colour.index]]
     except (AttributeError, TypeError, IndexError, KeyError):
         raise ParseError("table_index needs a Sheet, a closed-row mask and a "
                          "layout's offsets and strides") from None
@@ -253,8 +253,8 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
             ci = colour.index
             mask = sheet.masks[ci]
             open_codes, codes = _codes(len(cells))
-            if colour in shut or mask & layout._last_bit[ci]:
-                code = open_codes + layout._count[ci][mask]
+            if colour in shut or mask & layout.last_bit[ci]:
+                code = open_codes + layout.count[ci][mask]
             else:
                 code = open_code(mask.bit_length() - 1, mask.bit_count()) if mask else 0
             k = k * codes + code
@@ -269,8 +269,9 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-#: _ROW_CODE[mask]: :func:`row_code` of an open-or-locked row (for table_index).
-_ROW_CODE: tuple[int, ...] = tuple(row_code(m) for m in range(1 << (LAST_POSITION + 1)))
+#: ROW_CODE_BY_MASK[mask]: :func:`row_code` of an open-or-locked row (for table_index).
+ROW_CODE_BY_MASK: tuple[int, ...] = tuple(row_code(m) for m in range(1 << (LAST_POSITION + 1)))
+_ROW_CODE = ROW_CODE_BY_MASK  # old private name (merge alias)
 
 
 def decode_key(key: int, layout: SheetLayout = OFFICIAL) -> SheetKey:
@@ -347,7 +348,7 @@ def _layout_sheet_from_key(key: int, layout: SheetLayout) -> tuple[Sheet, frozen
     masks = [0, 0, 0, 0]
     closed = set()
     for colour, row in zip(layout.locks, decoded.rows, strict=True):
-        last_bit = layout._last_bit[colour.index]
+        last_bit = layout.last_bit[colour.index]
         if row.closed:
             closed.add(colour)
             if row.count >= layout.lock_threshold + 2:

@@ -68,14 +68,19 @@ class SheetLayout:
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
-    # Tables for the rules core, indexed by a row's lock colour index (0..3; a colour
-    # that locks no row has an empty row): see _tables().
-    _row_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    _pos: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    _cell: tuple[tuple[Colour | None, ...], ...] = field(init=False, repr=False, compare=False)
-    _last_bit: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    _allowed: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    _count: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    # Cell look-ups for the rules core (public, read-only, no input checks), indexed by a
+    # row's lock colour index ci (0..3; a colour that locks no row has an empty row), see
+    # _tables(): row_of[ci] the row index (-1: none); pos[ci][n] the position of number n
+    # (-1: not in the row); cell[ci][n] the colour of that cell (None: not in the row);
+    # last_bit[ci] the mask bit of the row's last cell; allowed[ci][mask] the mask of the
+    # positions R7/R8 allow after the marks ``mask``; count[ci][mask] the row's mark count
+    # with the lock (R8).
+    row_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    pos: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    cell: tuple[tuple[Colour | None, ...], ...] = field(init=False, repr=False, compare=False)
+    last_bit: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    allowed: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    count: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
     _locks: tuple[Colour, ...] = field(init=False, repr=False, compare=False)
 
@@ -163,10 +168,35 @@ class SheetLayout:
             allowed[ci] = tuple(_allowed(m, length, self.lock_threshold)
                                 for m in range(1 << length))
             count[ci] = tuple(m.bit_count() + (1 if m & last else 0) for m in range(1 << length))
-        for name, value in (("_row_of", tuple(row_of)), ("_pos", tuple(pos)),
-                            ("_cell", tuple(cell)), ("_last_bit", tuple(last_bit)),
-                            ("_allowed", tuple(allowed)), ("_count", tuple(count))):
+        for name, value in (("row_of", tuple(row_of)), ("pos", tuple(pos)),
+                            ("cell", tuple(cell)), ("last_bit", tuple(last_bit)),
+                            ("allowed", tuple(allowed)), ("count", tuple(count))):
             object.__setattr__(self, name, value)
+
+    # Old private names of the cell look-ups, kept while other branches still use them.
+    @property
+    def _row_of(self) -> tuple[int, ...]:
+        return self.row_of
+
+    @property
+    def _pos(self) -> tuple[tuple[int, ...], ...]:
+        return self.pos
+
+    @property
+    def _cell(self) -> tuple[tuple[Colour | None, ...], ...]:
+        return self.cell
+
+    @property
+    def _last_bit(self) -> tuple[int, ...]:
+        return self.last_bit
+
+    @property
+    def _allowed(self) -> tuple[tuple[int, ...], ...]:
+        return self.allowed
+
+    @property
+    def _count(self) -> tuple[tuple[int, ...], ...]:
+        return self.count
 
     # ------------------------------------------------------------------ reading
     @property

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .colours import _COLOUR_NAMES, COLOURS, Colour, _colour  # noqa: F401
+from .colours import COLOUR_NAMES, COLOURS, Colour, as_colour  # noqa: F401
 from .errors import InvalidStateError, ParseError
 from .layouts import OFFICIAL, SheetLayout
 
@@ -165,7 +165,7 @@ class Sheet:
         if not (isinstance(masks, tuple) and len(masks) == len(COLOURS)):
             raise ParseError("a sheet has four row masks (red, yellow, green, blue)")
         for colour, mask in zip(COLOURS, masks, strict=True):
-            last = layout._last_bit[colour.index]
+            last = layout.last_bit[colour.index]
             full = (last << 1) - 1 if last else 0
             if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask <= full:
                 if last == 0 and isinstance(mask, int):
@@ -216,13 +216,13 @@ class Sheet:
             if isinstance(numbers, (str, bytes)) or not isinstance(numbers, Iterable):
                 raise ParseError(f"the {colour.value} row must list its numbers, not {numbers!r}")
             numbers = list(numbers)
-            if numbers and layout._row_of[colour.index] < 0:
+            if numbers and layout.row_of[colour.index] < 0:
                 raise InvalidStateError("R2", f"layout {layout.name} has no {colour.value} row")
             mask = 0
             last: int | None = None
             last_pos = -1
             for number in numbers:
-                pos = _layout_position(layout, colour, number)
+                pos = layout_position(layout, colour, number)
                 if last is not None and pos <= last_pos:
                     raise InvalidStateError(
                         "R7",
@@ -235,14 +235,16 @@ class Sheet:
         return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout)
 
     @classmethod
-    def _unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
-                   layout: SheetLayout = OFFICIAL) -> Sheet:
+    def unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
+                  layout: SheetLayout = OFFICIAL) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
         sheet = object.__new__(cls)
         object.__setattr__(sheet, "masks", masks)
         object.__setattr__(sheet, "penalties", penalties)
         object.__setattr__(sheet, "layout", layout)
         return sheet
+
+    _unchecked = unchecked  # old private name (merge alias)
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -252,54 +254,54 @@ class Sheet:
 
     def marks(self, colour: Colour | str) -> tuple[int, ...]:
         """The numbers marked in ``colour``'s row, left to right (the lock box not included)."""
-        colour = _colour(colour)
+        colour = as_colour(colour)
         mask = self.masks[colour.index]
         if not mask:
             return ()
-        numbers = self.layout.numbers[self.layout._row_of[colour.index]]
+        numbers = self.layout.numbers[self.layout.row_of[colour.index]]
         return tuple(n for p, n in enumerate(numbers) if mask >> p & 1)
 
     def count(self, colour: Colour | str) -> int:
         """Marks in ``colour``'s row, the lock box included (R16)."""
-        ci = _colour(colour).index
-        return self.layout._count[ci][self.masks[ci]]
+        ci = as_colour(colour).index
+        return self.layout.count[ci][self.masks[ci]]
 
     def is_locked(self, colour: Colour | str) -> bool:
         """Whether this player marked ``colour``'s last number and lock box (R8)."""
-        ci = _colour(colour).index
-        return bool(self.masks[ci] & self.layout._last_bit[ci])
+        ci = as_colour(colour).index
+        return bool(self.masks[ci] & self.layout.last_bit[ci])
 
     @property
     def locked(self) -> frozenset[Colour]:
         """The colours this player closed."""
-        last = self.layout._last_bit
+        last = self.layout.last_bit
         return frozenset(c for c in COLOURS if self.masks[c.index] & last[c.index])
 
     def last_number(self, colour: Colour | str) -> int | None:
         """The rightmost number marked in ``colour``'s row, or None."""
-        colour = _colour(colour)
+        colour = as_colour(colour)
         mask = self.masks[colour.index]
         if not mask:
             return None
-        return self.layout.numbers[self.layout._row_of[colour.index]][mask.bit_length() - 1]
+        return self.layout.numbers[self.layout.row_of[colour.index]][mask.bit_length() - 1]
 
     def row_score(self, colour: Colour | str) -> int:
         """Points of ``colour``'s row (R16)."""
-        ci = _colour(colour).index
-        return _TRIANGLE[self.layout._count[ci][self.masks[ci]]]
+        ci = as_colour(colour).index
+        return _TRIANGLE[self.layout.count[ci][self.masks[ci]]]
 
     @property
     def score(self) -> int:
         """Total: the rows minus 5 per penalty box (R16, R17)."""
         m = self.masks
-        c = self.layout._count
+        c = self.layout.count
         return (_TRIANGLE[c[0][m[0]]] + _TRIANGLE[c[1][m[1]]] + _TRIANGLE[c[2][m[2]]]
                 + _TRIANGLE[c[3][m[3]]] - PENALTY_POINTS * self.penalties)
 
     @property
     def total_marks(self) -> int:
         """Marks on the whole sheet, lock boxes included."""
-        c = self.layout._count
+        c = self.layout.count
         return sum(c[i][m] for i, m in enumerate(self.masks))
 
     def allows(self, colour: Colour | str, number: int) -> bool:
@@ -307,26 +309,26 @@ class Sheet:
         closed is the game's business, not the sheet's: ask
         :func:`qwixx_math.rules.can_mark` for that).  A number the row does not show
         raises ParseError (R2)."""
-        colour = _colour(colour)
+        colour = as_colour(colour)
         ci = colour.index
-        pos = _layout_position(self.layout, colour, number)
-        return bool(self.layout._allowed[ci][self.masks[ci]] >> pos & 1)
+        pos = layout_position(self.layout, colour, number)
+        return bool(self.layout.allowed[ci][self.masks[ci]] >> pos & 1)
 
     def why_not(self, colour: Colour | str, number: int) -> tuple[str, str] | None:
         """``None`` if :meth:`allows`, else ``(rule id, reason)`` in plain words."""
-        colour = _colour(colour)
+        colour = as_colour(colour)
         layout = self.layout
         ci = colour.index
-        pos = _layout_position(layout, colour, number)
+        pos = layout_position(layout, colour, number)
         mask = self.masks[ci]
-        if layout._allowed[ci][mask] >> pos & 1:
+        if layout.allowed[ci][mask] >> pos & 1:
             return None
         name = colour.value
-        last_bit = layout._last_bit[ci]
+        last_bit = layout.last_bit[ci]
         if mask & last_bit:
             return ("R9", f"{name} is already closed on this sheet")
         if mask and pos < mask.bit_length():
-            last = layout.numbers[layout._row_of[ci]][mask.bit_length() - 1]
+            last = layout.numbers[layout.row_of[ci]][mask.bit_length() - 1]
             if pos == mask.bit_length() - 1:
                 return ("R7", f"{name} {number} is already marked")
             return ("R7", f"{name} {number} is left of {name} {last}, already marked; "
@@ -340,7 +342,7 @@ class Sheet:
 
         Raises :class:`IllegalMoveError` citing R7/R8 when the sheet does not allow it.
         """
-        colour = _colour(colour)
+        colour = as_colour(colour)
         reason = self.why_not(colour, number)
         if reason is not None:
             from .errors import IllegalMoveError
@@ -348,12 +350,16 @@ class Sheet:
 
             rule, text = reason
             raise IllegalMoveError(rule, f"{text} ({format_sheet(self)})")
-        return self._marked(colour.index, self.layout._pos[colour.index][number])
+        return self.marked(colour.index, self.layout.pos[colour.index][number])
 
-    def _marked(self, row: int, position: int) -> Sheet:
+    def marked(self, row: int, position: int) -> Sheet:
+        """This sheet with the cell at ``position`` of row ``row`` (0..3) marked, without
+        checks (for the rules core, which has checked the mark)."""
         m = list(self.masks)
         m[row] |= 1 << position
-        return Sheet._unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout)
+        return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout)
+
+    _marked = marked  # old private name (merge alias)
 
     def with_penalty(self) -> Sheet:
         """This sheet with one more penalty box crossed (R11)."""
@@ -364,7 +370,7 @@ class Sheet:
 
             raise IllegalMoveError(
                 "R13", f"all {boxes} penalty boxes are crossed ({format_sheet(self)})")
-        return Sheet._unchecked(self.masks, self.penalties + 1, self.layout)
+        return Sheet.unchecked(self.masks, self.penalties + 1, self.layout)
 
     # -- notation -----------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -415,22 +421,25 @@ def _require_layout(layout: object) -> SheetLayout:
     return layout
 
 
-def _layout_position(layout: SheetLayout, colour: Colour, number: int) -> int:
+def layout_position(layout: SheetLayout, colour: Colour, number: int) -> int:
     """The position of ``number`` in ``colour``'s row of ``layout``; ParseError (R2) if the
     row does not show it."""
     if layout is OFFICIAL:
         return colour.position(number)
     try:
-        pos = layout._pos[colour.index][number] if number >= 0 else -1
+        pos = layout.pos[colour.index][number] if number >= 0 else -1
     except (IndexError, TypeError):
         pos = -1
     if pos < 0 or isinstance(number, bool):
-        if layout._row_of[colour.index] < 0:
+        if layout.row_of[colour.index] < 0:
             raise ParseError(f"layout {layout.name} has no {colour.value} row", rule="R2")
-        shown = ", ".join(str(n) for n in layout.numbers[layout._row_of[colour.index]])
+        shown = ", ".join(str(n) for n in layout.numbers[layout.row_of[colour.index]])
         raise ParseError(f"the {colour.value} row of layout {layout.name} shows {shown}, "
                          f"not {number!r}", rule="R2")
     return pos
+
+
+_layout_position = layout_position  # old private name (merge alias)
 
 
 Sheet.EMPTY = Sheet()
@@ -466,13 +475,15 @@ class Roll:
                 raise ParseError(f"a die shows 1 to 6; the {name} die shows {die!r}", rule="R1")
 
     @classmethod
-    def _unchecked(cls, white: tuple[int, int],
-                   coloured: tuple[int | None, int | None, int | None, int | None]) -> Roll:
+    def unchecked(cls, white: tuple[int, int],
+                  coloured: tuple[int | None, int | None, int | None, int | None]) -> Roll:
         """Build without validation (for dice known to be in range)."""
         roll = object.__new__(cls)
         object.__setattr__(roll, "white", white)
         object.__setattr__(roll, "coloured", coloured)
         return roll
+
+    _unchecked = unchecked  # old private name (merge alias)
 
     @classmethod
     def of(cls, white1: int, white2: int, *, red: int | None = None,
@@ -493,11 +504,11 @@ class Roll:
 
     def die(self, colour: Colour | str) -> int | None:
         """The face of ``colour``'s die, or None when it is out of play."""
-        return self.coloured[_colour(colour).index]
+        return self.coloured[as_colour(colour).index]
 
     def action2_numbers(self, colour: Colour | str) -> tuple[int, ...]:
         """The distinct numbers white + ``colour`` can make (R6), ascending; () if out of play."""
-        d = self.coloured[_colour(colour).index]
+        d = self.coloured[as_colour(colour).index]
         if d is None:
             return ()
         a, b = self.white[0] + d, self.white[1] + d
@@ -594,7 +605,7 @@ class TurnPlan:
             parts.append(f"mark {self.action1.describe()} with the white sum")
         if self.action2 is not None:
             a2 = self.action2
-            die = _require_layout(layout)._cell[a2.colour.index][a2.number] or a2.colour
+            die = _require_layout(layout).cell[a2.colour.index][a2.number] or a2.colour
             parts.append(f"{'then ' if parts else ''}mark {a2.describe()} "
                          f"with white + {die.value}")
         return ", ".join(parts)

@@ -227,10 +227,10 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
 def _check_shown(layout: SheetLayout, colour: Colour, number: int, text: str = "",
                  pos: int | None = None) -> None:
     """R2: ``number`` must be printed in ``colour``'s row of ``layout``."""
-    i = layout._row_of[colour.index]
+    i = layout.row_of[colour.index]
     if i < 0:
         raise ParseError(f"layout {layout.name} has no {colour.value} row", text, pos, rule="R2")
-    if layout._pos[colour.index][number] < 0:
+    if layout.pos[colour.index][number] < 0:
         shown = ", ".join(str(n) for n in layout.numbers[i])
         raise ParseError(f"the {colour.value} row of layout {layout.name} shows {shown}, "
                          f"not {number}", text, pos, rule="R2")
@@ -241,7 +241,7 @@ def _check_locks(rows: dict[Colour, list[int]], locks: set[Colour],
     """R8: a lock box needs its row's last number; the last number implies the lock (so
     ``r:2,3,4,5,6,12`` reads as ``r:2,3,4,5,6,12,lock``)."""
     for colour in locks:
-        if layout._row_of[colour.index] < 0:
+        if layout.row_of[colour.index] < 0:
             raise InvalidStateError("R2", f"layout {layout.name} has no {colour.value} row")
         last = layout.last_number(colour)
         numbers = rows.get(colour, [])
@@ -302,14 +302,14 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
                 raise ParseError(f"{colour.value} numbers run from 2 to 12, not {n}")
             if not lay.is_official:
                 _check_shown(lay, colour, n)
-        if numbers or lay._row_of[colour.index] >= 0:
+        if numbers or lay.row_of[colour.index] >= 0:
             rows[colour] = list(numbers)
     locks_raw = data.get("locks", [])
     if not isinstance(locks_raw, list) or not all(isinstance(x, str) for x in locks_raw):
         raise ParseError("sheet.locks must be a list of colour names")
     locks = {_colour(x) for x in locks_raw}
     for colour in locks:
-        if lay._row_of[colour.index] < 0:
+        if lay.row_of[colour.index] < 0:
             raise InvalidStateError("R2", f"layout {lay.name} has no {colour.value} row")
     for colour, numbers in rows.items():
         last = lay.last_number(colour)

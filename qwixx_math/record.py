@@ -78,8 +78,8 @@ class TurnRecord:
                 raise ParseError(f"TurnRecord.{name} must be a tuple of whole numbers or None")
 
     @classmethod
-    def _unchecked(cls, active: int, roll: Roll, action1: tuple[Mark | None, ...],
-                   action2: Mark | None) -> TurnRecord:
+    def unchecked(cls, active: int, roll: Roll, action1: tuple[Mark | None, ...],
+                  action2: Mark | None) -> TurnRecord:
         """Build without validation; only for the turns of a game the rules core played."""
         turn = object.__new__(cls)
         set_ = object.__setattr__
@@ -90,6 +90,8 @@ class TurnRecord:
         set_(turn, "scores", None)
         set_(turn, "penalties", None)
         return turn
+
+    _unchecked = unchecked  # old private name (merge alias)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"active": self.active, "roll": roll_to_json(self.roll),
@@ -358,6 +360,6 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
             end = after1.with_action2(a2)
         else:
             end = after1
-        turns.append(TurnRecord._unchecked(state.active, roll, tuple(choices), a2))
+        turns.append(TurnRecord.unchecked(state.active, roll, tuple(choices), a2))
         state = end
     return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state), lay)

@@ -52,7 +52,7 @@ from .model import (
     Roll,
     Sheet,
     TurnPlan,
-    _layout_position,
+    layout_position,
 )
 from .notation import (
     colour_set,
@@ -97,8 +97,8 @@ def _action1_table(layout: SheetLayout) -> _Action1Table:
     """[white sum]: (row, position bit, colour, mark) of that number in each row of
     ``layout`` that shows it, in row order (a lookup table for legal_action1)."""
     return tuple(
-        tuple((c.index, 1 << layout._pos[c.index][s], c, MARKS[c.index][s])
-              for c in layout.locks if layout._pos[c.index][s] >= 0)
+        tuple((c.index, 1 << layout.pos[c.index][s], c, MARKS[c.index][s])
+              for c in layout.locks if layout.pos[c.index][s] >= 0)
         if 2 <= s <= 12 else () for s in range(13))
 
 
@@ -244,19 +244,19 @@ class GameState:
                 raise InvalidStateError(
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not the white sum "
                           f"{roll.white_sum}")
-            pos = layout._pos[mark.colour.index][mark.number]
+            pos = layout.pos[mark.colour.index][mark.number]
             if pos < 0 or not self.sheets[i].masks[mark.colour.index] >> pos & 1:
                 raise InvalidStateError(
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not on their sheet "
                           f"{format_sheet(self.sheets[i])}")
-        closed_now = {m.colour for m in action1 if m is not None and _closes(layout, m)}
+        closed_now = {m.colour for m in action1 if m is not None and closes(layout, m)}
         _check_roll_dice(roll, self.closed - closed_now, layout)
 
     @classmethod
-    def _make(cls, ruleset: Ruleset, sheets: tuple[Sheet, ...], active: int,
-              closed: frozenset[Colour], phase: Phase, roll: Roll | None,
-              action1: tuple[Mark | None, ...] | None, ended_by: str | None,
-              turn: int) -> GameState:
+    def make(cls, ruleset: Ruleset, sheets: tuple[Sheet, ...], active: int,
+             closed: frozenset[Colour], phase: Phase, roll: Roll | None,
+             action1: tuple[Mark | None, ...] | None, ended_by: str | None,
+             turn: int) -> GameState:
         """Build a state derived from a valid one by legal steps, skipping validation."""
         # The slot descriptors' own setters: the same effect as object.__setattr__
         # (which the frozen dataclass leaves as the only way in), 40% quicker.
@@ -271,6 +271,8 @@ class GameState:
         _SET_ENDED_BY(state, ended_by)
         _SET_TURN(state, turn)
         return state
+
+    _make = make  # old private name (merge alias)
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -322,8 +324,8 @@ class GameState:
         if not isinstance(roll, Roll):
             raise ParseError(f"a roll must be a Roll, not {roll!r}")
         _check_roll_dice(roll, self.closed, self.sheets[0].layout)
-        return GameState._make(self.ruleset, self.sheets, self.active, self.closed,
-                               Phase.ACTION1, roll, None, None, self.turn)
+        return GameState.make(self.ruleset, self.sheets, self.active, self.closed,
+                              Phase.ACTION1, roll, None, None, self.turn)
 
     def with_action1(self, choices: Sequence[Mark | None]) -> GameState:
         """The state after every player's action-1 choice (R5, R7-R10, R14, R15).
@@ -340,9 +342,9 @@ class GameState:
         s = roll.white_sum
         sheets = list(self.sheets)
         layout = sheets[0].layout
-        lpos = layout._pos
-        allowed_t = layout._allowed
-        last_bits = layout._last_bit
+        lpos = layout.pos
+        allowed_t = layout.allowed
+        last_bits = layout.last_bit
         to_end = layout.closed_rows_to_end
         closed = set(self.closed)
         closers: dict[Colour, int] = {}
@@ -383,27 +385,30 @@ class GameState:
                                f"player {i} may not close it too (simultaneous_close=False)", i)
                 closers.setdefault(colour, i)
                 closed.add(colour)
-            sheets[i] = sheet._marked(colour.index, pos)
+            sheets[i] = sheet.marked(colour.index, pos)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
                 ended_at = i
-        return self._after_action1(sheets, frozenset(closed) if closers else self.closed,
-                                   tuple(choices))
+        return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
+                                  tuple(choices))
 
-    def _after_action1(self, sheets: Sequence[Sheet], closed: frozenset[Colour],
-                       choices: tuple[Mark | None, ...]) -> GameState:
+    def after_action1(self, sheets: Sequence[Sheet], closed: frozenset[Colour],
+                      choices: tuple[Mark | None, ...]) -> GameState:
         """This rolled state once ``choices`` are written, giving ``sheets`` and ``closed``:
         the end check after action 1 (R14 unless end_check=end_of_turn), then action 2
-        or, when the game ended and no action 2 follows (R15), the end."""
+        or, when the game ended and no action 2 follows (R15), the end.  No checks of the
+        choices (:meth:`with_action1` checks them)."""
         rs = self.ruleset
         if rs.end_check is not EndCheck.END_OF_TURN and \
                 len(closed) >= sheets[0].layout.closed_rows_to_end:
             if not rs.action2_after_game_end:
-                return GameState._make(rs, tuple(sheets), self.active, closed, Phase.OVER,
-                                       None, None, "R14", self.turn)
-            return GameState._make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
-                                   self.roll, choices, "R14", self.turn)
-        return GameState._make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
-                               self.roll, choices, None, self.turn)
+                return GameState.make(rs, tuple(sheets), self.active, closed, Phase.OVER,
+                                      None, None, "R14", self.turn)
+            return GameState.make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
+                                  self.roll, choices, "R14", self.turn)
+        return GameState.make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
+                              self.roll, choices, None, self.turn)
+
+    _after_action1 = after_action1  # old private name (merge alias)
 
     def with_action2(self, mark: Mark | None) -> GameState:
         """The state after the active player's action-2 choice (R6-R9, R11, R13, R14)."""
@@ -420,17 +425,18 @@ class GameState:
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
             layout = sheets[a].layout
-            sheets[a] = sheets[a]._marked(mark.colour.index,
-                                          layout._pos[mark.colour.index][mark.number])
-            if _closes(layout, mark):
+            sheets[a] = sheets[a].marked(mark.colour.index,
+                                         layout.pos[mark.colour.index][mark.number])
+            if closes(layout, mark):
                 closed = closed | {mark.colour}
         elif action1[a] is None:
             sheets[a] = sheets[a].with_penalty()  # R11
-        return self._end_turn(sheets, closed)
+        return self.end_turn(sheets, closed)
 
-    def _end_turn(self, sheets: Sequence[Sheet], closed: frozenset[Colour]) -> GameState:
+    def end_turn(self, sheets: Sequence[Sheet], closed: frozenset[Colour]) -> GameState:
         """The end of this turn, with ``sheets`` and ``closed`` after action 2: the end
-        check (R13, R14) unless the game already ended, then the next player's roll."""
+        check (R13, R14) unless the game already ended, then the next player's roll.  No
+        checks of ``sheets`` and ``closed`` (for the rules core and the replay of records)."""
         ended_by = self.ended_by
         if ended_by is None:
             layout = sheets[0].layout
@@ -439,10 +445,12 @@ class GameState:
             elif any(sh.penalties >= layout.penalty_boxes for sh in sheets):
                 ended_by = "R13"
         if ended_by is not None:
-            return GameState._make(self.ruleset, tuple(sheets), self.active, closed, Phase.OVER,
-                                   None, None, ended_by, self.turn)
-        return GameState._make(self.ruleset, tuple(sheets), (self.active + 1) % len(sheets),
-                               closed, Phase.ROLL, None, None, None, self.turn + 1)
+            return GameState.make(self.ruleset, tuple(sheets), self.active, closed, Phase.OVER,
+                                  None, None, ended_by, self.turn)
+        return GameState.make(self.ruleset, tuple(sheets), (self.active + 1) % len(sheets),
+                              closed, Phase.ROLL, None, None, None, self.turn + 1)
+
+    _end_turn = end_turn  # old private name (merge alias)
 
     def play_turn(self, roll: Roll, action1: Sequence[Mark | None],
                   action2: Mark | None = None) -> GameState:
@@ -469,7 +477,7 @@ class GameState:
         """
         if not isinstance(plan, TurnPlan):
             raise ParseError(f"a plan must be a TurnPlan, not {type(plan).__name__}")
-        choices = _choices(self, others)
+        choices = action1_choices(self, others)
         choices[self.active] = plan.action1
         return self.play_turn(roll, choices, plan.action2)
 
@@ -500,9 +508,9 @@ class GameState:
         colour = mark.colour
         name = colour.value
         immediate = self.ruleset.die_removal is DieRemoval.IMMEDIATE
-        die = layout._cell[colour.index][mark.number]
+        die = layout.cell[colour.index][mark.number]
         if die is None:
-            if layout._row_of[colour.index] < 0:
+            if layout.row_of[colour.index] < 0:
                 return ("R2", f"layout {layout.name} has no {name} row")
             return ("R2", f"the {name} row of layout {layout.name} does not show {mark.number}")
         if roll.die(colour) is None:
@@ -623,12 +631,15 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _closes(layout: SheetLayout, mark: Mark) -> bool:
+def closes(layout: SheetLayout, mark: Mark) -> bool:
     """Whether ``mark`` is its row's last number on ``layout`` (R8)."""
     if layout is OFFICIAL:
         return mark.closes
-    i = layout._row_of[mark.colour.index]
+    i = layout.row_of[mark.colour.index]
     return i >= 0 and layout.numbers[i][-1] == mark.number
+
+
+_closes = closes  # old private name (merge alias)
 
 
 def _colours_word(n: int) -> str:
@@ -644,7 +655,7 @@ def _check_roll_dice(roll: Roll, closed: frozenset[Colour],
                      layout: SheetLayout = OFFICIAL) -> None:
     if layout.rows < len(COLOURS):  # a colour that locks no row has no die
         for colour, die in zip(COLOURS, roll.coloured, strict=True):
-            if die is not None and layout._row_of[colour.index] < 0:
+            if die is not None and layout.row_of[colour.index] < 0:
                 raise IllegalMoveError(
                     "R4", f"layout {layout.name} has no {colour.value} row, so there is no "
                           f"{colour.value} die ({format_roll(roll)})")
@@ -683,7 +694,7 @@ def new_game(players: int | None = None, ruleset: Ruleset | None = None,
 
 # -- legal moves ----------------------------------------------------------------------------------
 
-def _roll_for(state: GameState, roll: Roll | None) -> tuple[GameState, Roll]:
+def roll_for(state: GameState, roll: Roll | None) -> tuple[GameState, Roll]:
     """The state in phase ACTION1 for ``roll`` (or the state's own roll).
 
     Without a roll, a state in another phase raises the error
@@ -694,6 +705,9 @@ def _roll_for(state: GameState, roll: Roll | None) -> tuple[GameState, Roll]:
     state._expect(Phase.ACTION1, "list action-1 moves", "; give the roll")
     assert state.roll is not None
     return state, state.roll
+
+
+_roll_for = roll_for  # old private name (merge alias)
 
 
 def _require_state(state: object) -> None:
@@ -712,7 +726,7 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
         roll = state.roll  # the common case, without a call
         assert roll is not None
     else:
-        state, roll = _roll_for(state, roll)
+        state, roll = roll_for(state, roll)
     if not (_is_int(player) and 0 <= player < len(state.sheets)):
         raise ParseError(f"player {player!r} does not exist")
     sheet = state.sheets[player]
@@ -722,7 +736,7 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
     if layout is OFFICIAL:
         return tuple([mark for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]
                       if ALLOWED[masks[row]] & bit and colour not in closed])
-    allowed = layout._allowed
+    allowed = layout.allowed
     return tuple([mark for row, bit, colour, mark
                   in _action1_for(layout)[roll.white[0] + roll.white[1]]
                   if allowed[row][masks[row]] & bit and colour not in closed])
@@ -757,7 +771,7 @@ def _official_action2(masks: Sequence[int], roll: Roll, gone: frozenset[Colour])
         if d is None or c in gone:
             continue
         allowed = ALLOWED[masks[c.index]]
-        p1, p2 = c._positions[w1 + d], c._positions[w2 + d]
+        p1, p2 = c.positions[w1 + d], c.positions[w2 + d]
         if p1 > p2:
             p1, p2 = p2, p1
         row = MARKS[c.index]
@@ -779,19 +793,19 @@ def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[
         d = roll.coloured[c.index]
         if d is None or c in gone:
             continue
-        found.update(_die_options(sheet, c, d, roll.white, rows))
-    pos = layout._pos
+        found.update(die_options(sheet, c, d, roll.white, rows))
+    pos = layout.pos
     return tuple(sorted(found, key=lambda m: (m.colour.index, pos[m.colour.index][m.number])))
 
 
-def _die_options(sheet: Sheet, die: Colour, face: int, white: tuple[int, int],
-                 rows: frozenset[Colour]) -> tuple[Mark, ...]:
+def die_options(sheet: Sheet, die: Colour, face: int, white: tuple[int, int],
+                rows: frozenset[Colour]) -> tuple[Mark, ...]:
     """The action-2 marks white + ``die`` (showing ``face``) offers on ``sheet`` (R6-R8):
     the cells of the die's colour showing a white + ``face`` sum in the open ``rows``
     that R7 and R8 allow.  Different dice offer disjoint marks (a cell has one colour)."""
     layout = sheet.layout
     masks = sheet.masks
-    allowed, pos = layout._allowed, layout._pos
+    allowed, pos = layout.allowed, layout.pos
     out: list[Mark] = []
     for n in {white[0] + face, white[1] + face}:
         for row in layout.action2_rows(die, n):
@@ -801,12 +815,15 @@ def _die_options(sheet: Sheet, die: Colour, face: int, white: tuple[int, int],
     return tuple(out)
 
 
+_die_options = die_options  # old private name (merge alias)
+
+
 def mark_key(layout: SheetLayout, mark: Mark | None) -> tuple[int, int, int]:
     """The order of marks on ``layout``: none first, then by row (red, yellow, green,
     blue) and left to right (on the official sheet, ``Mark.sort_key``'s order)."""
     if mark is None:
         return (0, 0, 0)
-    return (1, mark.colour.index, layout._pos[mark.colour.index][mark.number])
+    return (1, mark.colour.index, layout.pos[mark.colour.index][mark.number])
 
 
 def plan_key(layout: SheetLayout, plan: TurnPlan) -> tuple[tuple[int, int, int],
@@ -834,7 +851,7 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
     if not (_is_int(player) and 0 <= player < len(state.sheets)):
         raise ParseError(f"player {player!r} does not exist")
     colour = Colour.of(colour)
-    _layout_position(state.sheets[0].layout, colour, number)  # R2: a number the row holds
+    layout_position(state.sheets[0].layout, colour, number)  # R2: a number the row holds
     phase = state.phase
     if phase is Phase.OVER:
         return (state.ended_by or "R13", "the game is over; nobody marks any more")
@@ -865,8 +882,8 @@ def can_mark(state: GameState, player: int, colour: Colour | str, number: int) -
     return why_not_mark(state, player, colour, number) is None
 
 
-def _choices(state: GameState, others: Sequence[Mark | None] | None,
-             player: int | None = None) -> list[Mark | None]:
+def action1_choices(state: GameState, others: Sequence[Mark | None] | None,
+                    player: int | None = None) -> list[Mark | None]:
     """Every player's action-1 choice as ``others`` gives them (one entry per player;
     by default everybody passes), as a new list.
 
@@ -892,8 +909,11 @@ def _choices(state: GameState, others: Sequence[Mark | None] | None,
     return choices
 
 
-def _action1_outcomes(state: GameState, player: int, others: Sequence[Mark | None]
-                      ) -> Iterator[tuple[Mark | None, GameState]]:
+_choices = action1_choices  # old private name (merge alias)
+
+
+def action1_outcomes(state: GameState, player: int, others: Sequence[Mark | None]
+                     ) -> Iterator[tuple[Mark | None, GameState]]:
     """``player``'s action-1 choices in ``state`` (phase ACTION1): passing, then each of
     :func:`legal_action1`, with the state after everybody's action 1, the other players
     choosing as ``others`` says.  A choice that another player's choice forbids
@@ -908,12 +928,15 @@ def _action1_outcomes(state: GameState, player: int, others: Sequence[Mark | Non
         yield a1, after
 
 
+_action1_outcomes = action1_outcomes  # old private name (merge alias)
+
+
 def _official_plan_key(plan: TurnPlan) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """:attr:`TurnPlan.sort_key` (the order of ``TurnPlan.__lt__``) of a legal plan, computed
     once per plan instead of twice per comparison."""
     a, b = plan.action1, plan.action2
-    return ((0, 0, 0) if a is None else (1, a.colour.index, a.colour._positions[a.number]),
-            (0, 0, 0) if b is None else (1, b.colour.index, b.colour._positions[b.number]))
+    return ((0, 0, 0) if a is None else (1, a.colour.index, a.colour.positions[a.number]),
+            (0, 0, 0) if b is None else (1, b.colour.index, b.colour.positions[b.number]))
 
 
 def legal_plans(state: GameState, roll: Roll | None = None,
@@ -924,14 +947,14 @@ def legal_plans(state: GameState, roll: Roll | None = None,
     the active player's ignored); by default they all pass.  Distinct plans can
     lead to the same sheet (e.g. ``r8/g8`` and ``g8/r8``); see :func:`turn_outcomes`.
     """
-    state, roll = _roll_for(state, roll)
+    state, roll = roll_for(state, roll)
     layout = state.sheets[0].layout
     rs = state.ruleset
     if others is None and layout is OFFICIAL and not rs.action2_after_game_end \
             and rs.die_removal is DieRemoval.IMMEDIATE and rs.end_check is not EndCheck.END_OF_TURN:
         return _official_plans(state, roll)
     plans: list[TurnPlan] = []
-    for a1, after in _action1_outcomes(state, state.active, _choices(state, others)):
+    for a1, after in action1_outcomes(state, state.active, action1_choices(state, others)):
         plans.append(TurnPlan(a1, None))
         if after.phase is Phase.ACTION2:
             plans.extend(TurnPlan(a1, a2) for a2 in legal_action2(after))
@@ -983,9 +1006,9 @@ def _plan(action1: Mark | None, action2: Mark | None) -> TurnPlan:
 def turn_outcomes(state: GameState, roll: Roll | None = None,
                   others: Sequence[Mark | None] | None = None) -> dict[GameState, list[TurnPlan]]:
     """The distinct states the active player's legal plans lead to, with the plans to each."""
-    state, roll = _roll_for(state, roll)
+    state, roll = roll_for(state, roll)
     out: dict[GameState, list[TurnPlan]] = {}
-    base = _choices(state, others)
+    base = action1_choices(state, others)
     for plan in legal_plans(state, None, base):
         choices = list(base)
         choices[state.active] = plan.action1
@@ -1005,7 +1028,7 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None) ->
     r = rng.random
     w = (int(r() * 6) + 1, int(r() * 6) + 1)
     if in_play is None:
-        return Roll._unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
-                                   int(r() * 6) + 1))
+        return Roll.unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
+                                  int(r() * 6) + 1))
     c = tuple(int(r() * 6) + 1 if c in in_play else None for c in COLOURS)
-    return Roll._unchecked(w, (c[0], c[1], c[2], c[3]))
+    return Roll.unchecked(w, (c[0], c[1], c[2], c[3]))

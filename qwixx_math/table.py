@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .advice import Advice, Advisor, _layout_or_official
+from .advice import Advice, Advisor, layout_or_official
 from .errors import ParseError
 from .layouts import OFFICIAL, SheetLayout
 from .model import Colour, Sheet
@@ -99,7 +99,7 @@ class TableAdvisor(Advisor):
     def __init__(self, table: SolverTable) -> None:
         if not isinstance(table, SolverTable):
             raise ParseError(f"a TableAdvisor needs a SolverTable, not {type(table).__name__}")
-        self._use(table)
+        self.use_table(table)
         #: N, the number of players at the table.
         self.players: int = table.players
         self.model = table_model(self.players)
@@ -121,11 +121,11 @@ class TableAdvisor(Advisor):
             players = ruleset.players if ruleset is not None else Ruleset().players
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
         return _table_advisor(check_players(players), a2, progress,
-                              _layout_or_official(layout))
+                              layout_or_official(layout))
 
     def _check_state(self, state: GameState) -> None:
-        self._check_ruleset(state.ruleset)
-        self._check_layout(state.layout)
+        self.check_ruleset(state.ruleset)
+        self.check_layout(state.layout)
         if state.players != self.players:
             raise ParseError(f"this advisor's table is for {self.players} player(s); the "
                              f"game has {state.players} (use TableAdvisor.for_ruleset("
@@ -138,9 +138,9 @@ class TableAdvisor(Advisor):
         closed by anyone, as Colour values or names.  A finished game is worth its score."""
         if not isinstance(sheet, Sheet):
             raise ParseError(f"value needs a Sheet, not {type(sheet).__name__}")
-        self._check_layout(sheet.layout)
-        return self._lookup(sheet, colour_set(closed, "closed colours"),
-                            check_before_me(before_me, self.players))
+        self.check_layout(sheet.layout)
+        return self.lookup(sheet, colour_set(closed, "closed colours"),
+                           check_before_me(before_me, self.players))
 
     def state_value(self, state: GameState, player: int) -> float:
         """The table value of ``player``'s sheet in ``state`` (phase ``ROLL``; K from the
@@ -151,11 +151,11 @@ class TableAdvisor(Advisor):
         if state.phase is not Phase.ROLL:
             raise ParseError(f"a table value is taken before a roll; the state is in the "
                              f"{state.phase.value} phase (rank the choices with advise_player)")
-        return self._lookup(state.sheets[player], state.closed,
-                            (player - state.active) % self.players)
+        return self.lookup(state.sheets[player], state.closed,
+                           (player - state.active) % self.players)
 
     def _after_turn(self, sheet: Sheet, closed: frozenset[Colour]) -> float:
-        return self._lookup(sheet, closed, self.players - 1)
+        return self.lookup(sheet, closed, self.players - 1)
 
     @property
     def seat_values(self) -> tuple[float, ...]:

@@ -18,7 +18,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from qwixx_math.dice import Distribution, brute_force_events, roll_events, turn_events
-from qwixx_math.dice.events import _forced_penalty_count
+from qwixx_math.dice.events import forced_penalty_count
 from qwixx_math.dice.outcomes import DICE_SETS
 from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError, QwixxError
 from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet
@@ -339,7 +339,7 @@ def test_forced_penalty_count_is_turn_events_no_mark(sheet: Sheet, closed: set[C
     shut = frozenset(closed) | sheet.locked
     assume(len(shut) < 2)
     expected = turn_events(sheet, shut).active.no_mark
-    assert Fraction(_forced_penalty_count(sheet.masks, shut), 6 ** 6) == expected
+    assert Fraction(forced_penalty_count(sheet.masks, shut), 6 ** 6) == expected
 
 
 def test_forced_penalty_count_against_the_oracle() -> None:
@@ -351,7 +351,7 @@ def test_forced_penalty_count_against_the_oracle() -> None:
                          (BUSY, frozenset())):
         sheet = parse_sheet(text)
         shut = closed | sheet.locked
-        count = _forced_penalty_count(sheet.masks, shut)
+        count = forced_penalty_count(sheet.masks, shut)
         assert Fraction(count, 6 ** 6) == Fraction(oracle(sheet, shut)["no_mark"],
                                                    6 ** (2 + 4 - len(shut)))
-    assert _forced_penalty_count(parse_sheet("r:11/y:11/g:3/b:3").masks, frozenset()) == 6 ** 6
+    assert forced_penalty_count(parse_sheet("r:11/y:11/g:3/b:3").masks, frozenset()) == 6 ** 6

@@ -71,6 +71,10 @@ LEFT_OUT = {
 #: Methods that call the caller's function or do as much work as the caller asks
 #: (Distribution.repeat(10**9)): their errors are the caller's.
 CALLER_WORK = {"map", "combine", "probability_where", "repeat", "convolve", "max"}
+#: The rules core's fast paths, public so that other modules need no private names (issue
+#: 33) and documented as doing no input checks: built only from values the library checked.
+UNCHECKED = {"unchecked", "make", "marked", "end_turn", "after_action1", "unchecked_value",
+             "use_table"}
 
 
 # -- values ---------------------------------------------------------------------------------------
@@ -130,7 +134,8 @@ def _entry_points() -> list[tuple[str, Callable[..., Any]]]:
                 if not issubclass(obj, enum.Enum):  # Enum lookup by value is Python's
                     out[name] = obj
                 for attr, raw in vars(obj).items():
-                    if isinstance(raw, (classmethod, staticmethod)) and not attr.startswith("_"):
+                    if isinstance(raw, (classmethod, staticmethod)) and not attr.startswith("_") \
+                            and attr not in UNCHECKED:
                         out[f"{name}.{attr}"] = getattr(obj, attr)
             elif callable(obj):
                 out[name] = obj
@@ -148,7 +153,7 @@ def _instance_methods() -> list[tuple[str, Callable[..., Any]]]:
     out = []
     for inst in instances:
         for attr in dir(type(inst)):
-            if attr.startswith("_") or attr in CALLER_WORK:
+            if attr.startswith("_") or attr in CALLER_WORK or attr in UNCHECKED:
                 continue
             method = getattr(inst, attr)
             if inspect.ismethod(method) and method.__self__ is inst:

@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import game_states, rulesets
+from strategies import game_states, rulesets, skip
 
 from qwixx_math.advice import Advisor
 from qwixx_math.dice.events import turn_events
 from qwixx_math.errors import ParseError
+from qwixx_math.layouts import MIXX_A, OFFICIAL, SheetLayout
 from qwixx_math.model import Colour, Mark, Sheet, TurnPlan
 from qwixx_math.notation import parse_roll, parse_sheet
 from qwixx_math.players import Player, race
@@ -34,7 +35,15 @@ from qwixx_math.players.win import (
     _apply,
     load_model,
 )
-from qwixx_math.rules import GameState, Phase, legal_action1, legal_action2, legal_plans, new_game
+from qwixx_math.rules import (
+    GameState,
+    Phase,
+    legal_action1,
+    legal_action2,
+    legal_plans,
+    new_game,
+    random_roll,
+)
 from qwixx_math.ruleset import Ruleset
 
 _PHASES = (Phase.ACTION1, Phase.ACTION2)
@@ -474,3 +483,37 @@ def test_win_deep_decides_like_the_reference() -> None:
     fast = DeepWinPlayer(rs, seed=3, rollouts=8)
     ref = ReferenceDeep(rs, seed=3, rollouts=8)
     assert _lockstep([fast, racer], {0: ref}, rs, 1_000_003) > 20
+
+
+_K3 = SheetLayout.plain("k3", "aadd", closed_rows_to_end=3, penalty_boxes=5)
+_K1 = SheetLayout.plain("k1", "ada", 6, lock_threshold=2, penalty_boxes=2, closed_rows_to_end=1)
+
+
+@pytest.mark.parametrize("layout", [OFFICIAL, MIXX_A, _K3, _K1], ids=lambda la: la.name)
+def test_is_finished_ends_the_game_where_the_rules_core_does(layout: SheetLayout) -> None:
+    """race.is_finished (the win players' end of the game) is the rules core's end, also
+    on layouts that end after 3 closed colours and 5 penalties, or after 1 and 2: at every
+    state of random 3-player games, finished exactly when the game is over."""
+    closed_counts_played_on = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = new_game(ruleset=Ruleset(players=3), layout=layout)
+        while True:
+            assert race.is_finished(state.sheets, state.closed) == state.is_over, \
+                state.describe()
+            if state.is_over:
+                break
+            closed_counts_played_on.add(len(state.closed))
+            roll = random_roll(rng, state.dice_in_play)
+            plans = legal_plans(state, roll)
+            marking = [p for p in plans if not p.penalty]
+            if not marking:
+                choice = plans[0]  # the penalty
+            elif rng.random() < 0.85:  # fill rows up so that they close
+                choice = min(marking, key=lambda p: sum(skip(state.sheets[state.active], m)
+                                                        for m in p.marks))
+            else:
+                choice = rng.choice(marking)
+            state = state.play_plan(roll, choice)
+    # the games went on after every closed-colour count short of the layout's end
+    assert closed_counts_played_on == set(range(layout.closed_rows_to_end))

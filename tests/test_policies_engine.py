@@ -67,8 +67,8 @@ def check_roll(variant: Variant, state: GameState, roll: Roll) -> None:
     for plan in plans:
         if plan.penalty:
             continue
-        q = [(-1, -1) if m is None else (layout._row_of[m.colour.index],
-                                         layout._pos[m.colour.index][m.number])
+        q = [(-1, -1) if m is None else (layout.row_of[m.colour.index],
+                                         layout.pos[m.colour.index][m.number])
              for m in (plan.action1, plan.action2)]
         status, succ, pts, final, new_mask, n, _, _ = engine.apply_plan(
             lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.die_at,

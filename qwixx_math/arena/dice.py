@@ -44,4 +44,4 @@ class DealDice:
             return full
         c = tuple(None if colour in closed else die
                   for colour, die in zip(COLOURS, full.coloured, strict=True))
-        return Roll._unchecked(full.white, (c[0], c[1], c[2], c[3]))
+        return Roll.unchecked(full.white, (c[0], c[1], c[2], c[3]))

@@ -65,8 +65,8 @@ from ..notation import colour_set, format_sheet, parse_sheet
 from ..rules import (
     GameState,
     Phase,
-    _closes,
-    _die_options,
+    closes,
+    die_options,
     legal_action1,
     legal_plans,
 )
@@ -88,7 +88,8 @@ IntArray = npt.NDArray[np.int64]
 _LAST = LAST_POSITION
 _LAST_BIT = 1 << LAST_POSITION
 #: Equally likely outcomes of the six dice (closed colours count as a neutral die).
-_TOTAL = 6 ** 6
+ROLL_COUNT = 6 ** 6
+_TOTAL = ROLL_COUNT  # old private name (merge alias)
 _FACES4 = 6 ** 4
 
 
@@ -229,7 +230,7 @@ class RollEvents:
     def can_close(self, colour: Colour | str) -> bool:
         """Some legal plan of the active player closes ``colour``."""
         colour = Colour.of(colour)
-        return any(m.colour is colour and _closes(self.layout, m) for m in self.active_marks)
+        return any(m.colour is colour and closes(self.layout, m) for m in self.active_marks)
 
 
 # -- validation ------------------------------------------------------------------------------------
@@ -354,25 +355,28 @@ def _colour_stats(ci: int, mask: int) -> _ColourStats:
 
 def _no_mark(any_a1: npt.NDArray[np.bool_] | np.bool_, n_e: IntArray) -> int:
     """The forced penalty (R11): the rolls with no action-1 option in any row and no
-    action-2 option in any colour, out of :data:`_TOTAL`."""
+    action-2 option in any colour, out of :data:`ROLL_COUNT`."""
     return int(_WP @ (~any_a1 * n_e.prod(axis=0)))
 
 
-def _forced_penalty_count(masks: tuple[int, int, int, int], closed: frozenset[Colour]) -> int:
-    """Of the :data:`_TOTAL` = 6**6 equally likely rolls, how many leave the active player
+def forced_penalty_count(masks: tuple[int, int, int, int], closed: frozenset[Colour]) -> int:
+    """Of the :data:`ROLL_COUNT` = 6**6 equally likely rolls, how many leave the active player
     of an official sheet with these row masks no legal mark (a forced penalty, R11);
     ``closed`` are the closed colours (the sheet's locked rows among them).
 
     :func:`turn_events`' ``active.no_mark`` without its checks and the rest of its work,
     for the hot path of :mod:`qwixx_math.players.race`: the masks are trusted.
 
-    >>> _forced_penalty_count((0, 0, 0, 0), frozenset())
+    >>> forced_penalty_count((0, 0, 0, 0), frozenset())
     0
     """
     stats = [_NEUTRAL if c in closed else _colour_stats(c.index, masks[c.index])
              for c in COLOURS]
     any_a1 = np.stack([s.a1 for s in stats]).any(axis=0)
     return _no_mark(any_a1, np.stack([s.n_e for s in stats]))
+
+
+_forced_penalty_count = forced_penalty_count  # old private name (merge alias)
 
 
 def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
@@ -433,12 +437,12 @@ def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
     two = int(wp @ (_FACES4 - not_two))
 
     active = _player(
-        tuple(s.counts for s in stats), 216, no_mark, _TOTAL,
-        end_close, third, {0: no_mark, 1: _TOTAL - no_mark - two, 2: two})
+        tuple(s.counts for s in stats), 216, no_mark, ROLL_COUNT,
+        end_close, third, {0: no_mark, 1: ROLL_COUNT - no_mark - two, 2: two})
     passive = _player(
         tuple(s.pcounts for s in stats), 36, p_no_mark, 36, p_end, False,
         {0: p_no_mark, 1: 36 - p_no_mark})
-    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must_end, _TOTAL))
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must_end, ROLL_COUNT))
 
 
 def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: int,
@@ -464,7 +468,7 @@ _PAIRS = tuple(((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(
 def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEvents:
     """:func:`turn_events` on any layout: for each white pair and action-1 choice, the
     rules core's state after action 1 and what each coloured die offers in action 2
-    (:func:`qwixx_math.rules._die_options`); the dice are independent given the whites
+    (:func:`qwixx_math.rules.die_options`); the dice are independent given the whites
     and offer disjoint cells, so each event is a sum or product over the dice.  Counts
     are out of 6**6 (a die not rolled counts as a neutral die, as in the closed forms)."""
     layout = sheet.layout
@@ -474,8 +478,8 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
     coloured = 6 ** len(COLOURS)  # outcomes of the four coloured dice per white pair
     to_end = layout.closed_rows_to_end
     third = sheet.penalties == layout.penalty_boxes - 1
-    pos = layout._pos
-    act = [[0] * len(layout.numbers[layout._row_of[c.index]]) if layout._row_of[c.index] >= 0
+    pos = layout.pos
+    act = [[0] * len(layout.numbers[layout.row_of[c.index]]) if layout.row_of[c.index] >= 0
            else [] for c in COLOURS]
     pas = [list(row) for row in act]
     no_mark = p_no_mark = two = end_close = p_end = must = 0
@@ -495,13 +499,13 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
                 gone = after.closed if immediate else shut
                 rows = frozenset(dice) - gone
                 mine = after.sheets[0]
-                opts = {c: [_die_options(mine, c, d, white, rows) for d in range(1, 7)]
+                opts = {c: [die_options(mine, c, d, white, rows) for d in range(1, 7)]
                         for c in dice if c not in gone}
             outcomes.append((a1, after.closed, opts))
         # passive player (same sheet): the white sum only
         for m in a1s:
             pas[m.colour.index][pos[m.colour.index][m.number]] += wp * coloured
-        if len(shut) + 1 >= to_end and any(_closes(layout, m) for m in a1s):
+        if len(shut) + 1 >= to_end and any(closes(layout, m) for m in a1s):
             p_end += wp * coloured
         if not a1s:
             p_no_mark += wp * coloured
@@ -542,12 +546,12 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
                 must += wp * _faces(dice, neutral, _all_close(layout, base))
             else:
                 must += wp * _faces(dice, neutral, _offers_none([base]))
-    marks = {0: no_mark, 1: _TOTAL - no_mark - two, 2: two}
-    active = _player(tuple(tuple(r) for r in act), _TOTAL, no_mark, _TOTAL, end_close,
+    marks = {0: no_mark, 1: ROLL_COUNT - no_mark - two, 2: two}
+    active = _player(tuple(tuple(r) for r in act), ROLL_COUNT, no_mark, ROLL_COUNT, end_close,
                      third, marks, layout)
-    passive = _player(tuple(tuple(r) for r in pas), _TOTAL, p_no_mark, _TOTAL, p_end, False,
-                      {0: p_no_mark, 1: _TOTAL - p_no_mark}, layout)
-    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, _TOTAL))
+    passive = _player(tuple(tuple(r) for r in pas), ROLL_COUNT, p_no_mark, ROLL_COUNT, p_end, False,
+                      {0: p_no_mark, 1: ROLL_COUNT - p_no_mark}, layout)
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, ROLL_COUNT))
 
 
 _Offers = dict[Colour, list[tuple[Mark, ...]]]
@@ -569,13 +573,13 @@ def _offers_none(outcomes: list[_Offers]) -> Callable[[Colour, int], bool]:
 
 def _closes_none(layout: SheetLayout, outcomes: list[_Offers]) -> Callable[[Colour, int], bool]:
     """ok(c, d): die ``c`` showing face ``d`` offers no closing mark after any outcome."""
-    return lambda c, d: all(not any(_closes(layout, m) for m in o[c][d])
+    return lambda c, d: all(not any(closes(layout, m) for m in o[c][d])
                             for o in outcomes if c in o)
 
 
 def _all_close(layout: SheetLayout, offers: _Offers) -> Callable[[Colour, int], bool]:
     """ok(c, d): every mark die ``c`` showing face ``d`` offers closes a row."""
-    return lambda c, d: all(_closes(layout, m) for m in offers.get(c, [()] * 6)[d])
+    return lambda c, d: all(closes(layout, m) for m in offers.get(c, [()] * 6)[d])
 
 
 # -- the reference: the rules core, one roll at a time ---------------------------------------------
@@ -607,10 +611,10 @@ def _roll_events(state: GameState, roll: Roll) -> RollEvents:
     layout = state.layout
     third = state.sheets[state.active].penalties == layout.penalty_boxes - 1
     ending = tuple(p for p in plans
-                   if ((p.penalty and third) or any(_closes(layout, m) for m in p.marks))
+                   if ((p.penalty and third) or any(closes(layout, m) for m in p.marks))
                    and state.play_plan(roll, p).is_over)
     marks = sorted({m for p in plans for m in p.marks},
-                   key=lambda m: (m.colour.index, layout._pos[m.colour.index][m.number]))
+                   key=lambda m: (m.colour.index, layout.pos[m.colour.index][m.number]))
     passive = legal_action1(rolled, 1)
     others: list[Mark | None] = [None] * state.players
     p_end = []
@@ -642,10 +646,10 @@ def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str 
     layout = sheet.layout
     # colours not rolled (closed, or locking no row) count as a neutral die, as in turn_events
     mult = 6 ** (len(COLOURS) - len(frozenset(layout.locks) - shut))
-    act = [[0] * (len(layout.numbers[layout._row_of[c.index]])
-                  if layout._row_of[c.index] >= 0 else 0) for c in COLOURS]
+    act = [[0] * (len(layout.numbers[layout.row_of[c.index]])
+                  if layout.row_of[c.index] >= 0 else 0) for c in COLOURS]
     pas = [list(row) for row in act]
-    pos = layout._pos
+    pos = layout.pos
     no_mark = p_no_mark = end_close = p_end = must = 0
     marks = {0: 0, 1: 0, 2: 0}
     for roll in _all_rolls(shut, layout):
@@ -658,14 +662,14 @@ def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str 
         p_no_mark += mult * (not ev.passive_marks)
         marks[ev.max_marks] += mult
         closing_end = any(
-            any(_closes(layout, m) for m in p.marks) for p in ev.ending_plans)
+            any(closes(layout, m) for m in p.marks) for p in ev.ending_plans)
         end_close += mult * closing_end
         p_end += mult * bool(ev.passive_ending)
         must += mult * ev.must_end
     third = sheet.penalties == layout.penalty_boxes - 1
     # ``end_close`` counts rolls where some plan that ends the game closes a colour
-    active = _player(tuple(tuple(r) for r in act), _TOTAL, no_mark, _TOTAL, end_close,
+    active = _player(tuple(tuple(r) for r in act), ROLL_COUNT, no_mark, ROLL_COUNT, end_close,
                      third, marks, layout)
-    passive = _player(tuple(tuple(r) for r in pas), _TOTAL, p_no_mark, _TOTAL, p_end, False,
-                      {0: p_no_mark, 1: _TOTAL - p_no_mark}, layout)
-    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, _TOTAL))
+    passive = _player(tuple(tuple(r) for r in pas), ROLL_COUNT, p_no_mark, ROLL_COUNT, p_end, False,
+                      {0: p_no_mark, 1: ROLL_COUNT - p_no_mark}, layout)
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, ROLL_COUNT))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..layouts import OFFICIAL, SheetLayout
 from ..model import COLOURS, ROW_LENGTH, Mark
-from ..rules import GameState, _closes, legal_action1, legal_action2
+from ..rules import GameState, closes, legal_action1, legal_action2
 from ..ruleset import Ruleset
 
 __all__ = ["MARK_WEIGHT", "GreedyPlayer", "make", "skipped"]
@@ -42,7 +42,7 @@ def skipped(masks: tuple[int, int, int, int], mark: Mark, layout: SheetLayout = 
             ) -> int:
     """Numbers ``mark`` passes over on a sheet of ``layout`` with row masks ``masks``."""
     ci = mark.colour.index
-    return layout._pos[ci][mark.number] - masks[ci].bit_length()
+    return layout.pos[ci][mark.number] - masks[ci].bit_length()
 
 
 def _best_action1(state: GameState, seat: int) -> Mark | None:
@@ -60,7 +60,7 @@ def _best_action1(state: GameState, seat: int) -> Mark | None:
     closed = len(state.closed)
     a2_after_end = state.ruleset.action2_after_action1_end
     layout = state.layout
-    pos_of, allowed = layout._pos, layout._allowed
+    pos_of, allowed = layout.pos, layout.allowed
     to_end = layout.closed_rows_to_end
     if not layout.is_official:
         return _best_action1_any(state, seat)
@@ -86,7 +86,7 @@ def _best_action1(state: GameState, seat: int) -> Mark | None:
         pos = pos_of[row][a1.number]
         mask = masks[row]
         h = MARK_WEIGHT - (pos - mask.bit_length())
-        if not (_closes(layout, a1) and closed + 1 >= to_end and not a2_after_end):
+        if not (closes(layout, a1) and closed + 1 >= to_end and not a2_after_end):
             ps = reach[row]
             gain = (_best_a2(mask | 1 << pos, ps, allowed[row]) if ps is not None
                     else -float("inf"))
@@ -121,7 +121,7 @@ def _best_action1_any(state: GameState, seat: int) -> Mark | None:
                     ci = mark.colour.index
                     h += MARK_WEIGHT - skipped((after[0], after[1], after[2], after[3]),
                                                mark, layout)
-                    after[ci] |= 1 << layout._pos[ci][mark.number]
+                    after[ci] |= 1 << layout.pos[ci][mark.number]
         if h > best_h:
             best, best_h = plan.action1, h
     return best

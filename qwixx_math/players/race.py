@@ -7,7 +7,7 @@ numbers seen from one seat (its *perspective*):
 * exact quantities: the current scores (R16, R17), the penalties, the closed
   colours, whose roll it is, the marks made so far, and for each player the
   probability that their own next roll offers no legal mark (a forced penalty,
-  R11; :func:`qwixx_math.dice.events._forced_penalty_count`, float);
+  R11; :func:`qwixx_math.dice.events.forced_penalty_count`, float);
 * solitaire values: each player's optimal expected final score playing on alone
   (:meth:`qwixx_math.advice.Advisor.value`, exact for that model, float);
 * the race, colour by colour: for my row and the opponents' rows of the same
@@ -32,9 +32,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..advice import Advisor
-from ..dice.events import _TOTAL, _forced_penalty_count, turn_events
+from ..dice.events import ROLL_COUNT, forced_penalty_count, turn_events
 from ..keys import open_code
-from ..model import COLOURS, COUNT, LAST_POSITION, LOCK_THRESHOLD, PENALTY_BOXES, Colour, Sheet
+from ..model import COLOURS, COUNT, LAST_POSITION, LOCK_THRESHOLD, Colour, Sheet
 from .racer import turns_to_five
 
 __all__ = ["FEATURES", "N_FEATURES", "RaceSummary", "Summary", "is_finished",
@@ -177,15 +177,15 @@ class RaceSummary:
         key = (masks, penalties, closed)
         got = self._cache.get(key)
         if got is None:
-            got = self._store(key, Sheet._unchecked(masks, penalties, self.layout), closed)
+            got = self._store(key, Sheet.unchecked(masks, penalties, self.layout), closed)
         return got
 
     def _store(self, key: _Key, sheet: Sheet, closed: frozenset[Colour]) -> Summary:
         if len(self._cache) > 200_000:
             self._cache.clear()
         race = _race_rows(sheet.masks, closed, self._times)
-        value = self.advisor._lookup(sheet, closed, 0)  # Advisor.value, the sheet checked
-        forced = _forced_penalty_count(sheet.masks, closed) / _TOTAL
+        value = self.advisor.lookup(sheet, closed, 0)  # Advisor.value, the sheet checked
+        forced = forced_penalty_count(sheet.masks, closed) / ROLL_COUNT
         got = _flat(float(sheet.score), value, float(sheet.penalties), race, forced)
         self._cache[key] = got
         return got
@@ -260,5 +260,9 @@ def race_vector(summaries: Sequence[Summary], n_closed: int, seat: int,
 
 
 def is_finished(sheets: Sequence[Sheet], closed: frozenset[Colour]) -> bool:
-    """Whether a position is the end of the game (R13, R14)."""
-    return len(closed) >= 2 or any(s.penalties >= PENALTY_BOXES for s in sheets)
+    """Whether a position is the end of the game (R13, R14): as many closed colours as the
+    sheets' layout needs (:attr:`SheetLayout.closed_rows_to_end`), or a sheet with all its
+    penalty boxes crossed; the rules core's end check (:meth:`GameState.end_turn`)."""
+    layout = sheets[0].layout
+    return len(closed) >= layout.closed_rows_to_end \
+        or any(s.penalties >= layout.penalty_boxes for s in sheets)

@@ -28,7 +28,7 @@ def next_roll(rng: random.Random, closed: frozenset[Colour]) -> Roll:
     """The next roll of a deal: all six dice drawn from ``rng`` (white, white, then the
     colours in order), a closed colour's die ignored."""
     d = [rng.randint(1, 6) for _ in range(6)]
-    return Roll._unchecked((d[0], d[1]), (
+    return Roll.unchecked((d[0], d[1]), (
         None if COLOURS[0] in closed else d[2],
         None if COLOURS[1] in closed else d[3],
         None if COLOURS[2] in closed else d[4],

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..advice import Advisor
 from ..model import Mark
-from ..rules import GameState, _closes, legal_action2
+from ..rules import GameState, closes, legal_action2
 from ..ruleset import Ruleset
 
 __all__ = ["SoloPlayer", "make"]
@@ -48,12 +48,12 @@ class SoloPlayer:
         value = self.advisor.value
         played = state.action1 is not None and state.action1[seat] is not None
         layout = state.layout
-        pos = layout._pos
+        pos = layout.pos
         best: Mark | None = None
         best_value = value(sheet if played else sheet.with_penalty(), closed)
         for mark in legal_action2(state):
-            after = sheet._marked(mark.colour.index, pos[mark.colour.index][mark.number])
-            v = value(after, closed | {mark.colour} if _closes(layout, mark) else closed)
+            after = sheet.marked(mark.colour.index, pos[mark.colour.index][mark.number])
+            v = value(after, closed | {mark.colour} if closes(layout, mark) else closed)
             if v > best_value:
                 best, best_value = mark, v
         return best

@@ -6,8 +6,9 @@ choices from the rules core, builds the position each leads to (the moment
 before the next roll), and takes the one with the highest estimated probability
 of winning (ties shared, R18).
 
-* A finished position (two colours closed, R14, or a fourth penalty, R13) is
-  worth its exact share of the win.
+* A finished position (as many colours closed as the layout needs, two on the
+  printed sheets, R14, or all penalty boxes crossed, R13) is worth its exact share
+  of the win.
 * Any other position is scored by :class:`WinModel`, a small neural network over
   the race summary of :mod:`qwixx_math.players.race` (scores, solitaire values,
   penalties, closed colours, whose roll, and colour by colour the turns to five,
@@ -46,13 +47,14 @@ from ..advice import Advisor
 from ..display import clip
 from ..errors import ParseError
 from ..files import read_text_bounded
-from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
+from ..model import COLOURS, Colour, Mark, Roll, Sheet
 from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
 from ..ruleset import Ruleset
 from .base import Player, with_simultaneous_action1
 from .race import (
     N_FEATURES,
     Summary,
+    is_finished,
     opponents_summary,
     race_row,
     shared_summary,
@@ -204,8 +206,7 @@ def load_model() -> WinModel:
 Position = tuple[tuple[Sheet, ...], frozenset[Colour]]
 
 
-def _finished(sheets: Sequence[Sheet], closed: frozenset[Colour]) -> bool:
-    return len(closed) >= 2 or any(s.penalties >= PENALTY_BOXES for s in sheets)
+_finished = is_finished  # old private name (merge alias)
 
 
 class OnePlyPlayer:
@@ -278,7 +279,7 @@ def _apply(sheets: tuple[Sheet, ...], closed: frozenset[Colour], seat: int,
     sheet = sheets[seat]
     for m in marks:
         if m is not None:
-            sheet = sheet._marked(m.colour.index, m.position)
+            sheet = sheet.marked(m.colour.index, m.position)
             if m.closes:
                 closed = closed | {m.colour}
     if penalty:
@@ -313,7 +314,7 @@ class WinPlayer(OnePlyPlayer):
         where = []
         summary = self.summary.sheet_summary
         for i, (sheets, closed) in enumerate(positions):
-            if _finished(sheets, closed):
+            if is_finished(sheets, closed):
                 out[i] = terminal_share(sheets, seat)
             else:
                 summaries = [summary(s, closed) for s in sheets]
@@ -386,8 +387,10 @@ class WinPlayer(OnePlyPlayer):
         summary = self.summary
         n = len(sheets)
         others = sheets[:seat] + sheets[seat + 1:]
-        others_over = any(s.penalties >= PENALTY_BOXES for s in others)
         own = sheets[seat]
+        to_end = own.layout.closed_rows_to_end
+        boxes = own.layout.penalty_boxes
+        others_over = any(s.penalties >= boxes for s in others)
         masks0 = own.masks
         pen0 = own.penalties
         my_roll = next_roller == seat
@@ -401,16 +404,16 @@ class WinPlayer(OnePlyPlayer):
             for m in marks:
                 if m is not None:
                     ci = m.colour.index
-                    row = masks[ci] | 1 << m.colour._positions[m.number]
+                    row = masks[ci] | 1 << m.colour.positions[m.number]
                     masks = (row if ci == 0 else masks[0], row if ci == 1 else masks[1],
                              row if ci == 2 else masks[2], row if ci == 3 else masks[3])
                     if m.number == m.colour.last_number:
                         shut = shut | {m.colour}
             pen = pen0 + 1 if penalty else pen0
-            if len(shut) >= 2 or others_over or pen >= PENALTY_BOXES:
-                if pen > own.layout.penalty_boxes:  # as Sheet.with_penalty refuses it
+            if len(shut) >= to_end or others_over or pen >= boxes:
+                if pen > boxes:  # as Sheet.with_penalty refuses it
                     own.with_penalty()
-                mine = Sheet._unchecked(masks, pen, own.layout)
+                mine = Sheet.unchecked(masks, pen, own.layout)
                 out[i] = terminal_share((*sheets[:seat], mine, *sheets[seat + 1:]), seat)
                 continue
             agg = opp.get(shut)
@@ -483,14 +486,14 @@ class DeepWinPlayer(WinPlayer):
         self.decisions += 1
         values = self.score(seat, positions, next_roller)
         order = sorted(range(len(values)), key=lambda i: -values[i])[: self.top]
-        live = [i for i in order if not _finished(*positions[i])]
+        live = [i for i in order if not is_finished(*positions[i])]
         if len(order) < 2 or not live or values[order[0]] >= 1.0 or \
                 values[order[0]] - values[order[1]] > self.margin:
             return choices[order[0]]
         seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
         means = {}
         for i in order:
-            if _finished(*positions[i]):
+            if is_finished(*positions[i]):
                 means[i] = values[i]
                 continue
             total = 0.0
@@ -503,15 +506,15 @@ class DeepWinPlayer(WinPlayer):
         """Play ``horizon`` turns from ``position`` with the fast player in every seat, on the
         dice of ``seed``, then score the position reached (exactly if the game is over)."""
         sheets, closed = position
-        state = GameState._make(self.ruleset, sheets, next_roller, closed, Phase.ROLL, None,
-                                None, None, 0)
+        state = GameState.make(self.ruleset, sheets, next_roller, closed, Phase.ROLL, None,
+                               None, None, 0)
         rng = random.Random(seed)
         players = self._fast
         for _ in range(self.horizon):
             if state.phase is Phase.OVER:
                 return terminal_share(state.sheets, seat)
             d = [int(rng.random() * 6) + 1 for _ in range(6)]
-            roll = Roll._unchecked((d[0], d[1]), (
+            roll = Roll.unchecked((d[0], d[1]), (
                 None if COLOURS[0] in state.closed else d[2],
                 None if COLOURS[1] in state.closed else d[3],
                 None if COLOURS[2] in state.closed else d[4],

@@ -127,7 +127,7 @@ class PriorityPolicy:
         else:  # the value of the position each plan leads to (the rules core plays it)
             valued = []
             for after, plans in turn_outcomes(state, roll).items():
-                value = self._relative_value(after.sheets[0], after.closed, closed_before)
+                value = self.relative_value(after.sheets[0], after.closed, closed_before)
                 valued.extend((plan, value) for plan in plans)
         # each row's rightmost mark (-1: none), by table row (the layout's row order)
         lasts = [sheet.masks[c.index].bit_length() - 1 for c in layout.locks]
@@ -154,10 +154,10 @@ class PriorityPolicy:
         a roll: the points of the closed rows plus the table's value of the open ones, at
         level ``before_me`` (default: after an own turn, the table's players - 1); the
         final score once the game is over (R13, R14).  Only for the optimal policy."""
-        return self._relative_value(sheet, closed, 0, before_me)
+        return self.relative_value(sheet, closed, 0, before_me)
 
-    def _relative_value(self, sheet: Sheet, closed: frozenset[Colour], closed_before: int,
-                        before_me: int | None = None) -> float:
+    def relative_value(self, sheet: Sheet, closed: frozenset[Colour], closed_before: int,
+                       before_me: int | None = None) -> float:
         """:meth:`table_value` less ``closed_before``, with the engine's arithmetic (the
         points of the closed rows less ``closed_before``, plus the table's value, in
         float64; the final score less ``closed_before`` once the game is over)."""
@@ -178,6 +178,8 @@ class PriorityPolicy:
         index = table_index(sheet, mask, self._offsets, self._strides)
         return float(closed_now - closed_before) + float(
             self._data[level * self._level_size + index])
+
+    _relative_value = relative_value  # old private name (merge alias)
 
     def _priority(self, marks: int, a1: _Placed | None, a2: _Placed | None,
                   lasts: Sequence[int], value: float) -> float:
@@ -208,7 +210,7 @@ def _placed(layout: SheetLayout, mark: Mark | None) -> _Placed | None:
     if mark is None:
         return None
     ci = mark.colour.index
-    return layout._row_of[ci], layout._pos[ci][mark.number]
+    return layout.row_of[ci], layout.pos[ci][mark.number]
 
 
 def _rank(rows: int, length: int, a1: _Placed | None, a2: _Placed | None) -> int:

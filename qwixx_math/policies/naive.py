@@ -197,11 +197,11 @@ class NaiveTableEvaluator:
         sheet = state.sheets[0]
         closed_before = sum(sheet.row_score(c) for c in state.layout.locks if c in state.closed)
         best = state
-        best_value = self.policy._relative_value(sheet, state.closed, closed_before, level)
+        best_value = self.policy.relative_value(sheet, state.closed, closed_before, level)
         for mark in legal_action1(state, 0, roll):
             marked = _mark_white_sum(state, roll, mark)
-            value = self.policy._relative_value(marked.sheets[0], marked.closed,
-                                                closed_before, level)
+            value = self.policy.relative_value(marked.sheets[0], marked.closed,
+                                               closed_before, level)
             if value > best_value:
                 best, best_value = marked, value
         return best

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
-from ..keys import _ROW_CODE
+from ..keys import ROW_CODE_BY_MASK
 from ..layouts import SheetLayout
 from ..model import Colour, Roll, Sheet, TurnPlan
 from ..notation import colour_set
@@ -83,7 +83,7 @@ class SolverTable:
         sheet = variant.sheet
         # the look-up's constants: (table row, colour index, lock colour, last position's
         # bit) of each row, the layout's offsets and strides as Python ints
-        self._rows = tuple((r, c.index, c, sheet._last_bit[c.index])
+        self._rows = tuple((r, c.index, c, sheet.last_bit[c.index])
                            for r, c in enumerate(sheet.locks))
         self._offsets = [int(x) for x in self.layout.offsets]
         self._strides = [[int(x) for x in row] for row in self.layout.strides]
@@ -113,7 +113,7 @@ class SolverTable:
     def seat_values(self) -> tuple[float, ...]:
         """The value of the empty sheet for seats 1..N (seat s: s - 1 rolls before its first)."""
         empty = Sheet.empty(self.variant.sheet)
-        return tuple(self._value(empty, frozenset(), k) for k in range(self.players))
+        return tuple(self.unchecked_value(empty, frozenset(), k) for k in range(self.players))
 
     @property
     def action2_after_action1_end(self) -> bool:
@@ -184,9 +184,9 @@ class SolverTable:
             raise ParseError(f"before_me (other players' rolls before this player's) must be "
                              f"0..{self.players - 1} at a table of {self.players}, "
                              f"not {before_me!r}")
-        return self._value(sheet, shut, before_me)
+        return self.unchecked_value(sheet, shut, before_me)
 
-    def _value(self, sheet: Sheet, closed: frozenset[Colour], before_me: int = 0) -> float:
+    def unchecked_value(self, sheet: Sheet, closed: frozenset[Colour], before_me: int = 0) -> float:
         """The table's value of ``sheet`` (of the table's layout) with the colours ``closed``
         closed and ``before_me`` other players' rolls before this player's next own roll,
         or its score once the game is over (R13, R14).  No input checks.  The levels
@@ -208,8 +208,10 @@ class SolverTable:
         index = self._offsets[mask] + sheet.penalties
         for r, ci, _, _ in self._rows:
             if not mask >> r & 1:
-                index += strides[r] * _ROW_CODE[masks[ci]]
+                index += strides[r] * ROW_CODE_BY_MASK[masks[ci]]
         return points + float(self._data[before_me * self._level_size + index])
+
+    _value = unchecked_value  # old private name (merge alias)
 
     # ------------------------------------------------------------------ turns
 
@@ -233,7 +235,7 @@ class SolverTable:
         for after, found in turn_outcomes(state, roll).items():
             sheet = after.sheets[a]
             value = (float(sheet.score) if after.is_over
-                     else self._value(sheet, after.closed, after_k))
+                     else self.unchecked_value(sheet, after.closed, after_k))
             plans.extend(PlanValue(plan, value) for plan in found)
         layout = state.layout
         plans.sort(key=lambda pv: (-pv.value, plan_key(layout, pv.plan)))

@@ -60,7 +60,7 @@ from ..notation import (
     roll_to_json,
 )
 from ..record import random_game, replay, uniform_chooser
-from ..rules import GameState, Phase, _closes, legal_action2
+from ..rules import GameState, Phase, closes, legal_action2
 from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
     HAND_LEGALITY,
@@ -299,8 +299,8 @@ def _dense_chooser(state: GameState, player: int, legal: Sequence[Mark],
     best_gap = 99
     layout = state.layout
     for mark in legal:
-        gap = 0 if _closes(layout, mark) else \
-            layout._pos[mark.colour.index][mark.number] \
+        gap = 0 if closes(layout, mark) else \
+            layout.pos[mark.colour.index][mark.number] \
             - state.sheets[player].masks[mark.colour.index].bit_length()
         if gap < best_gap:
             best, best_gap = mark, gap

@@ -14,7 +14,7 @@ must report them all, so it replays the record *leniently*:
   for a closed colour is ignored, claimed penalty boxes are adopted.  One bug then
   gives one violation instead of a cascade (a lock with four marks would
   otherwise make every later roll without that die an R4 violation).  Such states
-  are built with ``Sheet._unchecked``/``GameState._make`` and never leave this
+  are built with ``Sheet.unchecked``/``GameState.make`` and never leave this
   package; they may break R8, which the core's constructors would refuse;
 * each player's action-1 choice is judged against the *legal* choices of the
   others (an illegal close does not close the colour for the other players'
@@ -46,7 +46,7 @@ from ..record import GameRecord, TurnRecord
 from ..rules import (
     GameState,
     Phase,
-    _closes,
+    closes,
     legal_action1,
     legal_action2,
     new_game,
@@ -108,13 +108,13 @@ class _Found:
 def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
     """``sheet`` with ``mark`` crossed whether or not the rules allow it (a cell its layout
     does not print cannot be crossed: the sheet stays as it is)."""
-    pos = sheet.layout._pos[mark.colour.index][mark.number]
+    pos = sheet.layout.pos[mark.colour.index][mark.number]
     if pos < 0:
         return sheet
     masks = list(sheet.masks)
     masks[mark.colour.index] |= 1 << pos
-    return Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
-                            sheet.layout)
+    return Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
+                           sheet.layout)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -140,10 +140,10 @@ def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
         mark = choices[player]
         assert mark is not None
         sheets[player] = _with_cross(sheets[player], mark)
-        if _closes(rolled.layout, mark):
+        if closes(rolled.layout, mark):
             closed.add(mark.colour)
     # As GameState.with_action1: the end check after every action-1 mark (R14, R15).
-    state = rolled._after_action1(sheets, frozenset(closed), tuple(choices))
+    state = rolled.after_action1(sheets, frozenset(closed), tuple(choices))
     return state, illegal, legal_only
 
 
@@ -167,31 +167,31 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
     """``state`` (phase ACTION2, or OVER after an end in action 1) with ``mark`` crossed anyway."""
     sheets = list(state.sheets)
     sheets[state.active] = _with_cross(sheets[state.active], mark)
-    closed = state.closed | {mark.colour} if _closes(state.layout, mark) else state.closed
+    closed = state.closed | {mark.colour} if closes(state.layout, mark) else state.closed
     ended_by = state.ended_by
     if state.phase is Phase.OVER:
-        return GameState._make(state.ruleset, tuple(sheets), state.active, closed, Phase.OVER,
-                               None, None, ended_by, state.turn)
-    return state._end_turn(sheets, closed)
+        return GameState.make(state.ruleset, tuple(sheets), state.active, closed, Phase.OVER,
+                              None, None, ended_by, state.turn)
+    return state.end_turn(sheets, closed)
 
 
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
     """``state`` with the penalty boxes the other program claims (its evident state)."""
-    sheets = tuple(Sheet._unchecked(s.masks, p, s.layout)
+    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout)
                    for s, p in zip(state.sheets, penalties, strict=True))
     n = len(sheets)
     four = any(p >= state.layout.penalty_boxes for p in penalties)
     if state.phase is Phase.OVER:
         if state.ended_by == "R13" and not four:  # the other program plays on
-            return GameState._make(state.ruleset, sheets, (state.active + 1) % n, state.closed,
-                                   Phase.ROLL, None, None, None, state.turn + 1)
-        return GameState._make(state.ruleset, sheets, state.active, state.closed, Phase.OVER,
-                               None, None, state.ended_by, state.turn)
+            return GameState.make(state.ruleset, sheets, (state.active + 1) % n, state.closed,
+                                  Phase.ROLL, None, None, None, state.turn + 1)
+        return GameState.make(state.ruleset, sheets, state.active, state.closed, Phase.OVER,
+                              None, None, state.ended_by, state.turn)
     if four:
-        return GameState._make(state.ruleset, sheets, state.active, state.closed, Phase.OVER,
-                               None, None, "R13", state.turn)
-    return GameState._make(state.ruleset, sheets, state.active, state.closed, state.phase,
-                           state.roll, state.action1, state.ended_by, state.turn)
+        return GameState.make(state.ruleset, sheets, state.active, state.closed, Phase.OVER,
+                              None, None, "R13", state.turn)
+    return GameState.make(state.ruleset, sheets, state.active, state.closed, state.phase,
+                          state.roll, state.action1, state.ended_by, state.turn)
 
 
 # -- messages -------------------------------------------------------------------------------------
@@ -240,15 +240,15 @@ def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: boo
     refused it (and, for an active player with no other mark, took a penalty box)."""
     if mark is None:
         return None
-    pos = sheet.layout._pos[mark.colour.index][mark.number]
+    pos = sheet.layout.pos[mark.colour.index][mark.number]
     if pos < 0:
         return None
     masks = list(sheet.masks)
     masks[mark.colour.index] &= ~(1 << pos)
-    without = Sheet._unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
-                               sheet.layout)
+    without = Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
+                              sheet.layout)
     loss = without.score - sheet.score
-    lock = " and its lock box" if _closes(sheet.layout, mark) else ""
+    lock = " and its lock box" if closes(sheet.layout, mark) else ""
     if gap == loss:
         return "R16", (f"the claimed score leaves out this player's action-1 mark "
                        f"{mark.describe()}{lock}, which the record makes although it is illegal "
@@ -340,15 +340,15 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
             out.append(Violation(k, Step.TURN, turn.active, "R12",
                                  f"it is player {state.active}'s turn (play passes to the left), "
                                  f"but player {turn.active} rolls"))
-            state = GameState._make(rs, state.sheets, turn.active, state.closed, Phase.ROLL,
-                                    None, None, None, state.turn)
+            state = GameState.make(rs, state.sheets, turn.active, state.closed, Phase.ROLL,
+                                   None, None, None, state.turn)
         before = state
         roll, problems = _check_roll(turn.roll, closed_in, record.layout)
         for rule, message in problems:
             out.append(Violation(k, Step.ROLL, turn.active, rule, message))
         if problems:  # roll with the dice of closed colours dropped, missing dice left out
-            rolled = GameState._make(rs, state.sheets, state.active, state.closed,
-                                     Phase.ACTION1, roll, None, None, state.turn)
+            rolled = GameState.make(rs, state.sheets, state.active, state.closed,
+                                    Phase.ACTION1, roll, None, None, state.turn)
         else:
             rolled = state.with_roll(roll)
         after1, illegal, legal_only = _after_action1(rolled, turn.action1)
