@@ -456,7 +456,7 @@ def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offse
         sheet = state.sheets[i]
         gap = claimed_score - sheet.score - offsets[i]
         extra = adopted[i] if i < len(adopted) else 0
-        if gap and extra and claimed_score - offsets[i] == Sheet._unchecked(
+        if gap and extra and claimed_score - offsets[i] == Sheet.unchecked(
                 sheet.masks, sheet.penalties - extra, sheet.layout).score:
             continue  # the claim counts the rules' penalty boxes (the turns' claims are wrong)
         if gap:
