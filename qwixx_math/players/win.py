@@ -44,10 +44,11 @@ import numpy.typing as npt
 from ..advice import Advisor
 from ..errors import ParseError
 from ..files import read_text_bounded
-from ..model import COLOURS, PENALTY_BOXES, Colour, Mark, Roll, Sheet
+from ..model import PENALTY_BOXES, Colour, Mark, Sheet
+from ..play import Dice, play
 from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
 from ..ruleset import Ruleset
-from .base import Player, with_simultaneous_action1
+from .base import Player
 from .race import (
     N_FEATURES,
     Summary,
@@ -441,22 +442,7 @@ class DeepWinPlayer(WinPlayer):
         sheets, closed = position
         state = GameState._make(self.ruleset, sheets, next_roller, closed, Phase.ROLL, None,
                                 None, None, 0)
-        rng = random.Random(seed)
-        players = self._fast
-        for _ in range(self.horizon):
-            if state.phase is Phase.OVER:
-                return terminal_share(state.sheets, seat)
-            d = [int(rng.random() * 6) + 1 for _ in range(6)]
-            roll = Roll._unchecked((d[0], d[1]), (
-                None if COLOURS[0] in state.closed else d[2],
-                None if COLOURS[1] in state.closed else d[3],
-                None if COLOURS[2] in state.closed else d[4],
-                None if COLOURS[3] in state.closed else d[5]))
-            state = state.with_roll(roll)
-            state = with_simultaneous_action1(
-                state, [p.action1(i, state) for i, p in enumerate(players)])
-            if state.phase is Phase.ACTION2:
-                state = state.with_action2(players[state.active].action2(state.active, state))
+        state = play(self._fast, state, Dice.seeded(seed), turns=self.horizon).final
         if state.phase is Phase.OVER:
             return terminal_share(state.sheets, seat)
         return float(self.score(seat, [(state.sheets, state.closed)], state.active)[0])
