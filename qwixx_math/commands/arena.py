@@ -48,7 +48,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "protocol of docs/arena.md.  Exit code 0: no faults; 1: faults; "
                     "2: bad input.")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
-                        help="greedy, random, solo, win, policy:NAME, ... or exec:COMMAND (2 to 5 players)")
+                        help="greedy, random, solo, win, policy:NAME, ... or exec:COMMAND "
+                             "(2 to 5 players)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
                         help=f"games, a multiple of the number of players "
                              f"(default {DEFAULT_GAMES})")

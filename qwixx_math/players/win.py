@@ -12,9 +12,9 @@ of winning (ties shared, R18).
   the race summary of :mod:`qwixx_math.players.race` (scores, solitaire values,
   penalties, closed colours, whose roll, and colour by colour the turns to five,
   closable rows and marks of mine and the opponents'), fitted by simulation
-  (:mod:`qwixx_math.players.winfit`) and tuned on the win rate
-  (:mod:`qwixx_math.players.winsearch`).  Its output is an *estimate*:
-  docs/winning.md reports its calibration.
+  (``research/winfit.py``, not installed) and tuned on the win rate
+  (``research/winsearch.py``).  Its output is an *estimate*: docs/winning.md
+  reports the player's measured strength, research/NOTEBOOK.md its calibration.
 
 ``win-deep`` spends up to about a second per decision: it keeps the fast
 player's best few choices and plays each out many times for a few turns, every
