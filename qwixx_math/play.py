@@ -82,6 +82,8 @@ class Dice:
         ``Dice.seeded(game_seed(seed, deal))`` (:func:`qwixx_math.validation.game_seed`)."""
         from .validation.generate import game_seed
 
+        seed = check_whole_number("seed", seed, 0, 2**63 - 1)
+        deal = check_whole_number("deal", deal, -(2**63), 2**63 - 1)
         return cls(random.Random(game_seed(seed, deal)))
 
     @classmethod

@@ -3,15 +3,18 @@ that the arena, advise_win's rollouts and win-deep play the same game on the sam
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_arena import Cheater, LateCloser
 
 from qwixx_math import winadvice
 from qwixx_math.arena import match, open_players, play_match
-from qwixx_math.errors import IllegalMoveError, ParseError
+from qwixx_math.errors import IllegalMoveError, ParseError, QwixxError
 from qwixx_math.model import Colour, Mark, TurnPlan
 from qwixx_math.notation import parse_roll
 from qwixx_math.play import Dice, Game, play
@@ -314,3 +317,25 @@ def test_arena_rollouts_and_win_deep_play_the_same_game(monkeypatch: pytest.Monk
     (game,) = deep_games
     assert game.final.sheets == arena.final.sheets and game.final.ended_by == arena.final.ended_by
     assert share == arena.share(0)
+
+
+_JUNK = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(),
+                  st.text(max_size=8), st.lists(st.integers(0, 7), max_size=3))
+
+
+@given(seed=_JUNK, rolls=_JUNK, turns=_JUNK, seats=st.integers(0, 3))
+@settings(max_examples=150, deadline=None)
+def test_fuzz_entry_points(seed: Any, rolls: Any, turns: Any, seats: int) -> None:
+    """The loop's entry points take anything: a result, or a QwixxError naming the
+    problem (never another exception)."""
+    for make in (lambda: Dice.seeded(seed), lambda: Dice.scripted(rolls),
+                 lambda: Dice.deal(3, seed)):
+        with contextlib.suppress(QwixxError):
+            make().full_roll(0)
+    players = [RandomPlayer(s) for s in range(seats)]
+    try:
+        game = play(players, new_game(2), Dice.seeded(1), turns=turns)
+    except QwixxError:
+        return
+    assert seats == 2
+    assert game.final.is_over if turns is None else len(game.turns) <= turns
