@@ -96,7 +96,8 @@ def test_a_tiny_search_is_deterministic_and_writes_a_model(tmp_path: Path) -> No
         search(start, 1, seed=0, tables=("nobody",))
 
 
-JUNK = st.sampled_from([None, "2", 2.5, True, [], float("nan"), float("inf"), -1, 2**70])
+JUNK: st.SearchStrategy[object] = st.sampled_from(
+    [None, "2", 2.5, True, [], float("nan"), float("inf"), -1, 2**70])
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)
