@@ -10,7 +10,7 @@ player: its wins, ties and losses; each by how the game ended (a fourth penalty,
 or a second colour closed, R14) and by whom; and every penalty it took, split into
 *forced* (its own roll offered no legal mark at all: nothing in action 1 and then
 nothing in action 2, R11) and *chosen* (a legal mark was declined), and by whether it
-led on score when it took it.  The figures in docs/winning.md ("The forced-penalty
+led on score when it took it.  The figures in research/NOTEBOOK.md ("The forced-penalty
 inputs") come from it.
 """
 

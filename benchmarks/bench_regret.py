@@ -4,8 +4,10 @@
     python benchmarks/bench_regret.py --against racer --deals 12 --seed 5
     python benchmarks/bench_regret.py --deals 4 --rollouts 40 --top 3 --every 4   # quick
 
-``win`` plays seat-rotated games against one opponent on the dice of
-``benchmarks/bench_win.py``'s deals (:func:`qwixx_math.players.rotation.play`).  At
+``win`` plays seat-rotated games against one opponent, each deal on the dice of
+``Dice.seeded(seed * 1_000_003 + g)`` (the one game loop, :func:`qwixx_math.play.play`;
+the figures of research/NOTEBOOK.md were measured on the dice of the harness before
+it, drawn with ``randint``).  At
 every ``--every``-th decision of ``win``'s seat in the action-1 phase that has two
 choices or more (the active seat's plan, a passive seat's white sum), the ``--top``
 choices that ``win``'s model ranks highest are each played out ``2 * --rollouts`` times
@@ -29,7 +31,7 @@ regret estimates how much a player that replaced each of ``win``'s choices by th
 rollouts' best would win more, per game (the performance-difference identity: the sum of
 one-step advantages along the games, read here along ``win``'s own games).  The 95%
 intervals are over games.  A decision whose gain is more than 3 paired standard errors
-is printed as a blunder.  The figures are in docs/winning.md ("How much search could
+is printed as a blunder.  The figures are in research/NOTEBOOK.md ("How much search could
 still gain").
 """
 
@@ -37,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import statistics
 import time
 from collections.abc import Sequence
@@ -45,10 +46,10 @@ from collections.abc import Sequence
 from qwixx_math.arena.registry import make_player
 from qwixx_math.model import Mark, TurnPlan
 from qwixx_math.notation import format_colours, format_plan, format_roll, format_sheet
+from qwixx_math.play import Dice, play
 from qwixx_math.players.base import Player
-from qwixx_math.players.rotation import next_roll
 from qwixx_math.players.win import WinPlayer
-from qwixx_math.rules import GameState, Phase, legal_action1, legal_plans, new_game
+from qwixx_math.rules import GameState, legal_action1, legal_plans, new_game
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.winadvice import rollout_shares
 
@@ -90,6 +91,51 @@ def regret(state: GameState, seat: int, plans: list[TurnPlan], players: list[Pla
     return split, full[best] - full[0], z, plans[0], plans[best]
 
 
+class _Sampler:
+    """``win`` in ``seat``: at every ``--every``-th of its action-1 decisions with two choices
+    or more, the regret of its choice is measured (:func:`regret`) before it answers."""
+
+    def __init__(self, win: WinPlayer, seat: int, players: list[Player],
+                 args: argparse.Namespace, g: int, deal: int) -> None:
+        self.win, self.seat, self.players, self.args = win, seat, players, args
+        self.g, self.deal, self.name = g, deal, win.name
+        self.asked = self.blunders = 0
+        self.splits: list[float] = []
+        self.maxes: list[float] = []
+
+    def new_game(self, seat: int, state: GameState) -> None: ...
+
+    def game_over(self, seat: int, state: GameState) -> None: ...
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        return self.win.action2(seat, state)
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        args = self.args
+        ranked = ranked_choices(self.win, state, seat)
+        if len(ranked) >= 2:
+            self.asked += 1
+            if self.asked % args.every == 0:
+                split, top_gain, z, mine, best = regret(
+                    state, seat, [p for p, _ in ranked[:args.top]], self.players,
+                    args.rollouts, self.deal * 1000 + self.asked)
+                self.splits.append(split)
+                self.maxes.append(top_gain)
+                if z > 3:
+                    self.blunders += 1
+                    roll = state.roll
+                    assert roll is not None
+                    print(f"  blunder: deal {self.g}, seat {seat} "
+                          f"({'active' if seat == state.active else 'passive'}), "
+                          f"win {format_plan(mine)}, rollouts {format_plan(best)} "
+                          f"+{top_gain:.3f} (z {z:.1f}); roll "
+                          f"{format_roll(roll)}, closed "
+                          f"{format_colours(state.closed)}, sheets "
+                          + " | ".join(format_sheet(sh) for sh in state.sheets),
+                          flush=True)
+        return self.win.action1(seat, state)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", default="greedy", help="the opponent (an arena name)")
@@ -113,41 +159,15 @@ def main() -> None:
         for seat in (0, 1):
             players: list[Player] = [win, win]
             players[1 - seat] = make_player(args.against, rs, 1)
-            rng = random.Random(deal)
-            state = new_game(ruleset=rs)
-            asked = 0
-            game_split = game_max = 0.0
-            while state.phase is not Phase.OVER:
-                state = state.with_roll(next_roll(rng, state.closed))
-                ranked = ranked_choices(win, state, seat)
-                if len(ranked) >= 2:
-                    asked += 1
-                    if asked % args.every == 0:
-                        split, top_gain, z, mine, best = regret(
-                            state, seat, [p for p, _ in ranked[:args.top]], players,
-                            args.rollouts, deal * 1000 + asked)
-                        splits.append(split)
-                        maxes.append(top_gain)
-                        game_split += split
-                        game_max += top_gain
-                        if z > 3:
-                            blunders += 1
-                            roll = state.roll
-                            assert roll is not None
-                            print(f"  blunder: deal {g}, seat {seat} "
-                                  f"({'active' if seat == state.active else 'passive'}), "
-                                  f"win {format_plan(mine)}, rollouts {format_plan(best)} "
-                                  f"+{top_gain:.3f} (z {z:.1f}); roll "
-                                  f"{format_roll(roll)}, closed "
-                                  f"{format_colours(state.closed)}, sheets "
-                                  + " | ".join(format_sheet(s) for s in state.sheets),
-                                  flush=True)
-                state = state.with_action1([p.action1(s, state) for s, p in enumerate(players)])
-                if state.phase is Phase.ACTION2:
-                    state = state.with_action2(players[state.active].action2(state.active,
-                                                                              state))
-            per_game_split.append(args.every * game_split)
-            per_game_max.append(args.every * game_max)
+            sampler = _Sampler(win, seat, players, args, g, deal)
+            seats = list(players)
+            seats[seat] = sampler
+            play(seats, new_game(ruleset=rs), Dice.seeded(deal))
+            splits.extend(sampler.splits)
+            maxes.extend(sampler.maxes)
+            blunders += sampler.blunders
+            per_game_split.append(args.every * sum(sampler.splits))
+            per_game_max.append(args.every * sum(sampler.maxes))
         n = len(per_game_split)
         print(f"after {g + 1} deals ({n} games, {len(splits)} decisions, "
               f"{time.perf_counter() - start:.0f} s): per game split "

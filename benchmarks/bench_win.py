@@ -13,11 +13,13 @@ Latency: positions from seeded 2- and 3-player games between ``win`` and
 ``racer``; every decision the player makes there is timed (median and 99th
 percentile; goal <= 5 ms median for ``win``, <= 1 s for ``win-deep``).
 
-Matches: every game is played once per cyclic seat rotation on the same dice
-(common random numbers: all six dice are drawn every turn, a closed colour's
-die is ignored), so each player sits in every seat on the same luck.  The win
-rate counts ties as shared wins; its 95% interval is over games (the rotations
-of one game are one paired observation).  Opponents: ``racer`` (the tuned
+Matches: arena matches (:func:`qwixx_math.arena.play_match`, the match seed
+``--seed``): every deal is played once per seat rotation on the same dice
+(common random numbers, :meth:`qwixx_math.play.Dice.deal`), so each player sits in
+every seat on the same luck; ``qwixx-math arena win racer --games 2N --seed S``
+plays the same deals.  The win rate counts ties as shared wins; its 95% interval is
+over deals (the rotations of one deal are one paired observation; "games" below
+counts deals).  Opponents: ``racer`` (the tuned
 racer, heads-up, goal >= 60%), ``racer-simple`` and ``racer-markov`` (other
 registered racers, in the fitting's pool), ``racer-wide`` and ``racer-lazy``
 (members of the family it has never seen), the arena registry's real ``solo``
@@ -35,7 +37,8 @@ and ``--against-shares FILE`` prints the paired difference against such a file: 
 pairing across two versions of the library whose models read different summaries
 (run the saving side from the other checkout, ``PYTHONPATH=OTHER python
 benchmarks/bench_win.py ... --save-shares FILE``; the deals are the same for a seed).
-Run it with ``nice``; the figures are in docs/winning.md.
+Run it with ``nice``; the figures are in docs/winning.md (earlier ones, on the dice of
+the harness before the one game loop, in research/NOTEBOOK.md).
 """
 
 from __future__ import annotations
@@ -47,15 +50,16 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
+from qwixx_math.arena import play_match
 from qwixx_math.arena.registry import factories
 from qwixx_math.model import Mark
+from qwixx_math.play import Dice, play
 from qwixx_math.players import Player
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.racer import Racer, RacerParams
-from qwixx_math.players.rotation import play, rotated
 from qwixx_math.players.win import PLAYERS as WINNERS
 from qwixx_math.players.win import DeepWinPlayer, SolitairePlayer, WinModel, WinPlayer, _argmax
-from qwixx_math.rules import GameState, legal_action1, legal_plans
+from qwixx_math.rules import GameState, legal_action1, legal_plans, new_game
 from qwixx_math.ruleset import Ruleset
 
 Factory = Callable[[Ruleset, int], Player]
@@ -69,7 +73,7 @@ def _solitaire(rs: Ruleset, seed: int) -> Player:
 #: ``solitaire`` (one-ply on the advisor's values) for comparison.
 REGISTRY: dict[str, Factory] = {**factories(), **RACERS, **WINNERS, "solitaire": _solitaire}
 
-#: Racers of the family that neither the registry nor the fitting (players/winfit.py) uses:
+#: Racers of the family that neither the registry nor the fitting (research/winfit.py) uses:
 #: checks of play against racers ``win`` has never seen.
 UNSEEN: dict[str, RacerParams] = {
     "racer-wide": RacerParams(skip=3, avoid_penalty=6),
@@ -88,7 +92,7 @@ REGISTRY.update({name: _unseen(name, params) for name, params in UNSEEN.items()}
 
 class SimultaneousWinPlayer(WinPlayer):
     """``win`` whose action-1 choice sees the other seats' white-sum marks of the same
-    roll, as predicted by ``predict(seat, state)`` (docs/winning.md, "The others'
+    roll, as predicted by ``predict(seat, state)`` (research/NOTEBOOK.md, "The others'
     simultaneous white sums"): each choice is scored on the position after the
     predicted marks too (a colour they close is closed, and a plan's action 2 in it is
     dropped, R9).  ``win`` itself assumes that the others pass."""
@@ -153,24 +157,29 @@ def match(names: Sequence[str], games: int, seed: int, every: int = 0,
           per_game: list[list[float]] | None = None) -> list[tuple[str, float, float, float]]:
     """(name, win rate, 95% half-width, mean score) per player, seats rotated.
 
-    ``every`` > 0 prints the running figures after every ``every`` games (long matches);
-    ``per_game``, if given, receives every player's share of each game.
+    ``games`` deals of an arena match (:func:`qwixx_math.arena.play_match`, the match's
+    ``seed``): every deal is played once per seat rotation on the same dice, and a
+    player's share of the win averaged over a deal's rotations is one observation.
+    ``every`` > 0 prints the progress after every ``every`` deals (long matches);
+    ``per_game``, if given, receives every player's share of each deal.
     """
     k = len(names)
     rs = Ruleset(players=k)
     objs = [REGISTRY[n](rs, seed + i) for i, n in enumerate(names)]
     share: list[list[float]] = [[] for _ in range(k)]
     scores: list[list[int]] = [[] for _ in range(k)]
-    for g in range(games):
-        got, sc = rotated(objs, rs, seed * 1_000_003 + g)
+
+    def progress(done: int, total: int) -> None:
+        g = done // k
+        if every > 0 and done % k == 0 and g % every == 0 and g < games:
+            print(f"  {g} of {games} games played", flush=True)
+
+    result = play_match(objs, games * k, seed, rs, progress if every > 0 else None)
+    for d in range(games):
+        deal = result.games[d * k:(d + 1) * k]
         for i in range(k):
-            share[i].append(got[i])
-            scores[i].extend(sc[i])
-        if every > 0 and (g + 1) % every == 0 and g + 1 < games:
-            print(f"  after {g + 1} games: " + "  ".join(
-                f"{names[i]} {statistics.fmean(share[i]):.3f} ± "
-                f"{1.96 * statistics.stdev(share[i]) / math.sqrt(g + 1):.3f}"
-                for i in range(k)), flush=True)
+            share[i].append(sum(g.share(i) for g in deal) / k)
+            scores[i].extend(g.scores[i] for g in deal)
     if per_game is not None:
         per_game.extend(share)
     out = []
@@ -181,13 +190,39 @@ def match(names: Sequence[str], games: int, seed: int, every: int = 0,
     return out
 
 
+class _Timed:
+    """A seat whose decisions are timed into ``timer``."""
+
+    def __init__(self, player: Player, timer: list[float]) -> None:
+        self.player, self.timer, self.name = player, timer, player.name
+
+    def new_game(self, seat: int, state: GameState) -> None:
+        self.player.new_game(seat, state)
+
+    def game_over(self, seat: int, state: GameState) -> None:
+        self.player.game_over(seat, state)
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        t = time.perf_counter()
+        mark = self.player.action1(seat, state)
+        self.timer.append(time.perf_counter() - t)
+        return mark
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        t = time.perf_counter()
+        mark = self.player.action2(seat, state)
+        self.timer.append(time.perf_counter() - t)
+        return mark
+
+
 def latency(name: str, games: int, players: int, seed: int) -> list[float]:
+    """Every decision of ``name`` in seat 0 of ``games`` games against ``racer``s, timed."""
     rs = Ruleset(players=players)
     timer: list[float] = []
     for g in range(games):
-        team = [REGISTRY[name](rs, seed)] + [REGISTRY["racer"](rs, seed)
-                                             for _ in range(players - 1)]
-        play(team, rs, seed + g, timer, timed=0)
+        team = [_Timed(REGISTRY[name](rs, seed), timer)] + [
+            REGISTRY["racer"](rs, seed) for _ in range(players - 1)]
+        play(team, new_game(ruleset=rs), Dice.deal(seed, g))
     return timer
 
 
@@ -212,7 +247,7 @@ def main() -> None:
     ap.add_argument("--no-latency", action="store_true", help="matches only")
     ap.add_argument("--deep", action="store_true", help="also time win-deep (slow)")
     ap.add_argument("--every", type=int, default=0,
-                    help="print the running figures every N games (long matches)")
+                    help="print the progress every N games (long matches)")
     args = ap.parse_args()
     name = args.player
     if name.startswith(("deep-", "adeep-")):

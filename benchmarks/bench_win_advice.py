@@ -22,36 +22,49 @@ import random
 import statistics
 import time
 
-from qwixx_math.arena.dice import DealDice
 from qwixx_math.arena.registry import make_player
-from qwixx_math.rules import GameState, Phase, new_game
+from qwixx_math.model import Mark
+from qwixx_math.play import Dice, play
+from qwixx_math.players.base import Player
+from qwixx_math.rules import GameState, new_game
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.table import TableAdvisor
 from qwixx_math.winadvice import DEFAULT_BUDGET, advise_win
 
 
+class _Sampling:
+    """A seat that keeps each decision it is asked with probability ``sample``."""
+
+    def __init__(self, player: Player, rng: random.Random, sample: float,
+                 out: list[tuple[str, GameState, int]]) -> None:
+        self.player, self.rng, self.sample, self.out = player, rng, sample, out
+        self.name = player.name
+
+    def new_game(self, seat: int, state: GameState) -> None: ...
+
+    def game_over(self, seat: int, state: GameState) -> None: ...
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        if self.rng.random() < self.sample:
+            self.out.append(("plan" if seat == state.active else "passive", state, seat))
+        return self.player.action1(seat, state)
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        if self.rng.random() < self.sample:
+            self.out.append(("action2", state, seat))
+        return self.player.action2(seat, state)
+
+
 def positions(players: int, games: int, sample: float, seed: int
               ) -> list[tuple[str, GameState, int]]:
-    """(kind, state, seat) of sampled decisions of seeded ``win`` games."""
+    """(kind, state, seat) of sampled decisions of seeded ``win`` games (the one loop, on
+    the dice of the deals of an arena match with ``seed``)."""
     rs = Ruleset(players)
-    seats = [make_player("win", rs, s) for s in range(players)]
     rng = random.Random(seed)
     out: list[tuple[str, GameState, int]] = []
+    seats = [_Sampling(make_player("win", rs, s), rng, sample, out) for s in range(players)]
     for g in range(games):
-        dice = DealDice(seed, g)
-        state = new_game(ruleset=rs)
-        while not state.is_over:
-            rolled = state.with_roll(dice.roll(state.turn, state.closed))
-            for s in range(players):
-                if rng.random() < sample:
-                    out.append(("plan" if s == rolled.active else "passive", rolled, s))
-            after1 = rolled.with_action1([p.action1(s, rolled) for s, p in enumerate(seats)])
-            state = after1
-            if after1.phase is Phase.ACTION2:
-                if rng.random() < sample:
-                    out.append(("action2", after1, after1.active))
-                a = after1.active
-                state = after1.with_action2(seats[a].action2(a, after1))
+        play(seats, new_game(ruleset=rs), Dice.deal(seed, g))
     return out
 
 

@@ -391,8 +391,43 @@ class GameState:
         return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
                                   tuple(choices))
 
+    def with_simultaneous_action1(self, choices: Sequence[Mark | None]
+                                  ) -> tuple[GameState, tuple[IllegalMoveError, ...]]:
+        """Every player's action-1 choice applied at once, as a referee applies them: a
+        choice that :meth:`with_action1` refuses is dropped (that player passes) and the
+        others are applied again, until all that are left are accepted.
+
+        Returns the state and the refusals in the order they were found, one per dropped
+        choice (``error.player`` is its player).  A choice can be refused on its own (an
+        illegal mark) or, under the dialect switches ``simultaneous_close=False`` (R10)
+        and ``end_check=sequential`` (R14), because of another player's simultaneous
+        choice.  A refusal that names no player cannot be dropped and is raised, as is
+        a malformed ``choices`` (:class:`~qwixx_math.errors.ParseError`).
+
+        >>> from qwixx_math.notation import parse_roll
+        >>> from qwixx_math.model import Colour, Mark
+        >>> rolled = new_game(2).with_roll(parse_roll("w:3,4/r:1/y:1/g:1/b:1"))
+        >>> after, refused = rolled.with_simultaneous_action1([Mark(Colour.RED, 7),
+        ...                                                   Mark(Colour.RED, 8)])
+        >>> after.action1, [(e.player, e.rule) for e in refused]
+        ((Mark(colour=<Colour.RED: 'red'>, number=7), None), [(1, 'R5')])
+        """
+        if not isinstance(choices, Sequence) or isinstance(choices, str):
+            return self.with_action1(choices), ()  # raises its ParseError
+        left = list(choices)
+        refused: list[IllegalMoveError] = []
+        while True:
+            try:
+                return self.with_action1(left), tuple(refused)
+            except IllegalMoveError as exc:
+                seat = exc.player
+                if seat is None or left[seat] is None:
+                    raise
+                refused.append(exc)
+                left[seat] = None
+
     def after_action1(self, sheets: Sequence[Sheet], closed: frozenset[Colour],
-                      choices: tuple[Mark | None, ...]) -> GameState:
+                       choices: tuple[Mark | None, ...]) -> GameState:
         """This rolled state once ``choices`` are written, giving ``sheets`` and ``closed``:
         the end check after action 1 (R14 unless end_check=end_of_turn), then action 2
         or, when the game ended and no action 2 follows (R15), the end.  No checks of the

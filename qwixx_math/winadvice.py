@@ -64,12 +64,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .advice import Advice, RankedPlan
-from .arena.dice import DealDice
 from .arena.external import PREFIX
 from .arena.registry import make_player, player_seed
 from .errors import IllegalMoveError, ParseError, check_whole_number
 from .model import Colour, Mark, Roll, Sheet, TurnPlan
-from .players.base import Player, with_simultaneous_action1
+from .play import Dice, play
+from .players.base import Player
 from .rules import GameState, Phase
 from .ruleset import MAX_PLAYERS
 from .table import TableAdvisor
@@ -540,8 +540,8 @@ def rollout_shares(rolled: GameState, player: int, plans: Sequence[TurnPlan],
     passive seat's white-sum choices as ``TurnPlan(mark, None)``) or the ``ACTION2``
     phase (the active seat's action-2 choices as ``TurnPlan(action1, mark)``).
     ``players[s]`` plays seat ``s`` afterwards; players must keep no state between games
-    (every built-in one).  Rollout ``i`` rolls the dice of ``DealDice(seed, i)`` from the
-    next turn on, for every plan.
+    (every built-in one).  Rollout ``i`` rolls the dice of ``Dice.deal(seed, i)`` from the
+    next turn on, for every plan, in the one game loop (:func:`qwixx_math.play.play`).
     """
     n = rolled.players
     shares: list[list[float]] = [[] for _ in plans]
@@ -555,14 +555,14 @@ def rollout_shares(rolled: GameState, player: int, plans: Sequence[TurnPlan],
             others = [None if s == player else players[s].action1(s, rolled)
                       for s in range(n)]
             decisions += n - 1
-        dice = DealDice(seed, i)  # drawn once, read by every plan: the same rolls
+        dice = Dice.deal(seed, i)  # drawn once, read by every plan: the same rolls
         for c, plan in enumerate(plans):
-            state, asked = _finish_turn(rolled, player, plan, others, players)
-            decisions += asked
+            state = _finish_turn(rolled, player, plan, others)
             if not state.is_over:
-                ended[c] = False
-                state, asked = _play_out(state, players, dice)
-                decisions += asked
+                game = play(players, state, dice)  # the rest of this turn, then the game
+                decisions += game.asked
+                ended[c] = ended[c] and game.rolls == 0
+                state = game.final
             winners = state.winners
             shares[c].append(1.0 / len(winners) if player in winners else 0.0)
         i += 1
@@ -597,51 +597,19 @@ def another_round(spent: int, rounds: int, ended: bool = False,
 
 
 def _finish_turn(rolled: GameState, player: int, plan: TurnPlan,
-                 others: Sequence[Mark | None], players: Sequence[Player]
-                 ) -> tuple[GameState, int]:
-    """This turn with ``player``'s ``plan`` and the others' choices, to its end, and the
-    number of decisions the players were asked (the active seat's action 2, when it is
-    not the plan's)."""
-    active = rolled.active
+                 others: Sequence[Mark | None]) -> GameState:
+    """This turn with ``player``'s ``plan`` and the others' choices applied, as far as they
+    go: an ``ACTION2`` state when the active seat's action 2 is still to be asked (it is
+    not the plan's, or another seat's simultaneous choice forbids the plan's, R9), else
+    the state after the turn."""
     if rolled.phase is Phase.ACTION2:
-        return rolled.with_action2(plan.action2), 0
+        return rolled.with_action2(plan.action2)
     choices = list(others)
     choices[player] = plan.action1
-    state = with_simultaneous_action1(rolled, choices)
-    if state.phase is not Phase.ACTION2:
-        return state, 0
-    if player == active:
+    state, _ = rolled.with_simultaneous_action1(choices)
+    if state.phase is Phase.ACTION2 and player == state.active:
         try:
-            return state.with_action2(plan.action2), 0
+            return state.with_action2(plan.action2)
         except IllegalMoveError:  # another seat's simultaneous choice forbids it (R9)
             pass
-    return _with_action2(state, players[active].action2(active, state)), 1
-
-
-def _with_action2(state: GameState, mark: Mark | None) -> GameState:
-    """The active seat's action 2; an illegal one passes (the referee's rule)."""
-    if mark is not None:
-        try:
-            return state.with_action2(mark)
-        except IllegalMoveError:
-            pass
-    return state.with_action2(None)
-
-
-def _play_out(state: GameState, players: Sequence[Player], dice: DealDice
-              ) -> tuple[GameState, int]:
-    """The game from ``state`` (phase ``ROLL``) to its end on ``dice`` (turn 0 first), and
-    the number of decisions the players were asked."""
-    n = len(players)
-    turn = 0
-    asked = 0
-    while not state.is_over:
-        rolled = state.with_roll(dice.roll(turn, state.closed))
-        turn += 1
-        state = with_simultaneous_action1(rolled, [players[s].action1(s, rolled) for s in range(n)])
-        asked += n
-        if state.phase is Phase.ACTION2:
-            active = state.active
-            state = _with_action2(state, players[active].action2(active, state))
-            asked += 1
-    return state, asked
+    return state

@@ -20,11 +20,11 @@ from qwixx_math.errors import ParseError
 from qwixx_math.layouts import MIXX_A, OFFICIAL, SheetLayout
 from qwixx_math.model import Colour, Mark, Sheet, TurnPlan
 from qwixx_math.notation import parse_roll, parse_sheet
+from qwixx_math.play import Dice, play
 from qwixx_math.players import Player, race
 from qwixx_math.players.race import FEATURES, N_FEATURES, RaceSummary, terminal_share
 from qwixx_math.players.racer import PLAYERS as RACERS
 from qwixx_math.players.racer import turns_to_five
-from qwixx_math.players.rotation import next_roll
 from qwixx_math.players.win import (
     PLAYERS,
     DeepWinPlayer,
@@ -423,30 +423,38 @@ def test_win_direct_route_scores_every_choice_to_the_last_bit(state: GameState) 
         assert _answers(fast, state) == _answers(ref, state)
 
 
-def _lockstep(players: list[Player], refs: dict[int, Player], rs: Ruleset, seed: int) -> int:
-    """A game on bench_win.py's dice of ``seed``; every decision of the seats in ``refs`` is
-    asked of the reference too and must be the same.  The number of decisions compared."""
-    rng = random.Random(seed)
-    state = new_game(ruleset=rs)
-    asked = 0
-    while state.phase is not Phase.OVER:
-        state = state.with_roll(next_roll(rng, state.closed))
-        choices = []
-        for s, p in enumerate(players):
-            mark = p.action1(s, state)
-            if s in refs:
-                assert refs[s].action1(s, state) == mark, (s, state.describe())
-                asked += 1
-            choices.append(mark)
-        state = state.with_action1(choices)
-        if state.phase is Phase.ACTION2:
-            a = state.active
-            mark = players[a].action2(a, state)
-            if a in refs:
-                assert refs[a].action2(a, state) == mark, (a, state.describe())
-                asked += 1
-            state = state.with_action2(mark)
-    return asked
+class _Lockstep:
+    """A seat whose every decision is asked of a reference player too, and must agree."""
+
+    def __init__(self, player: Player, ref: Player | None) -> None:
+        self.player, self.ref, self.name, self.asked = player, ref, player.name, 0
+
+    def new_game(self, seat: int, state: GameState) -> None: ...
+
+    def game_over(self, seat: int, state: GameState) -> None: ...
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        mark = self.player.action1(seat, state)
+        if self.ref is not None:
+            assert self.ref.action1(seat, state) == mark, (seat, state.describe())
+            self.asked += 1
+        return mark
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        mark = self.player.action2(seat, state)
+        if self.ref is not None:
+            assert self.ref.action2(seat, state) == mark, (seat, state.describe())
+            self.asked += 1
+        return mark
+
+
+def _lockstep(players: list[Player], refs: dict[int, Player], rs: Ruleset, dice: Dice) -> int:
+    """A game on ``dice`` (the one loop, :func:`qwixx_math.play.play`); every
+    decision of the seats in ``refs`` is asked of the reference too and must be the same.
+    The number of decisions compared."""
+    seats = [_Lockstep(p, refs.get(s)) for s, p in enumerate(players)]
+    play(seats, new_game(ruleset=rs), dice)
+    return sum(seat.asked for seat in seats)
 
 
 def test_win_decides_like_the_reference_on_the_bench_deals() -> None:
@@ -456,9 +464,8 @@ def test_win_decides_like_the_reference_on_the_bench_deals() -> None:
     fast, ref, racer = WinPlayer(rs), ReferenceWin(rs), RACERS["racer"](rs, 2)
     asked = 0
     for g in range(20):
-        seed = 1 * 1_000_003 + g
-        asked += _lockstep([fast, racer], {0: ref}, rs, seed)
-        asked += _lockstep([racer, fast], {1: ref}, rs, seed)
+        asked += _lockstep([fast, racer], {0: ref}, rs, Dice.deal(1, g))
+        asked += _lockstep([racer, fast], {1: ref}, rs, Dice.deal(1, g))
     assert asked > 1000
 
 
@@ -482,7 +489,7 @@ def test_win_deep_decides_like_the_reference() -> None:
     racer = RACERS["racer"](rs, 2)
     fast = DeepWinPlayer(rs, seed=3, rollouts=8)
     ref = ReferenceDeep(rs, seed=3, rollouts=8)
-    assert _lockstep([fast, racer], {0: ref}, rs, 1_000_003) > 20
+    assert _lockstep([fast, racer], {0: ref}, rs, Dice.deal(1, 0)) > 20
 
 
 _K3 = SheetLayout.plain("k3", "aadd", closed_rows_to_end=3, penalty_boxes=5)

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from policies_naive import solitaire_states
 from strategies import random_position
 from test_policies_helpers import (
     engine_roll,
@@ -33,7 +34,6 @@ from qwixx_math.layouts import SheetLayout
 from qwixx_math.model import Roll, TurnPlan
 from qwixx_math.policies import HeuristicPolicy, PolicySpec, PriorityPolicy, engine
 from qwixx_math.policies.geometry import geometry
-from qwixx_math.policies.naive import solitaire_states
 from qwixx_math.rules import GameState, legal_plans, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import Variant, solve

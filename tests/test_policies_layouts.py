@@ -26,6 +26,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from policies_naive import (
+    NaivePolicyEvaluator,
+    naive_score_distribution,
+    solitaire_states,
+)
 from test_policies_engine import brute_force_counts, check_rolls_on_every_state
 from test_policies_helpers import engine_roll, engine_weights, table_value
 from test_solver_layouts import LARGER, SMALL
@@ -44,11 +49,6 @@ from qwixx_math.policies import (
 )
 from qwixx_math.policies.distribution import forward_distribution
 from qwixx_math.policies.evaluate import evaluate_table_model, evaluate_tables
-from qwixx_math.policies.naive import (
-    NaivePolicyEvaluator,
-    naive_score_distribution,
-    solitaire_states,
-)
 from qwixx_math.policies.simulate import play_game, roll_dice, simulate_tables
 from qwixx_math.rules import new_game, random_roll
 from qwixx_math.ruleset import Ruleset

@@ -16,16 +16,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from policies_naive import (
+    NaivePolicyEvaluator,
+    naive_score_distribution,
+    solitaire_states,
+)
 from test_policies_helpers import table_value
 
 from qwixx_math.policies import PolicySpec, PriorityPolicy
 from qwixx_math.policies.distribution import forward_distribution
 from qwixx_math.policies.evaluate import evaluate_tables
-from qwixx_math.policies.naive import (
-    NaivePolicyEvaluator,
-    naive_score_distribution,
-    solitaire_states,
-)
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import SolverTable, Variant, solve
 

@@ -16,12 +16,12 @@ import functools
 
 import numpy as np
 import pytest
+from policies_naive import NaiveTableEvaluator, solitaire_states
 from test_policies_helpers import table_value
 
 from qwixx_math.errors import ParseError
 from qwixx_math.policies import CrossValue, OptimalPolicy, PolicySpec, cross_value
 from qwixx_math.policies.evaluate import evaluate_table_model, evaluate_tables
-from qwixx_math.policies.naive import NaiveTableEvaluator, solitaire_states
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import SolverTable, Variant, solve
 

@@ -4,13 +4,14 @@ A match of ``games`` games between ``n`` players is ``games / n`` **deals**; dea
 ``d`` is played ``n`` times, once in each **rotation** ``r = 0 .. n-1``, in which
 player ``i`` (in the order the players were given) sits in seat ``(i + r) % n``.
 Seat 0 rolls first.  Every rotation of a deal rolls the same dice turn by turn
-(:class:`~qwixx_math.arena.dice.DealDice`), so every player meets the same luck
+(:meth:`Dice.deal <qwixx_math.play.Dice.deal>`), so every player meets the same luck
 from every seat.  Game ``g`` (counted from 1) is deal ``(g - 1) // n``, rotation
 ``(g - 1) % n``.
 
-Each turn the referee rolls, asks every seat's action 1 from the same
-``ACTION1`` state, applies them with :meth:`GameState.with_action1`, asks the
-active seat's action 2 from the resulting ``ACTION2`` state and applies it with
+Every game is played by the library's one game loop, :func:`qwixx_math.play.play`:
+each turn rolls, asks every seat's action 1 from the same ``ACTION1`` state,
+applies them with :meth:`GameState.with_simultaneous_action1`, asks the active
+seat's action 2 from the resulting ``ACTION2`` state and applies it with
 :meth:`GameState.with_action2`.  The rules core alone decides legality: a choice
 it refuses is a :class:`~qwixx_math.arena.faults.Fault` with the rule id of the
 :class:`~qwixx_math.errors.IllegalMoveError`, and that seat passes for that
@@ -30,10 +31,10 @@ from typing import Any
 
 from ..errors import IllegalMoveError, ParseError, check_whole_number
 from ..model import Mark
+from ..play import Dice, play
 from ..players.base import Player
-from ..rules import GameState, Phase, legal_action1, new_game
+from ..rules import GameState, legal_action1, new_game
 from ..ruleset import Ruleset
-from .dice import DealDice
 from .faults import CRASH, MALFORMED, Fault, PlayerFault
 
 __all__ = ["MAX_GAMES", "MAX_PLAYERS", "MIN_PLAYERS", "GameResult", "MatchResult",
@@ -156,32 +157,14 @@ class _Referee:
         except Exception as exc:  # a player's bug must not stop the match
             self.fault(seat, request, turn, CRASH, f"{CRASH}: {type(exc).__name__}: {exc}")
 
-    def action1(self, rolled: GameState) -> GameState:
-        """Everybody's action 1, as the rules core accepts it."""
-        ask = self.ask
-        choices = [ask("action1", seat, rolled) for seat in range(len(self.seated))]
-        while True:
-            try:
-                return rolled.with_action1(choices)
-            except IllegalMoveError as exc:
-                seat = exc.player
-                if seat is None or choices[seat] is None:  # pragma: no cover - a bug
-                    raise
-                if choices[seat] not in legal_action1(rolled, seat):
-                    self.fault(seat, "action1", rolled.turn + 1, exc.rule, str(exc))
-                choices[seat] = None
+    def refused(self, request: str, state: GameState, seat: int, mark: Mark,
+                exc: IllegalMoveError) -> None:
+        """The rules core refused a seat's choice: a fault, unless the mark was legal on its
+        own and refused for another seat's simultaneous choice (R10, R14 sequential)."""
+        if request == "action2" or mark not in legal_action1(state, seat):
+            self.fault(seat, request, state.turn + 1, exc.rule, str(exc))
 
-    def action2(self, after1: GameState) -> GameState:
-        seat = after1.active
-        mark = self.ask("action2", seat, after1)
-        if mark is not None:
-            try:
-                return after1.with_action2(mark)
-            except IllegalMoveError as exc:
-                self.fault(seat, "action2", after1.turn + 1, exc.rule, str(exc))
-        return after1.with_action2(None)
-
-    def play(self, game: int, deal: int, rotation: int, dice: DealDice) -> GameResult:
+    def play(self, game: int, deal: int, rotation: int, dice: Dice) -> GameResult:
         n = len(self.players)
         self.game = game
         order = tuple((s - rotation) % n for s in range(n))  # order[seat] = player
@@ -190,17 +173,36 @@ class _Referee:
         state = new_game(ruleset=self.ruleset)
         for seat in range(n):
             self.tell("new_game", seat, state)
-        while True:
-            before = state
-            rolled = state.with_roll(dice.roll(state.turn, state.closed))
-            state = self.action1(rolled)
-            if state.phase is Phase.ACTION2:
-                state = self.action2(state)
-            if state.phase is Phase.OVER:
-                break
+        played = play([_Seat(self, seat) for seat in range(n)], state, dice,
+                      refused=self.refused)
+        state = played.final
         for seat in range(n):
             self.tell("game_over", seat, state)
-        return _result(game, deal, rotation, order, before, state)
+        return _result(game, deal, rotation, order, played.turns[-1].start, state)
+
+
+class _Seat:
+    """A seated player as :func:`~qwixx_math.play.play` sees it: the referee asks it, so a
+    protocol fault is recorded and the seat passes."""
+
+    __slots__ = ("name", "referee", "seat")
+
+    def __init__(self, referee: _Referee, seat: int) -> None:
+        self.referee = referee
+        self.seat = seat
+        self.name = referee.names[referee.order[seat]]
+
+    def new_game(self, seat: int, state: GameState) -> None:
+        self.referee.tell("new_game", seat, state)
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        return self.referee.ask("action1", seat, state)
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        return self.referee.ask("action2", seat, state)
+
+    def game_over(self, seat: int, state: GameState) -> None:
+        self.referee.tell("game_over", seat, state)
 
 
 def _result(game: int, deal: int, rotation: int, order: tuple[int, ...], before: GameState,
@@ -268,7 +270,7 @@ def play_match(players: Sequence[Player], games: int, seed: int,
     referee = _Referee(players, tuple(names), ruleset)
     results: list[GameResult] = []
     for deal in range(games // n):
-        dice = DealDice(seed, deal)
+        dice = Dice.deal(seed, deal)
         for rotation in range(n):
             results.append(referee.play(len(results) + 1, deal, rotation, dice))
             if progress is not None:

@@ -10,8 +10,9 @@ own seed, :func:`player_seed`).  Names:
   exports ``PLAYERS: Mapping[str, PlayerFactory]`` (exact names) and may export
   ``lookup(name: str) -> PlayerFactory | None`` for names with parameters
   (``racer-5``);
-* ``table``: until a module registers it, a factory that says it is not
-  available yet;
+* ``policy:NAME``: a solitaire policy in a seat (:mod:`qwixx_math.players.policy`;
+  NAME as :meth:`~qwixx_math.policies.spec.PolicySpec.parse` reads it: ``optimal``,
+  ``fewest-skips``, ``threshold-T``, ``seed-tips``);
 * ``exec:COMMAND``: an external program (:class:`~qwixx_math.arena.external.ExternalPlayer`).
 """
 
@@ -58,7 +59,7 @@ def _solo(ruleset: Ruleset, seed: int) -> Player:
 BUILTIN: dict[str, PlayerFactory] = {"greedy": _greedy, "random": _random, "solo": _solo}
 #: Modules that may register players (each is optional).
 PLAYER_MODULES = ("qwixx_math.players.racer", "qwixx_math.players.win",
-                  "qwixx_math.players.table")
+                  "qwixx_math.players.table", "qwixx_math.players.policy")
 
 
 def _optional(name: str) -> ModuleType | None:

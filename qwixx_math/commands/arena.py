@@ -3,7 +3,7 @@
     qwixx-math arena PLAYER PLAYER [PLAYER ...] [--games N] [--seed S] [--json]
                      [--timeout SECONDS] [--quiet] [--ruleset JSON] [ruleset switches]
 
-A PLAYER is a built-in name (``greedy``, ``random``, ``solo``, ...) or
+A PLAYER is a built-in name (``greedy``, ``random``, ``solo``, ``policy:optimal``, ...) or
 ``exec:COMMAND`` for an external program speaking the arena's line protocol.
 Exit code 0: the match was played without faults; 1: some player broke a rule
 or the protocol (each fault is listed); 2: bad input; 130 (SIGINT, Ctrl-C) or
@@ -106,7 +106,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "2: bad input; 130 or 143: stopped by SIGINT (Ctrl-C) or SIGTERM, "
                     "every external program ended.")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
-                        help="greedy, random, solo, ... or exec:COMMAND (2 to 5 players)")
+                        help="greedy, random, solo, win, policy:NAME, ... or exec:COMMAND "
+                             "(2 to 5 players)")
     parser.add_argument("--games", type=ascii_int(), default=DEFAULT_GAMES, metavar="N",
                         help=f"games, a multiple of the number of players, at most "
                              f"{CLI_MAX_GAMES} (default {DEFAULT_GAMES})")

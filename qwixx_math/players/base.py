@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ..errors import IllegalMoveError
 from ..model import Mark
 from ..rules import GameState
 
@@ -41,14 +40,11 @@ class Player(Protocol):
 
 
 def with_simultaneous_action1(rolled: GameState, choices: list[Mark | None]) -> GameState:
-    """Everybody's action 1 applied at once; a choice the rules core refuses because of
-    another seat's simultaneous choice (dialect switches R10, R14 sequential) is dropped,
-    as a referee makes that seat pass.  ``choices`` is changed in place to what was
-    applied.  A refusal that names no seat, or a seat that passed, is raised."""
-    while True:
-        try:
-            return rolled.with_action1(choices)
-        except IllegalMoveError as exc:
-            if exc.player is None or choices[exc.player] is None:
-                raise
-            choices[exc.player] = None
+    """:meth:`qwixx_math.rules.GameState.with_simultaneous_action1`
+    (the rules core's drop-and-retry rule) for callers of this older name: the state,
+    with ``choices`` changed in place to what was applied."""
+    state, refused = rolled.with_simultaneous_action1(choices)
+    for exc in refused:
+        assert exc.player is not None
+        choices[exc.player] = None
+    return state

@@ -14,7 +14,7 @@ family (:class:`RacerParams`):
   an exact optimal-stopping computation over the row's own dice, in floats),
   by more than ``slack`` turns;
 * ``racer``: the strongest member found by a small simulated parameter search
-  (docs/winning.md gives the search and its figures).
+  (research/NOTEBOOK.md gives the search and its figures).
 
 On its own roll a racer plays the plan with the most racing value (closing
 first, then the total time saved, then the fewest skipped numbers); when no mark
@@ -297,7 +297,7 @@ class Racer:
 
 _COLOURS = tuple(Colour)
 
-#: The tuned members kept as baselines (see docs/winning.md for the search).
+#: The tuned members kept as baselines (see research/NOTEBOOK.md for the search).
 RACERS: dict[str, RacerParams] = {
     "racer": RacerParams(markov=True, avoid_penalty=2),
     "racer-simple": RacerParams(skip=2, avoid_penalty=4),

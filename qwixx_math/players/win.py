@@ -13,9 +13,9 @@ of winning (ties shared, R18).
   the race summary of :mod:`qwixx_math.players.race` (scores, solitaire values,
   penalties, closed colours, whose roll, and colour by colour the turns to five,
   closable rows and marks of mine and the opponents'), fitted by simulation
-  (:mod:`qwixx_math.players.winfit`) and tuned on the win rate
-  (:mod:`qwixx_math.players.winsearch`).  Its output is an *estimate*:
-  docs/winning.md reports its calibration.
+  (``research/winfit.py``, not installed) and tuned on the win rate
+  (``research/winsearch.py``).  Its output is an *estimate*: docs/winning.md
+  reports the player's measured strength, research/NOTEBOOK.md its calibration.
 
 ``win-deep`` spends up to about a second per decision: it keeps the fast
 player's best few choices and plays each out many times for a few turns, every
@@ -47,10 +47,11 @@ from ..advice import Advisor
 from ..display import clip
 from ..errors import ParseError
 from ..files import read_text_bounded
-from ..model import COLOURS, Colour, Mark, Roll, Sheet
+from ..model import Colour, Mark, Sheet
+from ..play import Dice, play
 from ..rules import GameState, Phase, legal_action1, legal_action2, legal_plans
 from ..ruleset import Ruleset
-from .base import Player, with_simultaneous_action1
+from .base import Player
 from .race import (
     N_FEATURES,
     Summary,
@@ -507,23 +508,8 @@ class DeepWinPlayer(WinPlayer):
         dice of ``seed``, then score the position reached (exactly if the game is over)."""
         sheets, closed = position
         state = GameState.make(self.ruleset, sheets, next_roller, closed, Phase.ROLL, None,
-                               None, None, 0)
-        rng = random.Random(seed)
-        players = self._fast
-        for _ in range(self.horizon):
-            if state.phase is Phase.OVER:
-                return terminal_share(state.sheets, seat)
-            d = [int(rng.random() * 6) + 1 for _ in range(6)]
-            roll = Roll.unchecked((d[0], d[1]), (
-                None if COLOURS[0] in state.closed else d[2],
-                None if COLOURS[1] in state.closed else d[3],
-                None if COLOURS[2] in state.closed else d[4],
-                None if COLOURS[3] in state.closed else d[5]))
-            state = state.with_roll(roll)
-            state = with_simultaneous_action1(
-                state, [p.action1(i, state) for i, p in enumerate(players)])
-            if state.phase is Phase.ACTION2:
-                state = state.with_action2(players[state.active].action2(state.active, state))
+                                None, None, 0)
+        state = play(self._fast, state, Dice.seeded(seed), turns=self.horizon).final
         if state.phase is Phase.OVER:
             return terminal_share(state.sheets, seat)
         return float(self.score(seat, [(state.sheets, state.closed)], state.active)[0])

@@ -18,7 +18,7 @@ blue and then left to right).
 Both play every sheet layout (:mod:`qwixx_math.layouts`: the official sheet, Qwixx
 Mixx A and B, and the small test layouts) on the rules core's :class:`GameState`,
 so that the compiled engine can be checked against plain Python
-(:mod:`qwixx_math.policies.naive`) on every state of small layouts.  The optimal
+(``tests/policies_naive.py``) on every state of small layouts.  The optimal
 policy needs the table of the game's layout and R15 option.
 """
 

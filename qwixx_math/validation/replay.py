@@ -120,18 +120,13 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
                    ) -> tuple[GameState, list[tuple[int, IllegalMoveError]], list[Mark | None]]:
     """The state after action 1, each illegal choice with the core's error, the legal choices."""
+    after, refused = rolled.with_simultaneous_action1(choices)  # the core drops them
     legal_only = list(choices)
     illegal: list[tuple[int, IllegalMoveError]] = []
-    while True:
-        try:
-            after = rolled.with_action1(legal_only)
-            break
-        except IllegalMoveError as exc:
-            player = exc.player
-            if player is None or legal_only[player] is None:  # pragma: no cover - core bug
-                raise
-            illegal.append((player, exc))
-            legal_only[player] = None
+    for exc in refused:
+        assert exc.player is not None
+        illegal.append((exc.player, exc))
+        legal_only[exc.player] = None
     if not illegal:
         return after, illegal, legal_only
     sheets = list(after.sheets)

@@ -1,6 +1,8 @@
 """Policy search for the ``win`` player: evolution strategies on the win rate itself.
 
-The TD fit of :mod:`qwixx_math.players.winfit` makes :class:`~qwixx_math.players.win.WinModel`
+Research code: not installed with the package (research/README.md).
+
+The TD fit of :mod:`research.winfit` makes :class:`~qwixx_math.players.win.WinModel`
 a calibrated estimate of P(win); ``win`` only uses it to *rank* choices.  This module
 tunes the model's parameters for the decisions directly: the fitness of a parameter
 vector is the win rate of its ``win`` player at the table.
@@ -15,14 +17,15 @@ vector is the win rate of its ``win`` player at the table.
   ``s`` is the root mean square of each parameter's group in the starting model (so
   ``sigma`` is relative to the weights' scale).
 * **Fitness**: the mean share of the win (ties shared) of the candidate's ``win``
-  player in seat-rotated games on common dice (:func:`~qwixx_math.players.rotation.rotated`)
+  player in seat-rotated games on common dice (:func:`deal_shares`: one deal of the arena,
+  :func:`qwixx_math.arena.play_match`, per deal seed)
   against each opponent table of :data:`TABLES` (``racer`` and ``greedy`` heads-up;
   optionally 3 players ``win``/``racer``/``greedy``), the tables weighted equally.
   Every generation draws **fresh deals** (from the seed and the generation), the same
   for every candidate of that generation, so the candidates are compared on the same
-  luck and no deal set is learnt by heart.  The deals never meet
-  ``benchmarks/bench_win.py``'s (``seed * 1_000_003 + g``, small numbers): they are
-  48-bit numbers drawn from the search's seed.
+  luck and no deal set is learnt by heart.  The deals are arena matches whose seeds
+  are 48-bit numbers drawn from the search's seed, so they do not meet
+  ``benchmarks/bench_win.py``'s (the deals of one match with a small seed).
 * **Update** (rank-based, in the spirit of OpenAI-ES): the ``2 n`` fitnesses are
   replaced by centred ranks in ``[-0.5, 0.5]``, the step is
   ``lr * sigma * s * sum_i (u_i+ - u_i-) eps_i / n`` (plain gradient ascent on the
@@ -36,11 +39,11 @@ vector is the win rate of its ``win`` player at the table.
 
 Deterministic for a seed (the workers' results are collected in order).  Run::
 
-    python -m qwixx_math.players.winsearch OUT.json --seed 5 --generations 30 \\
+    python -m research.winsearch OUT.json --seed 5 --generations 30 \\
         --pairs 12 --games 300 --sigma 0.1 --group head --workers 2 --trace TRACE.jsonl
 
 A measurement of the result on unseen deals is ``benchmarks/bench_win.py --model
-OUT.json``; docs/winning.md ("Policy search") has the figures.
+OUT.json``; research/NOTEBOOK.md ("Policy search") has the figures.
 """
 
 from __future__ import annotations
@@ -60,12 +63,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..arena.registry import factories
-from ..errors import ParseError, QwixxError, check_whole_number
-from ..ruleset import Ruleset
-from .race import N_FEATURES
-from .rotation import rotated
-from .win import WinModel, WinPlayer, load_model
+from qwixx_math.arena import play_match
+from qwixx_math.arena.registry import factories
+from qwixx_math.errors import ParseError, QwixxError, check_whole_number
+from qwixx_math.players.base import Player
+from qwixx_math.players.race import N_FEATURES
+from qwixx_math.players.win import WinModel, WinPlayer, load_model
+from qwixx_math.ruleset import Ruleset
 
 __all__ = ["GROUPS", "TABLES", "Generation", "Search", "flatten", "group_scales", "rank_weights",
            "search", "table_shares", "unflatten"]
@@ -161,7 +165,16 @@ def table_shares(model: WinModel, table: str, deals: Sequence[int]) -> list[floa
     rs = Ruleset(players=1 + len(others))
     known = factories()
     players = [WinPlayer(rs, model), *(known[n](rs, 2 + i) for i, n in enumerate(others))]
-    return [rotated(players, rs, d)[0][0] for d in deals]
+    return [deal_shares(players, rs, d)[0] for d in deals]
+
+
+def deal_shares(players: Sequence[Player], ruleset: Ruleset, seed: int) -> list[float]:
+    """Each player's share of the win (ties shared) averaged over the seat rotations of one
+    deal: the arena's match of ``len(players)`` games with ``seed`` (its deal 0, on
+    :meth:`qwixx_math.play.Dice.deal`)."""
+    result = play_match(players, len(players), seed, ruleset)
+    k = len(players)
+    return [sum(g.share(i) for g in result.games) / k for i in range(k)]
 
 
 # -- the worker side: the base model is sent once, each task is (vector, table, deals) --------

@@ -1,4 +1,4 @@
-"""The fitting of the ``win`` evaluator (qwixx_math.players.winfit): its data and targets.
+"""The fitting of the ``win`` evaluator (research/winfit.py): its data and targets.
 
 * ``generate`` is deterministic for a seed; every game's rows chain seat by seat
   through ``successor`` to a last row (-1), and every row of a seat carries that
@@ -10,13 +10,20 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
+import pytest
 
+from qwixx_math.play import Dice, play
 from qwixx_math.players.race import N_FEATURES
 from qwixx_math.players.racer import PLAYERS as RACERS
-from qwixx_math.players.win import load_model
-from qwixx_math.players.winfit import generate, td_targets
+from qwixx_math.players.win import WinModel, WinPlayer, load_model
+from qwixx_math.rules import new_game
+from qwixx_math.ruleset import Ruleset
+from research.winfit import generate, td_targets, train
+
+pytestmark = pytest.mark.slow  # research code: the slow suite covers it
 
 POOL = [RACERS["racer"], RACERS["racer-simple"]]
 
@@ -66,3 +73,18 @@ def test_td_targets_is_the_explicit_lambda_return() -> None:
         want = sum((1 - lam) * lam ** n * pred[r] for n, r in enumerate(later))
         want += lam ** len(later) * y[later[-1]]
         assert abs(got[i] - want) < 1e-12
+
+
+def test_a_tiny_training_writes_a_model_the_player_reads(tmp_path: Path) -> None:
+    """train's recipe on a handful of games: a model file that WinModel.from_file reads and
+    that plays; the same file for the same seed."""
+    out = [tmp_path / "a.json", tmp_path / "b.json"]
+    for path in out:
+        train(seed=3, out=str(path), racer_games={2: 6, 3: 2}, games={2: 2}, rounds=1,
+              hidden=4)
+    assert out[0].read_text() == out[1].read_text()
+    model = WinModel.from_file(str(out[0]))
+    assert model.w1.shape == (N_FEATURES, 4)
+    rs = Ruleset(players=2)
+    game = play([WinPlayer(rs, model), RACERS["racer"](rs, 1)], new_game(2), Dice.seeded(1))
+    assert game.final.is_over

@@ -1,5 +1,5 @@
 """Deliberately naive references for small layouts: plain Python on the rules core, exact
-rationals.
+rationals (the policies' test oracle; a test module, not part of the package).
 
 Positions are the rules core's one-player :class:`~qwixx_math.rules.GameState`
 (``new_game(players=1, ruleset=..., layout=...)``) and a turn is what the rules
@@ -34,15 +34,15 @@ from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from functools import lru_cache
 
-from ..dice import outcome_table
-from ..dice.outcomes import weighted_rolls
-from ..errors import ParseError
-from ..keys import key_space, sheet_from_key, sheet_key
-from ..layouts import OFFICIAL, SheetLayout, layout_named
-from ..model import COLOURS, Colour, Mark, Roll
-from ..rules import GameState, Phase, legal_action1, new_game
-from ..ruleset import Ruleset
-from .base import PriorityPolicy
+from qwixx_math.dice import outcome_table
+from qwixx_math.dice.outcomes import weighted_rolls
+from qwixx_math.errors import ParseError
+from qwixx_math.keys import key_space, sheet_from_key, sheet_key
+from qwixx_math.layouts import OFFICIAL, SheetLayout, layout_named
+from qwixx_math.model import COLOURS, Colour, Mark, Roll
+from qwixx_math.policies.base import PriorityPolicy
+from qwixx_math.rules import GameState, Phase, legal_action1, new_game
+from qwixx_math.ruleset import Ruleset
 
 __all__ = ["NaivePolicyEvaluator", "NaiveTableEvaluator", "naive_score_distribution",
            "solitaire_states"]

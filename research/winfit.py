@@ -1,5 +1,7 @@
 """Fitting the ``win`` player's evaluator by simulation (the start of win-model.json).
 
+Research code: not installed with the package (research/README.md).
+
 1. Play games through the rules core between players drawn from a pool, on
    seeded dice, for 2 to 5 players.  Before every roll, record the race summary
    of :mod:`qwixx_math.players.race` from every seat's perspective; label each
@@ -10,11 +12,15 @@
    ``win`` player of the last model, and the targets become TD(lambda) returns
    (:func:`td_targets`), which are less noisy than bare outcomes.
 
-Everything is deterministic for a seed.  Run ``python -m qwixx_math.players.winfit
-OUT.json`` to redo it (about 6 minutes on this 2-core machine with another job
-running).  The shipped model is this
-fit tuned further for the decisions by :mod:`qwixx_math.players.winsearch`
-(docs/winning.md, "Policy search on the win rate").
+Everything is deterministic for a seed.  Run ``python -m research.winfit OUT.json``
+from the repository's root to redo it (about 6 minutes on a 2-core machine with
+another job running).  The games are played by the library's one loop
+(:func:`qwixx_math.play.play`), their dice drawn by :class:`qwixx_math.play.Dice` from
+the same seeded generator that picks the seats; the shipped model was fitted when the
+dice were drawn with ``randint`` (before the loop was one), so a rerun fits a model of
+the same recipe on other games, not the same bits.  The shipped model is this fit
+tuned further for the decisions by :mod:`research.winsearch` (research/NOTEBOOK.md,
+"Policy search on the win rate").
 """
 
 from __future__ import annotations
@@ -27,13 +33,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..advice import Advisor
-from ..rules import Phase, new_game
-from ..ruleset import Ruleset
-from .base import Player
-from .race import N_FEATURES, RaceSummary, race_vector, terminal_share
-from .rotation import next_roll
-from .win import WinModel
+from qwixx_math.advice import Advisor
+from qwixx_math.play import Dice, play
+from qwixx_math.players.base import Player
+from qwixx_math.players.race import N_FEATURES, RaceSummary, race_vector, terminal_share
+from qwixx_math.players.win import WinModel
+from qwixx_math.rules import new_game
+from qwixx_math.ruleset import Ruleset
 
 __all__ = ["fit", "generate", "log_loss", "td_targets", "train"]
 
@@ -65,19 +71,15 @@ def generate(pool: Sequence[Factory], games: int, players: int, seed: int,
                 cache[slot] = pool[k](ruleset, rng.getrandbits(32))
             seats.append((k, cache[slot]))
         team = [p for _, p in seats]
-        state = new_game(ruleset=ruleset, first=rng.randrange(players))
+        start = new_game(ruleset=ruleset, first=rng.randrange(players))
         for s, p in enumerate(team):
-            p.new_game(s, state)
-        records = []
-        while state.phase is not Phase.OVER:
-            records.append(([summary.sheet_summary(sh, state.closed) for sh in state.sheets],
-                            len(state.closed), state.active))
-            state = state.with_roll(next_roll(rng, state.closed))  # the arena bench's dice
-            state = state.with_action1([p.action1(s, state) for s, p in enumerate(team)])
-            if state.phase is Phase.ACTION2:
-                state = state.with_action2(team[state.active].action2(state.active, state))
+            p.new_game(s, start)
+        game = play(team, start, Dice(rng))  # the dice drawn from rng as the game goes
+        state = game.final
         for s, p in enumerate(team):
             p.game_over(s, state)
+        records = [([summary.sheet_summary(sh, t.start.closed) for sh in t.start.sheets],
+                    len(t.start.closed), t.start.active) for t in game.turns]
         shares = [terminal_share(state.sheets, s) for s in range(players)]
         for t, (summaries, n_closed, active) in enumerate(records):
             for s in range(players):
@@ -168,11 +170,11 @@ def train(seed: int = 2026, out: str | None = None, racer_games: dict[int, int] 
     of the last model's ``win`` player (twice), the racers and the one-ply solitaire
     player, added to all earlier data; targets are TD(``lam``) returns under the last
     model (:func:`td_targets`), refitted twice.  ``greedy=True`` adds the ``greedy``
-    player to both pools (an experiment of docs/winning.md; the shipped recipe is without).
+    player to both pools (an experiment of research/NOTEBOOK.md; the shipped recipe is without).
     """
-    from ..arena.registry import factories
-    from .racer import PLAYERS as RACERS
-    from .win import SolitairePlayer, WinPlayer
+    from qwixx_math.arena.registry import factories
+    from qwixx_math.players.racer import PLAYERS as RACERS
+    from qwixx_math.players.win import SolitairePlayer, WinPlayer
 
     racer_games = racer_games if racer_games is not None else {2: 6000, 3: 1500, 4: 400,
                                                                5: 300}
@@ -210,6 +212,18 @@ def _report(r: int, model: WinModel, x: FloatArray, y: FloatArray) -> None:
           file=sys.stderr, flush=True)
 
 
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m research.winfit OUT.json [--greedy] [--seed S]``: :func:`train`."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m research.winfit",
+                                 description="Fit the win player's model (train's recipe).")
+    ap.add_argument("out", help="the fitted WinModel, a JSON file")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--greedy", action="store_true", help="greedy in the pools (an experiment)")
+    args = ap.parse_args(argv)
+    train(seed=args.seed, out=args.out, greedy=args.greedy)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    args = [a for a in sys.argv[1:] if a != "--greedy"]
-    train(out=args[0] if args else None, greedy="--greedy" in sys.argv[1:])
+    main()
