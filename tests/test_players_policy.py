@@ -20,7 +20,8 @@ def test_names() -> None:
     names = player_names()
     assert {"policy:optimal", "policy:fewest-skips", "policy:seed-tips"} <= set(names)
     assert make_player("policy:threshold-4", Ruleset(3), 0).name == "policy:threshold-4"
-    assert make_player("policy:Fewest-Skips", Ruleset(2), 0).name == "policy:fewest-skips"
+    with pytest.raises(ParseError, match="lower case"):  # names are read strictly
+        make_player("policy:Fewest-Skips", Ruleset(2), 0)
     with pytest.raises(ParseError, match="unknown policy 'bogus'"):
         make_player("policy:bogus", Ruleset(2), 0)
     with pytest.raises(ParseError):

@@ -52,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    for flag in ("games", "seed", "players"):
+        if not isinstance(getattr(args, flag), int):  # argparse reads '--games --' as []
+            raise ParseError(f"--{flag} needs a whole number")
     if not 0 <= args.games <= MAX_GAMES:
         raise ParseError(f"--games must be between 0 and {MAX_GAMES}, not {args.games}")
     if args.out is not None and args.games > MAX_FILES:
