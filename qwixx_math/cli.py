@@ -18,6 +18,7 @@ from typing import NoReturn
 from . import commands
 from .display import clip, printable
 from .errors import QwixxError
+from .solver.progress import lines_off_terminal
 
 __all__ = ["build_parser", "main"]
 
@@ -59,8 +60,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
+    lines_off_terminal(True)  # progress of long work, also in a log or a pipe
     try:
         return func(args)
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        print(f"qwixx-math {args.command}: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
     except QwixxError as exc:
         # the one place that shortens echoed input (a 250 KB --sheet) and escapes it
         print(f"qwixx-math {args.command}: error: {printable(clip(str(exc)))}",
@@ -68,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `qwixx-math ... | head`
         return 0
+    finally:
+        lines_off_terminal(False)  # main() called from Python leaves the default as it was
 
 
 if __name__ == "__main__":  # pragma: no cover

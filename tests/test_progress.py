@@ -131,12 +131,21 @@ def test_warm_up_shows_loading_or_compiling_in_words() -> None:
 
 
 def test_a_stream_that_is_no_terminal_gets_plain_lines_for_long_work_only() -> None:
-    from qwixx_math.solver.progress import progress_bar
+    from qwixx_math.solver.progress import lines_off_terminal, progress_bar
 
     log = io.StringIO()  # not a terminal
     assert progress_bar(None, "solving", log) is None  # the Python default: terminals only
-    quick = progress_bar(True, "solving", log)
+    bar = progress_bar(True, "solving", log)  # Python's progress=True: the bar (a notebook)
+    assert bar is not None and not bar.lines
+    bar.close()
+    lines_off_terminal(True)  # as the command line does
+    try:
+        quick = progress_bar(True, "solving", log)
+    finally:
+        lines_off_terminal(False)
     assert quick is not None and quick.lines
+    log.seek(0)
+    log.truncate()
     quick(1, 2)
     quick.close()
     assert log.getvalue() == ""  # work under quiet_for seconds says nothing

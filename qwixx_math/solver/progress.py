@@ -19,8 +19,9 @@ written one under the other instead (``lines=True``), and only for work that run
 longer than ``quiet_for`` seconds: then the current phase once, and again at most
 every ``line_every`` seconds, so a log of a 15-minute computation shows that it
 runs and how far it got without a line per batch.  The command line shows progress
-this way by default (``--quiet`` turns it off); the Python functions draw only on a
-terminal unless ``progress=True``.
+this way by default (``--quiet`` turns it off; :func:`lines_off_terminal`).  The
+Python functions draw only on a terminal unless ``progress=True``, which draws the
+bar on any stream (a notebook redraws it in place).
 """
 
 from __future__ import annotations
@@ -31,7 +32,19 @@ import threading
 import time
 from typing import TextIO
 
-__all__ = ["ProgressBar", "format_time_left", "progress_bar"]
+__all__ = ["ProgressBar", "format_time_left", "lines_off_terminal", "progress_bar"]
+
+#: Whether ``progress=True`` writes plain lines to a stream that is not a terminal (the
+#: command line's choice) instead of a bar redrawn in place (a notebook's).
+_lines_off_terminal = False
+
+
+def lines_off_terminal(on: bool = True) -> None:
+    """Make ``progress=True`` write plain lines where the stream is not a terminal (the
+    command line calls this once: a log or a pipe then gets readable lines)."""
+    global _lines_off_terminal
+    _lines_off_terminal = on
+
 
 #: Weight of a new estimate of the phase's end against the running one.
 _SMOOTHING = 0.3
@@ -196,11 +209,13 @@ def progress_bar(
     """A bar on ``stream`` (stderr by default), or None.
 
     ``enabled=None`` means: only when the stream is a terminal.  ``True`` on a stream
-    that is not a terminal writes plain lines (see the module's docstring).
+    that is not a terminal draws the bar too, or writes plain lines after
+    :func:`lines_off_terminal` (see the module's docstring).
     """
     out = stream if stream is not None else sys.stderr
     isatty = getattr(out, "isatty", None)
     terminal = bool(isatty and isatty())
     if enabled is None:
         enabled = terminal
-    return ProgressBar(label, out, lines=not terminal) if enabled else None
+    return ProgressBar(label, out, lines=_lines_off_terminal and not terminal) \
+        if enabled else None
