@@ -96,6 +96,7 @@ class Variant:
         sheet = self.sheet
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
+        sheet.check_single_cells("the solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
