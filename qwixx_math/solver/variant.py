@@ -259,7 +259,7 @@ class Variant:
             return (f"{letters}-L{self.row_length}-t{self.lock_threshold}"
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
-            if Variant(sheet) == self:
+            if not sheet.has_doubles and Variant(sheet) == self:
                 return name
         return self.sheet.key
 
