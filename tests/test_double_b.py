@@ -287,3 +287,34 @@ def test_built_in_players_play_legal_double_b_games(names: list[str]) -> None:
                         state, state.active, mark.colour, mark.number) is None
                     state = state.with_action2(mark)
             assert all(s.layout is DOUBLE_B for s in state.sheets)
+
+
+# -- fuzzing the new inputs --------------------------------------------------------------------
+
+_TINY_DOUBLE = SheetLayout.plain("tiny-double", "ad", 4, lock_threshold=3,
+                                 weights=((1, 2, 1, 1), (2, 1, 1, 1)))
+
+
+@given(st.text("rygbpl0123456789:,/|-doubleat. ", max_size=40),
+       st.sampled_from([None, "double-b", "double-b-alt", _TINY_DOUBLE]))
+def test_parse_sheet_on_double_layouts_raises_only_typed_errors(
+        text: str, layout: SheetLayout | str | None) -> None:
+    """Any text on a Double B layout: a sheet or a QwixxError; what parses round-trips."""
+    try:
+        sheet = parse_sheet(text, layout)
+    except (ParseError, InvalidStateError):
+        return
+    assert parse_sheet(format_sheet(sheet)) == sheet
+
+
+@given(st.text("rygbRYGB23456789abc.-tpk0123456789", max_size=30)
+       | st.sampled_from([_TINY_DOUBLE.key, _TINY_DOUBLE.key.replace("t3", "t9"),
+                          "R2r3-t1-p4-k1", "r2R3-t1-p4-k1"]))
+def test_layout_keys_with_double_cells_parse_or_raise_parse_error(text: str) -> None:
+    """Spelled-out keys with capital (double) cells read back or are a ParseError (a double
+    last cell, or a lock threshold above the row's crosses, too)."""
+    try:
+        layout = SheetLayout.from_key(text)
+    except ParseError:
+        return
+    assert SheetLayout.from_key(layout.key) == layout
