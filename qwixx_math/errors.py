@@ -23,8 +23,9 @@ class QwixxError(Exception):
     """Base class of every error raised by qwixx_math on purpose."""
 
 
-#: A message's leading rule id: ``"R12: ..."``.
-_RULE_PREFIX = re.compile(r"(R\d{1,2}): ")
+#: A message's leading rule id (``"R12: ..."``): RULES.md's R1..R18 or a variant id of
+#: VARIANTS.md (``"DB2: ..."``).
+_RULE_PREFIX = re.compile(r"((?:R|V|BP|BA|BB|CS|CC|DA|DB|LG|XC)\d{1,2}): ")
 
 
 class ParseError(QwixxError, ValueError):

@@ -159,6 +159,7 @@ def key_space(layout: SheetLayout = OFFICIAL) -> int:
     """
     if not isinstance(layout, SheetLayout):
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
+    layout.check_single_cells("sheet keys")
     space = layout.penalty_boxes + 1
     for cells in layout.numbers:
         space *= _codes(len(cells))[1]
@@ -248,6 +249,7 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
     shut = colour_set(closed, "closed colours")
     layout = sheet.layout
     if layout is not OFFICIAL:
+        layout.check_single_cells("sheet keys")
         k = 0
         for colour, cells in zip(layout.locks, layout.numbers, strict=True):
             ci = colour.index
@@ -290,6 +292,8 @@ def decode_key(key: int, layout: SheetLayout = OFFICIAL) -> SheetKey:
 
 
 def _decode_layout_key(key: int, layout: SheetLayout) -> SheetKey:
+    if not isinstance(layout, SheetLayout):
+        raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
     space = key_space(layout)
     if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < space:
         raise ParseError(f"a sheet key of layout {layout.name} is an integer from 0 to "

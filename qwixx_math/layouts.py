@@ -2,9 +2,17 @@
 
 One :class:`SheetLayout` value states what a score sheet looks like; the rules
 core, notation, dice mathematics, solver, advice, policies and validator all
-read it (issue 13).  Three layouts are published (:data:`OFFICIAL`, and the two
-pads of Qwixx Mixx, :data:`MIXX_A` and :data:`MIXX_B`); smaller ones exist so
+read it (issue 13).  Five layouts are published (:data:`OFFICIAL`, the two
+pads of Qwixx Mixx, :data:`MIXX_A` and :data:`MIXX_B`, and the Qwixx Double pad B,
+:data:`DOUBLE_B` with its alternative :data:`DOUBLE_B_ALT`); smaller ones exist so
 that a naive reference solver can check the fast one on every state.
+
+**Double cells** (Qwixx Double, pad B, VARIANTS.md §7).  ``weights[i][p]`` is the
+number of crosses the cell at position ``p`` of row ``i`` gives (1, or 2 for a
+double cell, DB1); every table below counts crosses with these weights.  A layout
+with a double cell cites the Double B rule ids: the lock (R8's threshold) is
+``DB2``, the score (R16) ``DB3`` (:attr:`SheetLayout.lock_rule`,
+:attr:`SheetLayout.score_rule`).
 
 **Rows are named by their lock.**  Every row ends in a lock box whose colour is
 the colour of its last cell, and closing the row takes the die of that colour
@@ -32,6 +40,8 @@ from .errors import ParseError
 from .parsing import shown, spelling_hint
 
 __all__ = [
+    "DOUBLE_B",
+    "DOUBLE_B_ALT",
     "LAYOUTS",
     "MIXX_A",
     "MIXX_B",
@@ -65,6 +75,8 @@ class SheetLayout:
     lock_threshold: int = 5
     penalty_boxes: int = 4
     closed_rows_to_end: int = 2
+    #: Crosses per cell (1, or 2 for a double cell, DB1), row by row; ``()`` = all 1.
+    weights: tuple[tuple[int, ...], ...] = ()
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -74,7 +86,7 @@ class SheetLayout:
     # (-1: not in the row); cell[ci][n] the colour of that cell (None: not in the row);
     # last_bit[ci] the mask bit of the row's last cell; allowed[ci][mask] the mask of the
     # positions R7/R8 allow after the marks ``mask``; count[ci][mask] the row's mark count
-    # with the lock (R8).
+    # with the lock (R8), double cells counting 2 (DB1).
     row_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
     pos: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     cell: tuple[tuple[Colour | None, ...], ...] = field(init=False, repr=False, compare=False)
@@ -121,9 +133,11 @@ class SheetLayout:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ParseError(f"layout {self.name}: {name} must be an integer, not {value!r}")
-        if not 0 <= self.lock_threshold <= min(len(r) for r in numbers) - 1:
+        weights = self._checked_weights()
+        object.__setattr__(self, "weights", weights)
+        if not 0 <= self.lock_threshold <= min(sum(w[:-1]) for w in weights):
             raise ParseError(f"layout {self.name}: lock_threshold {self.lock_threshold} must be "
-                             "0 to (shortest row length - 1)")
+                             "0 to the crosses of a row's cells before its last one")
         if self.penalty_boxes < 1:
             raise ParseError(f"layout {self.name}: at least one penalty box")
         if not 1 <= self.closed_rows_to_end <= len(numbers):
@@ -138,10 +152,27 @@ class SheetLayout:
         object.__setattr__(self, "_a2", {k: tuple(v) for k, v in a2.items()})
         self._tables(locks)
         object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
-                                                self.penalty_boxes, self.closed_rows_to_end)))
+                                                self.penalty_boxes, self.closed_rows_to_end,
+                                                self.weights)))
 
     def __hash__(self) -> int:
         return self._hash
+
+    def _checked_weights(self) -> tuple[tuple[int, ...], ...]:
+        """``weights`` checked (1 or 2 per cell, 1 on the last cell), ``()`` read as all 1."""
+        if self.weights == ():
+            return tuple((1,) * len(row) for row in self.numbers)
+        weights = self.weights
+        if not (isinstance(weights, tuple) and len(weights) == len(self.numbers) and all(
+                isinstance(w, tuple) and len(w) == len(row)
+                and all(isinstance(x, int) and not isinstance(x, bool) and x in (1, 2)
+                        for x in w)
+                for w, row in zip(weights, self.numbers, strict=True))):
+            raise ParseError(f"layout {self.name}: weights give each cell 1 or 2 crosses, row "
+                             f"by row, not {weights!r}")
+        if any(w[-1] != 1 for w in weights):
+            raise ParseError(f"layout {self.name}: a row's last cell cannot be a double cell")
+        return weights
 
     def _tables(self, locks: Sequence[Colour]) -> None:
         """The rules core's tables, by lock colour index: the row index (-1: no such row),
@@ -165,9 +196,10 @@ class SheetLayout:
             length = len(self.numbers[i])
             last = 1 << (length - 1)
             last_bit[ci] = last
-            allowed[ci] = tuple(_allowed(m, length, self.lock_threshold)
+            crosses = _crosses(self.weights[i])
+            allowed[ci] = tuple(_allowed(m, length, self.lock_threshold, crosses[m])
                                 for m in range(1 << length))
-            count[ci] = tuple(m.bit_count() + (1 if m & last else 0) for m in range(1 << length))
+            count[ci] = tuple(crosses[m] + (1 if m & last else 0) for m in range(1 << length))
         for name, value in (("row_of", tuple(row_of)), ("pos", tuple(pos)),
                             ("cell", tuple(cell)), ("last_bit", tuple(last_bit)),
                             ("allowed", tuple(allowed)), ("count", tuple(count))):
@@ -257,6 +289,53 @@ class SheetLayout:
         return self._a2.get((Colour.of(die), number), ())
 
     @property
+    def has_doubles(self) -> bool:
+        """Whether some cell gives two crosses (a Qwixx Double B sheet, DB1)."""
+        return any(w != 1 for row in self.weights for w in row)
+
+    @property
+    def lock_rule(self) -> str:
+        """The rule id of the lock threshold: ``R8``, or ``DB2`` on a sheet with double
+        cells."""
+        return "DB2" if self.has_doubles else "R8"
+
+    @property
+    def score_rule(self) -> str:
+        """The rule id of the row score: ``R16``, or ``DB3`` on a sheet with double cells."""
+        return "DB3" if self.has_doubles else "R16"
+
+    def crosses(self, row: Colour | str, mask: int) -> int:
+        """The crosses of the marked positions ``mask`` of ``row``, double cells counting
+        2 (DB1) and the lock box 1 (R16).
+
+        >>> DOUBLE_B.crosses("red", 0b11)   # red 2 and red 3 (a double cell)
+        3
+        """
+        ci = Colour.of(row).index
+        if self.row_of[ci] < 0 or not isinstance(mask, int) or isinstance(mask, bool) \
+                or not 0 <= mask < len(self.count[ci]):
+            raise ParseError(f"layout {self.name}: no row mask {mask!r} in {Colour.of(row).value}")
+        return self.count[ci][mask]
+
+    def is_double(self, row: Colour | str, number: int) -> bool:
+        """Whether the cell of ``row`` showing ``number`` is a double cell (DB1)."""
+        p = self.position(row, number)
+        return p is not None and self.weights[self.row_index(row)][p] == 2
+
+    def check_single_cells(self, what: str) -> None:
+        """Raise ParseError naming DB1 if this layout has double cells, which ``what`` (a
+        part of the library that counts a row's marks by position) does not handle."""
+        if self.has_doubles:
+            raise ParseError(f"{what} does not handle double cells yet (layout {self.name})",
+                             rule="DB1")
+
+    @property
+    def max_crosses(self) -> int:
+        """The most crosses a row can hold, the lock included (12 on the official sheet,
+        16 on Double B, DB3)."""
+        return max(sum(w) + 1 for w in self.weights)
+
+    @property
     def is_official(self) -> bool:
         """True for the official sheet."""
         return self == OFFICIAL
@@ -267,8 +346,9 @@ class SheetLayout:
         if self.name in LAYOUTS and LAYOUTS[self.name] == self:
             return self.name
         rows = ".".join(
-            "".join(f"{c.letter}{n:x}" for n, c in zip(r, cs, strict=True))
-            for r, cs in zip(self.numbers, self.colours, strict=True))
+            "".join(f"{c.letter.upper() if w == 2 else c.letter}{n:x}"
+                    for n, c, w in zip(r, cs, ws, strict=True))
+            for r, cs, ws in zip(self.numbers, self.colours, self.weights, strict=True))
         return f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
 
     def shows(self, row: Colour | str, number: int) -> bool:
@@ -298,20 +378,26 @@ class SheetLayout:
                              f"{', '.join(LAYOUTS)} or a layout key such as "
                              f"'r2r3r4.ycybya-t1-p4-k2'{spelling_hint(key, LAYOUTS)}")
         rows = []
+        weights = []
         for part in match.group(1).split("."):
             cells = []
             for i in range(0, len(part), 2):
-                cells.append((int(part[i + 1], 16), Colour.parse(part[i])))
+                cells.append((int(part[i + 1], 16), Colour.parse(part[i].lower())))
             rows.append(cells)
+            weights.append(tuple(2 if part[i].isupper() else 1 for i in range(0, len(part), 2)))
+        doubled = any(w == 2 for ws in weights for w in ws)
         return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
                            penalty_boxes=int(match.group(3)),
-                           closed_rows_to_end=int(match.group(4)))
+                           closed_rows_to_end=int(match.group(4)),
+                           weights=tuple(weights) if doubled else ())
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
                 lock_threshold: int = 5, penalty_boxes: int = 4,
-                closed_rows_to_end: int = 2) -> SheetLayout:
-        """A layout from each row's cells as ``(number, colour)`` pairs, left to right."""
+                closed_rows_to_end: int = 2,
+                weights: tuple[tuple[int, ...], ...] = ()) -> SheetLayout:
+        """A layout from each row's cells as ``(number, colour)`` pairs, left to right
+        (``weights``: the crosses of each cell, see :class:`SheetLayout`)."""
         shape = (f"layout {name!r}: rows must list each row's cells as (number, Colour) "
                  f"pairs, not {rows!r}")
         if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
@@ -325,12 +411,13 @@ class SheetLayout:
             numbers.append(tuple(n for n, _ in row))
             colours.append(tuple(c for _, c in row))
         return cls(name, tuple(numbers), tuple(colours),
-                   lock_threshold, penalty_boxes, closed_rows_to_end)
+                   lock_threshold, penalty_boxes, closed_rows_to_end, weights)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
               lock_threshold: int = 5, penalty_boxes: int = 4,
-              closed_rows_to_end: int = 2) -> SheetLayout:
+              closed_rows_to_end: int = 2,
+              weights: tuple[tuple[int, ...], ...] = ()) -> SheetLayout:
         """One-colour rows read ``a``scending (2, 3, ...) or ``d``escending (12, 11, ...),
         coloured red, yellow, green, blue in order: the official sheet is
         ``plain("official", "aadd")``; the solver's small test variants are the others."""
@@ -344,20 +431,32 @@ class SheetLayout:
             numbers = range(2, 2 + row_length) if d == "a" else range(12, 12 - row_length, -1)
             rows.append([(n, colour) for n in numbers])
         return cls.of_rows(name, rows, lock_threshold=lock_threshold,
-                           penalty_boxes=penalty_boxes, closed_rows_to_end=closed_rows_to_end)
+                           penalty_boxes=penalty_boxes, closed_rows_to_end=closed_rows_to_end,
+                           weights=weights)
 
 
 _KEY = re.compile(
-    r"((?:[rygb][2-9a-c])+(?:\.(?:[rygb][2-9a-c])+){0,3})-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])")
+    r"((?:[rygbRYGB][2-9a-c])+(?:\.(?:[rygbRYGB][2-9a-c])+){0,3})"
+    r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])")
 
 
-def _allowed(mask: int, length: int, threshold: int) -> int:
-    """Positions a row of ``length`` cells with marks ``mask`` may take next, by R7 and R8."""
+def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
+    """``crosses[mask]``: the crosses of the marked positions ``mask`` (DB1), lock excluded."""
+    out = [0] * (1 << len(weights))
+    for m in range(1, len(out)):
+        low = (m & -m).bit_length() - 1
+        out[m] = out[m & (m - 1)] + weights[low]
+    return tuple(out)
+
+
+def _allowed(mask: int, length: int, threshold: int, crosses: int) -> int:
+    """Positions a row of ``length`` cells with marks ``mask`` (worth ``crosses``) may take
+    next, by R7 and R8 (DB2)."""
     last = 1 << (length - 1)
     if mask & last:
         return 0
     out = (last - 1) & ~((1 << mask.bit_length()) - 1)
-    if mask.bit_count() >= threshold:
+    if crosses >= threshold:
         out |= last
     return out
 
@@ -394,13 +493,35 @@ MIXX_B = SheetLayout.of_rows("mixx-b", [
     [(n, _B) for n in (5, 7, 11, 9, 12, 3, 8, 10, 2, 6, 4)],
 ])
 
-#: The published layouts by name (``--layout official|mixx-a|mixx-b``).
-LAYOUTS: dict[str, SheetLayout] = {la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B)}
+
+def _doubles(asc: tuple[int, ...], desc: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Weights of an official-looking sheet whose double cells are the numbers ``asc`` in
+    red and yellow and ``desc`` in green and blue (DB1)."""
+    return tuple(tuple(2 if n in cells else 1 for n in numbers)
+                 for numbers, cells in zip(OFFICIAL.numbers, (asc, asc, desc, desc),
+                                           strict=True))
+
+
+#: Qwixx Double, pad B (VARIANTS.md §7): the official sheet with double cells red and
+#: yellow 3, 5, 9, 11 and green and blue 10, 8, 6, 4 (Option ``db_desc_cells``, default);
+#: the lock needs 7 crosses (DB2); rows score T(crosses), at most 16 (DB3).
+DOUBLE_B = SheetLayout("double-b", OFFICIAL.numbers, OFFICIAL.colours, lock_threshold=7,
+                       weights=_doubles((3, 5, 9, 11), (10, 8, 6, 4)))
+
+#: Double B under ``db_desc_cells = 11,9,5,3``: green and blue doubled at 11, 9, 5, 3
+#: (the same positions as red and yellow).
+DOUBLE_B_ALT = SheetLayout("double-b-alt", OFFICIAL.numbers, OFFICIAL.colours,
+                           lock_threshold=7, weights=_doubles((3, 5, 9, 11), (11, 9, 5, 3)))
+
+#: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|double-b-alt``).
+LAYOUTS: dict[str, SheetLayout] = {
+    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT)}
 
 
 def layout_named(name: str | SheetLayout) -> SheetLayout:
-    """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``), or the
-    layout a spelled-out :attr:`SheetLayout.key` describes."""
+    """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
+    ``double-b``, ``double-b-alt``), or the layout a spelled-out :attr:`SheetLayout.key`
+    describes."""
     if isinstance(name, SheetLayout):
         return name
     if not isinstance(name, str):

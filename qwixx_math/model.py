@@ -47,8 +47,9 @@ _FULL_MASK = (1 << ROW_LENGTH) - 1
 _LAST_BIT = 1 << LAST_POSITION
 
 
-#: T(n) = n(n+1)/2, the points of a row with n marks (R16).
-_TRIANGLE = tuple(n * (n + 1) // 2 for n in range(ROW_LENGTH + 2))
+#: T(n) = n(n+1)/2, the points of a row with n marks (R16); up to 23 for the double cells
+#: of Qwixx Double B (DB3: at most 16 crosses).
+_TRIANGLE = tuple(n * (n + 1) // 2 for n in range(2 * ROW_LENGTH + 2))
 
 
 def row_points(count: int) -> int:
@@ -172,12 +173,13 @@ class Sheet:
                     raise ParseError(f"layout {layout.name} has no {colour.value} row, so its "
                                      "mask must be 0")
                 raise ParseError(f"the {colour.value} row mask must be an integer 0..{full}")
-            if mask & last and (mask & ~last).bit_count() < layout.lock_threshold:
+            if mask & last and layout.count[colour.index][mask & ~last] < layout.lock_threshold:
                 number = layout.last_number(colour)
                 raise InvalidStateError(
-                    "R8",
-                    f"{colour.value} {number} needs {layout.lock_threshold} marks in "
-                    f"{colour.value} before it; this row has {(mask & ~last).bit_count()}",
+                    layout.lock_rule,
+                    f"{colour.value} {number} needs {layout.lock_threshold} {_marks(layout)} in "
+                    f"{colour.value} before it; this row has "
+                    f"{layout.count[colour.index][mask & ~last]}",
                 )
         p = self.penalties
         boxes = layout.penalty_boxes
@@ -333,8 +335,9 @@ class Sheet:
                 return ("R7", f"{name} {number} is already marked")
             return ("R7", f"{name} {number} is left of {name} {last}, already marked; "
                           "a skipped number can never be marked")
-        return ("R8", f"{name} {number} needs {layout.lock_threshold} marks in {name} before "
-                      f"it; this sheet has {mask.bit_count()}")
+        return (layout.lock_rule, f"{name} {number} needs {layout.lock_threshold} "
+                                  f"{_marks(layout)} in {name} before it; this sheet has "
+                                  f"{layout.count[ci][mask]}")
 
     # -- changing (returns new sheets) --------------------------------------------------------
     def with_mark(self, colour: Colour | str, number: int) -> Sheet:
@@ -413,6 +416,11 @@ class Sheet:
     def _repr_svg_(self) -> str:
         """Jupyter shows the sheet as a picture."""
         return self.to_svg()
+
+
+def _marks(layout: SheetLayout) -> str:
+    """What a row's count counts: marks, or crosses where double cells count 2 (DB1)."""
+    return "crosses (a double cell counts 2)" if layout.has_doubles else "marks"
 
 
 def _require_layout(layout: object) -> SheetLayout:

@@ -11,7 +11,7 @@ import pytest
 from strategies import TINY
 
 from qwixx_math.cli import main
-from qwixx_math.layouts import MIXX_A, MIXX_B
+from qwixx_math.layouts import MIXX_A, MIXX_B, layout_named
 from qwixx_math.record import GameRecord, random_game
 from qwixx_math.validation import validate_record
 
@@ -94,14 +94,16 @@ def test_validate_layout_for_a_record_that_names_none(
     assert run(["validate", path, "--layout", "mixx-b"], capsys)[0] == 0
 
 
-def test_generate_writes_records_of_the_layout(capsys: pytest.CaptureFixture[str]) -> None:
-    """generate --layout mixx-b writes records naming mixx-b that validate."""
+@pytest.mark.parametrize("name", ["mixx-b", "double-b"])
+def test_generate_writes_records_of_the_layout(name: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """generate --layout NAME writes records naming NAME that validate."""
     code, out, _ = run(["generate", "--games", "2", "--seed", "5", "--players", "2",
-                        "--layout", "mixx-b"], capsys)
+                        "--layout", name], capsys)
     assert code == 0
     for line in out.splitlines():
         record = GameRecord.from_json(json.loads(line))
-        assert record.layout == MIXX_B and validate_record(record).valid
+        assert record.layout == layout_named(name) and validate_record(record).valid
 
 
 def test_a_mark_the_row_does_not_show_is_reported_not_crashed(

@@ -206,10 +206,20 @@ def test_legality_case_replays(case: dict[str, Any]) -> None:
         assert case[key] == found[key], key
 
 
-def _points(sheet: dict[str, Any]) -> int:
+#: The double cells of the Qwixx Double B pads (VARIANTS.md §7.1), which count 2 (DB1).
+DOUBLE_CELLS = {"double-b": {"red": {3, 5, 9, 11}, "yellow": {3, 5, 9, 11},
+                             "green": {10, 8, 6, 4}, "blue": {10, 8, 6, 4}},
+                "double-b-alt": {"red": {3, 5, 9, 11}, "yellow": {3, 5, 9, 11},
+                                 "green": {11, 9, 5, 3}, "blue": {11, 9, 5, 3}}}
+
+
+def _points(sheet: dict[str, Any], layout: str = "official") -> int:
     total = 0
+    doubles = DOUBLE_CELLS.get(layout, {})
     for colour in COLOURS:
-        n = len(sheet[colour.value]) + (1 if colour.value in sheet["locks"] else 0)
+        numbers = sheet[colour.value]
+        n = len(numbers) + (1 if colour.value in sheet["locks"] else 0)
+        n += sum(1 for x in numbers if x in doubles.get(colour.value, ()))
         total += n * (n + 1) // 2
     return total - 5 * sheet["penalties"]
 
@@ -226,7 +236,7 @@ def test_transition_case_replays(case: dict[str, Any]) -> None:
     assert after.to_json() == case["result_state"]
     assert case["game_over"] == (after.phase is Phase.OVER)
     assert case["ended_by"] == after.ended_by
-    scores = [_points(s) for s in case["result_state"]["sheets"]]
+    scores = [_points(s, case.get("layout", "official")) for s in case["result_state"]["sheets"]]
     assert case["scores"] == scores
     assert case["winners"] == [i for i, s in enumerate(scores) if s == max(scores)]
 

@@ -76,7 +76,8 @@ def path_arg(text: str) -> str:
 
 
 def layout_arg(text: str) -> SheetLayout:
-    """The argparse type of a sheet layout: ``official``, ``mixx-a`` or ``mixx-b``."""
+    """The argparse type of a sheet layout: ``official``, ``mixx-a``, ``mixx-b``,
+    ``double-b`` or ``double-b-alt`` (or a spelled-out layout key)."""
     try:
         return layout_named(text)
     except ParseError as exc:
@@ -94,8 +95,9 @@ def add_layout_argument(parser: argparse.ArgumentParser, what: str | None = "the
     named = f"; {what} may also name it" if what is not None else ""
     parser.add_argument(
         "--layout", type=layout_arg, default=None, metavar="|".join(LAYOUTS),
-        help=f"the printed sheet: official (default), mixx-a (colours mixed) or mixx-b "
-             f"(numbers mixed), see docs/mixx.md{named}")
+        help=f"the printed sheet: official (default), mixx-a (colours mixed), mixx-b "
+             f"(numbers mixed), see docs/mixx.md, or double-b (double cells; double-b-alt: "
+             f"green and blue doubled at 11, 9, 5, 3), see docs/variants.md{named}")
 
 
 def layout_from_args(args: argparse.Namespace) -> SheetLayout | None:

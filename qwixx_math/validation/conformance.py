@@ -63,6 +63,8 @@ from ..record import random_game, replay, uniform_chooser
 from ..rules import GameState, Phase, closes, legal_action2
 from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
+    HAND_DOUBLE_LEGALITY,
+    HAND_DOUBLE_TRANSITIONS,
     HAND_LEGALITY,
     HAND_MIXX_LEGALITY,
     HAND_MIXX_TRANSITIONS,
@@ -92,10 +94,10 @@ TRANSITIONS = "transitions.json"
 MANIFEST = "manifest.json"
 #: The corpus files, in the order they are written.
 CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
-#: Rule ids of RULES.md.
-RULE_IDS = tuple(f"R{i}" for i in range(1, 19))
+#: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
+RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4")
 
-_RULE_PREFIX = re.compile(r"(R\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -482,6 +484,9 @@ def corpus_files() -> dict[str, str]:
     mixx_legality, mixx_transitions = _random_cases(mixx=True)
     legality += mixx_legality
     transitions += mixx_transitions
+    # Qwixx Double B last (VARIANTS.md §7)
+    legality += [_hand_legality(s) for s in HAND_DOUBLE_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_DOUBLE_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):

@@ -14,14 +14,19 @@ colours locked on some sheet.
 The Qwixx Mixx cases (:data:`HAND_MIXX_LEGALITY`, :data:`HAND_MIXX_TRANSITIONS`) name
 their ``layout``; their sheets are read on it (rows by lock colour, see
 docs/mixx.md).  They come after the official cases, so those stay as they were.
+
+The Qwixx Double B cases (:data:`HAND_DOUBLE_LEGALITY`, :data:`HAND_DOUBLE_TRANSITIONS`;
+VARIANTS.md §7, rules DB1-DB4) come last, on the layout ``double-b`` (and
+``double-b-alt`` for the Option ``db_desc_cells``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["HAND_LEGALITY", "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_TRANSITIONS",
-           "LegalitySpec", "TransitionSpec"]
+__all__ = ["HAND_DOUBLE_LEGALITY", "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY",
+           "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_TRANSITIONS", "LegalitySpec",
+           "TransitionSpec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,4 +403,49 @@ HAND_MIXX_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    ("g:8,2,10,12,6/b:5,7,11,9,12", "-"), "w:1,2/r:1/y:1/g:1/b:3", "g3,-",
                    "b4", ("g:8,2,10,12,6,3,lock/b:5,7,11,9,12,4,lock", "-"), (56, 0), "R14",
                    layout=_B),
+)
+
+_DB = "double-b"
+_DB_ALT = "double-b-alt"
+
+HAND_DOUBLE_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("db1-four-numbers-lock", "Double B: red 3, 5, 9, 11 are double cells, 8 "
+                 "crosses: red 12 may close red with four numbers before it", ("DB1", "DB2"),
+                 ("r:3,5,9,11", "-"), _ALL, "action1", "legal", action1="r12,-", layout=_DB),
+    LegalitySpec("db1-six-single-cells-no-lock", "Double B: red 2, 4, 6, 7, 8, 10 are single "
+                 "cells, 6 crosses (the official sheet would lock): red 12 needs 7",
+                 ("DB1", "DB2"), ("r:2,4,6,7,8,10", "-"), _ALL, "action1", "DB2",
+                 action1="r12,-", layout=_DB),
+    LegalitySpec("db2-lock-at-seven-crosses", "Double B: red 3, 5, 6, 7, 8 hold 2+2+1+1+1 = 7 "
+                 "crosses: red 12 is allowed", ("DB2",), ("r:3,5,6,7,8", "-"), _ALL, "action1",
+                 "legal", action1="r12,-", layout=_DB),
+    LegalitySpec("db2-lock-with-six-crosses", "Double B: red 3, 5, 6, 7 hold 6 crosses: red 12 "
+                 "needs 7", ("DB2",), ("r:3,5,6,7", "-"), _ALL, "action1", "DB2",
+                 action1="r12,-", layout=_DB),
+    LegalitySpec("db2-action2-lock-counts-action-1", "Double B: the action-1 cross on a double "
+                 "cell counts for the action-2 lock (red 3, 5, 6, 7 then red 9: 8 crosses)",
+                 ("DB1", "DB2"), ("r:3,5,6,7", "-"), "w:6,3/r:6/y:1/g:1/b:1", "action2",
+                 "legal", action1="r9,-", action2="r12", layout=_DB),
+    LegalitySpec("db2-green-option-default", "Double B (db_desc_cells 10,8,6,4): green 11, 9, 7, "
+                 "5, 3 hold 5 crosses, green 2 needs 7", ("DB1", "DB2"), ("g:11,9,7,5,3", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "DB2", action1="g2,-", layout=_DB),
+    LegalitySpec("db2-green-option-alternative", "Double B (db_desc_cells 11,9,5,3): the same "
+                 "green row holds 9 crosses, green 2 may close it", ("DB1", "DB2"),
+                 ("g:11,9,7,5,3", "-"), "w:1,1/r:1/y:1/g:1/b:1", "action1", "legal",
+                 action1="g2,-", layout=_DB_ALT),
+)
+
+HAND_DOUBLE_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("db3-close-with-doubles", "Double B: red 3, 5, 9, 11 (8 crosses) and red 12 "
+                   "with its lock: 10 crosses, 55 points", ("DB1", "DB2", "DB3"),
+                   ("r:3,5,9,11", "-"), _ALL, "r12,-", "-", ("r:3,5,9,11,12,lock", "-"),
+                   (55, 0), expect_active=1, layout=_DB),
+    TransitionSpec("db3-double-cell-two-crosses", "Double B: yellow 3 is a double cell: one "
+                   "number, 2 crosses, 3 points",
+                   ("DB1", "DB3"), ("-", "-"), "w:1,2/r:1/y:1/g:1/b:1", "y3,-", "-",
+                   ("y:3", "-"), (3, 0), layout=_DB),
+    TransitionSpec("db4-penalty-unchanged", "Double B: the active player who marks nothing "
+                   "takes a penalty box (R11 unchanged, DB4); red 3, 5 still score 10",
+                   ("DB4", "R11"), ("r:3,5", "-"), "w:1,2/r:1/y:1/g:1/b:1", "-,-", "-",
+                   ("r:3,5/p:1", "-"), (5, 0), layout=_DB),
 )

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ..display import printable
 from ..errors import IllegalMoveError
 from ..layouts import OFFICIAL, SheetLayout
-from ..model import COLOURS, PENALTY_POINTS, Colour, Mark, Roll, Sheet
+from ..model import COLOURS, PENALTY_POINTS, Colour, Mark, Roll, Sheet, row_points
 from ..notation import format_mark, format_roll
 from ..record import GameRecord, TurnRecord
 from ..rules import (
@@ -211,8 +211,10 @@ def _breakdown(sheet: Sheet) -> str:
 
 
 def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
-               ref_penalties: int, sheet: Sheet) -> tuple[str, str]:
-    """The rule and words that best explain a claimed score ``gap`` (claimed - reference)."""
+               ref_penalties: int, sheet: Sheet, claimed: int | None = None
+               ) -> tuple[str, str]:
+    """The rule and words that best explain a claimed score ``gap`` (claimed - reference;
+    ``claimed`` the claimed total itself, when known)."""
     boxes = abs(gap) // PENALTY_POINTS
     if not penalties_known and gap % PENALTY_POINTS == 0:
         if gap < 0 and passive_passes >= boxes:
@@ -224,6 +226,16 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
             return "R11", (f"{gap} points more is {boxes} penalty box(es) fewer than the rules "
                            f"give: the active player who marks nothing in either action takes "
                            f"a penalty (the rules' total: {_breakdown(sheet)})")
+    layout = sheet.layout
+    if layout.has_doubles:  # Qwixx Double B: double cells (DB1), scores to 16 crosses (DB3)
+        single = sum(row_points(m.bit_count() + (1 if m & layout.last_bit[i] else 0))
+                     for i, m in enumerate(sheet.masks)) - PENALTY_POINTS * sheet.penalties
+        if claimed == single != sheet.score:
+            return "DB1", (f"the claimed score counts each double cell as one cross; a double "
+                           f"cell gives two crosses (DB1): {_breakdown(sheet)}")
+        return "DB3", (f"rows score n(n+1)/2 for n crosses, a double cell giving two and the "
+                       f"lock box one (DB3), minus {PENALTY_POINTS} per penalty box (R17): "
+                       f"{_breakdown(sheet)}")
     return "R16", (f"rows score n(n+1)/2 for n marks, the lock box counting as a mark (R16), "
                    f"minus {PENALTY_POINTS} per penalty box (R17): {_breakdown(sheet)}")
 
@@ -397,7 +409,8 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
                                          i == turn.active and turn.action2 is None)
                     rule, why = left_out or _score_gap(
                         gap, penalties_known=turn.penalties is not None,
-                        passive_passes=passive, ref_penalties=due, sheet=state.sheets[i])
+                        passive_passes=passive, ref_penalties=due, sheet=state.sheets[i],
+                        claimed=turn.scores[i])
                     change = turn.scores[i] - before.sheets[i].score - offsets[i]
                     out.append(Violation(
                         k, Step.SCORES, i, rule,
@@ -457,7 +470,8 @@ def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offse
         if gap:
             rule, why = _score_gap(gap, penalties_known=penalties_known,
                                    passive_passes=passive_passes[i],
-                                   ref_penalties=sheet.penalties, sheet=sheet)
+                                   ref_penalties=sheet.penalties, sheet=sheet,
+                                   claimed=claimed_score)
             earlier = (f" ({offsets[i]:+d} of it reported in earlier turns)"
                        if offsets[i] else "")
             out.append(Violation(
