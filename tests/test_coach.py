@@ -407,6 +407,29 @@ def test_the_command_serves_on_loopback_and_loads_its_record(
     assert view["phase"] == "over" and not view["can_undo"]
 
 
+def test_the_command_takes_the_ruleset_switches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``coach --action2-after-game-end --end-check sequential``: the first game is played
+    under those rules (the same flags as ``validate`` and ``generate``)."""
+    import qwixx_math.commands.coach as command
+    from qwixx_math.cli import main
+    from qwixx_math.ruleset import EndCheck
+
+    seen: dict[str, Any] = {}
+
+    def serve(server: CoachServer, host: str, record: str | None, browser: bool) -> None:
+        seen["ruleset"] = server.game.state.ruleset
+
+    monkeypatch.setattr(command, "serve", serve)
+    assert main(["coach", "--no-browser", "--port", "0", "--players", "3",
+                 "--action2-after-game-end", "--end-check", "sequential"]) == 0
+    ruleset = seen["ruleset"]
+    assert ruleset.players == 3 and ruleset.action2_after_game_end
+    assert ruleset.end_check is EndCheck.SEQUENTIAL and ruleset.simultaneous_close
+    with pytest.raises(SystemExit) as exc:  # argparse names the choices
+        main(["coach", "--no-browser", "--port", "0", "--end-check", "never"])
+    assert exc.value.code == 2
+
+
 def test_the_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str],
                                            tmp_path: Path) -> None:
     from qwixx_math.cli import main

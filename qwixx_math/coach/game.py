@@ -121,13 +121,15 @@ class CoachGame:
     (every method takes the session's lock)."""
 
     def __init__(self, players: int = 2, layout: SheetLayout | str = "official",
-                 names: tuple[str, ...] | None = None, seed: int | None = None) -> None:
+                 names: tuple[str, ...] | None = None, seed: int | None = None,
+                 ruleset: Ruleset | None = None) -> None:
         self._lock = threading.RLock()
         self._rng = random.Random(seed)
         self._history: list[Snapshot] = []
         self._now = Snapshot(new_game(2), (None, None), (), ("", ""))
         self.new({"players": players, "layout": layout if isinstance(layout, str)
-                  else layout.name, "names": list(names) if names is not None else None})
+                  else layout.name, "names": list(names) if names is not None else None,
+                  "ruleset": None if ruleset is None else ruleset.to_json()})
         self._history.clear()
 
     # -- reading ------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ import webbrowser
 from ..coach.game import CoachGame
 from ..coach.server import CoachServer, is_loopback, make_server
 from ..errors import ParseError
-from ..ruleset import MAX_PLAYERS, MIN_PLAYERS
+from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..validation import load_record
+from ..validation.options import add_ruleset_arguments, ruleset_from_args
 from ._args import add_layout_argument, ascii_int, layout_from_args, path_arg
 
 #: The port the coach listens on unless told otherwise.
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="seed of the app's dice and of the win rollouts (default: random)")
     p.add_argument("--verbose", action="store_true", help="log every request on stderr")
     add_layout_argument(p, None)
+    add_ruleset_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -59,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
         if len(names) != args.players:
             raise ParseError(f"--names gives {len(names)} name(s) for {args.players} "
                              "player(s) (--players)")
+    ruleset = ruleset_from_args(args, Ruleset(players=args.players))
     game = CoachGame(args.players, layout.name if layout is not None else "official", names,
-                     seed=args.seed)
+                     seed=args.seed, ruleset=ruleset)
     if args.record is not None and os.path.exists(args.record):
         game.load(load_record(args.record))
         game.forget_undo()
