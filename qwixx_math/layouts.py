@@ -494,8 +494,9 @@ class SheetLayout:
             rows.append(cells)
             weights.append(tuple(2 if part[i].isupper() else 1 for i in range(0, len(part), 2)))
         doubled = any(w == 2 for ws in weights for w in ws)
-        cells = match.group(5) or ""
-        steps = tuple((int(cells[i]), int(cells[i + 1], 16)) for i in range(0, len(cells), 2))
+        step_text = match.group(5) or ""
+        steps = tuple((int(step_text[i]), int(step_text[i + 1], 16))
+                      for i in range(0, len(step_text), 2))
         return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import json_values, mutated_json
+from test_layouts_cli import run, write
 
 from qwixx_math.cli import main
 from qwixx_math.errors import ParseError, QwixxError
@@ -50,20 +51,6 @@ HOUSE: dict[str, Any] = {
     "closed_rows_to_end": 2,
     "steps": [["red", p] for p in range(6)] + [["green", p] for p in range(5)],
 }
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def write(path: Path, data: object) -> str:
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return str(path)
 
 
 # -- the JSON form -------------------------------------------------------------------------------
