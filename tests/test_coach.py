@@ -10,6 +10,7 @@ bodies) and the server keeps serving.
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import threading
@@ -24,12 +25,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qwixx_math.coach import CoachGame, make_server
-from qwixx_math.coach.coaching import TUTOR_LEVELS, tutor
+from qwixx_math.coach.coaching import TUTOR_LEVELS, AdviceCache, advice_json, tutor
 from qwixx_math.coach.server import CoachServer
+from qwixx_math.errors import ParseError
+from qwixx_math.layouts import LAYOUTS
 from qwixx_math.notation import format_plan, format_roll, mark_to_json
 from qwixx_math.record import GameRecord, TurnRecord, random_game
 from qwixx_math.rules import GameState, legal_plans
-from qwixx_math.ruleset import Ruleset
+from qwixx_math.ruleset import DieRemoval, Ruleset
+from qwixx_math.table import TableAdvisor
 from qwixx_math.validation import read_record, validate_file
 
 Call = Callable[..., tuple[int, Any]]
@@ -272,6 +276,13 @@ BAD_REQUESTS: list[tuple[str, dict[str, Any], int, str]] = [
     ("/api/tap", {"player": 0, "colour": "red", "number": 2.0}, 400, "whole number"),
     ("/api/skip", {}, 409, "R4"),
     ("/api/advice", {"rollouts": "yes"}, 400, "rollouts"),
+    ("/api/new", {"ruleset": "official"}, 400, "ruleset must be an object"),
+    ("/api/new", {"ruleset": {"die_removal": "never"}}, 400, "die_removal must be one of"),
+    ("/api/new", {"ruleset": {"end_check": 3}}, 400, "end_check must be one of"),
+    ("/api/new", {"ruleset": {"action2_after_game_end": "yes"}}, 400, "true or false"),
+    ("/api/new", {"ruleset": {"simultaneous_close": None}}, 400, "true or false"),
+    ("/api/new", {"ruleset": {"variant": "x"}}, 400, "unknown ruleset field(s): variant"),
+    ("/api/new", {"players": 2, "ruleset": {"players": 3}}, 400, "R3"),
 ]
 
 
@@ -319,13 +330,16 @@ def test_bad_http_is_refused_and_the_server_goes_on(call: Call, server: CoachSer
 
 
 _KEYS = st.sampled_from(["player", "colour", "number", "roll", "players", "layout",
-                         "names", "rollouts", "format", "turns", "version"])
+                         "names", "rollouts", "format", "turns", "version", "ruleset",
+                         "die_removal", "end_check", "simultaneous_close",
+                         "action2_after_game_end"])
 _JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**20, 10**20)
                      | st.floats(allow_nan=False) | st.text(max_size=30),
                      lambda inner: st.lists(inner, max_size=4)
                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 _VALUES = st.one_of(_JSON, st.integers(-2, 14), st.sampled_from(
-    ["red", "yellow", "green", "blue", "w:3,4/r:1/y:2/g:6/b:5", "official", "mixx-a"]))
+    ["red", "yellow", "green", "blue", "w:3,4/r:1/y:2/g:6/b:5", "official", "mixx-a",
+     "end_of_turn", "sequential", "immediate", "after_actions"]))
 # advice and new games are fuzzed on their own below: a 3-5 player table would be solved
 _STEPS = ["/api/roll", "/api/tap", "/api/skip", "/api/done", "/api/undo", "/api/advice",
           "/api/record", "/api/save", "/api/load", "/api/state", "/api/review", "/api/x"]
@@ -440,3 +454,116 @@ def test_solitaire_advice_has_no_win_model(call: Call) -> None:
     assert "no win model" in advice["win_model"]
     status, err = call("/api/advice", {"rollouts": True})
     assert status == 400 and "2 to 5 players" in err["error"]
+
+
+DIALECT = {"action2_after_game_end": True, "die_removal": "end_of_turn",
+           "end_check": "sequential", "simultaneous_close": False}
+
+
+def test_a_new_game_takes_the_ruleset_switches_into_its_record_and_back(
+        call: Call, record_file: Path) -> None:
+    status, view = call("/api/new", {"players": 2, "ruleset": DIALECT})
+    assert status == 200 and view["ruleset"] == {"players": 2, **DIALECT}
+    played = random_game(players=2, seed=6, ruleset=Ruleset.from_json({"players": 2, **DIALECT}))
+    view = play(call, GameRecord(played.players, played.ruleset, played.turns[:4]))
+    assert view["turns"] == 4 and view["ruleset"] == {"players": 2, **DIALECT}
+    status, rec = call("/api/record")
+    assert status == 200 and read_record(rec).ruleset == played.ruleset
+    assert call("/api/save", {})[1]["valid"]
+    assert read_record(json.loads(record_file.read_text())).ruleset == played.ruleset
+    call("/api/new", {"players": 2})
+    _, loaded = call("/api/load", {})
+    assert loaded["ruleset"] == {"players": 2, **DIALECT} and loaded["turns"] == 4
+    # a switch left out is official; the official game again without any
+    _, view = call("/api/new", {"players": 3, "ruleset": {"die_removal": "end_of_turn"}})
+    assert Ruleset.from_json(view["ruleset"]) == Ruleset(3, die_removal=DieRemoval.END_OF_TURN)
+    _, view = call("/api/new", {"players": 2})
+    assert Ruleset.from_json(view["ruleset"]).is_official
+
+
+def test_advice_uses_the_games_r15_option_and_says_the_win_model_does_not(
+        call: Call, server: CoachServer) -> None:
+    ruleset = Ruleset(2, action2_after_game_end=True)
+    call("/api/new", {"players": 2, "ruleset": ruleset.to_json()})
+    call("/api/roll", {"roll": "w:2,5/r:3/y:6/g:1/b:4"})
+    status, advice = call("/api/advice", {"player": 0})
+    assert status == 200 and advice["unavailable"] is None
+    state = server.game.state
+    assert state.ruleset == ruleset
+    got = [(p["plan"], p["expected_score"]) for p in advice["plans"]]
+    r15 = TableAdvisor.for_ruleset(ruleset, progress=False).advise_player(state, 0)
+    assert got == [(format_plan(r.plan), r.expected_score) for r in r15.plans]
+    # the official table values this position otherwise: the test would see the wrong table
+    official = TableAdvisor.for_ruleset(Ruleset(2), progress=False).advise_player(
+        dataclasses.replace(state, ruleset=Ruleset(2)), 0)
+    assert {format_plan(r.plan): r.expected_score for r in official.plans} != dict(got)
+    assert all(p["win_model"] is None for p in advice["plans"])
+    assert "no win model under the R15 Option" in advice["win_model"]
+    assert "R15 Option" in advice["rules"]
+    call("/api/new", {"players": 2, "ruleset": {"end_check": "sequential"}})
+    call("/api/roll", {"roll": "w:2,5/r:3/y:6/g:1/b:4"})
+    _, advice = call("/api/advice", {"player": 1})
+    assert "end check sequential (R14)" in advice["rules"] and advice["plans"]
+    assert "end check sequential (R14)" in advice["win_model"]
+
+
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_every_layout_is_drawn_tapped_and_refused_by_its_own_rule(call: Call, name: str) -> None:
+    layout = LAYOUTS[name]
+    _, view = call("/api/new", {"players": 2, "layout": name})
+    drawn = view["layout"]
+    assert drawn["name"] == name and drawn["lock_threshold"] == layout.lock_threshold
+    for i, row in enumerate(drawn["rows"]):
+        assert row["numbers"] == list(layout.numbers[i])
+        assert row["doubles"] == [layout.is_double(row["lock"], n) for n in row["numbers"]]
+    assert any(any(r["doubles"]) for r in drawn["rows"]) == layout.has_doubles
+    first = drawn["rows"][0]
+    low, last = first["numbers"][0], first["numbers"][-1]
+    # the first cell of the first row: a legal white sum, shown pending
+    call("/api/roll", {"roll": f"w:{(low + 1) // 2},{low // 2}/r:1/y:1/g:1/b:1"})
+    status, tapped = call("/api/tap", {"player": 1, "colour": first["lock"], "number": low})
+    assert status == 200 and tapped["pending"][1] == {"colour": first["lock"], "number": low}
+    call("/api/undo", {})
+    call("/api/undo", {})
+    # the row's last number on an empty row: refused by this pad's lock rule (R8 or DB2)
+    call("/api/roll", {"roll": f"w:{(last + 1) // 2},{last // 2}/r:1/y:1/g:1/b:1"})
+    status, err = call("/api/tap", {"player": 0, "colour": first["lock"], "number": last})
+    assert status == 409 and err["rule"] == layout.lock_rule
+    assert err["error"].startswith(f"{layout.lock_rule}: ")
+
+
+def test_advice_without_a_table_says_why_with_the_librarys_message(
+        call: Call, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generic path: whatever typed error the table's solver raises for a sheet (DB1
+    on a double-cell pad today) comes back as the panel's reason, never a 5xx."""
+    import qwixx_math.coach.coaching as coaching
+
+    def refuse(*args: Any, **kwargs: Any) -> TableAdvisor:
+        raise ParseError("DB1: the solver does not handle this pad (a test)")
+
+    monkeypatch.setattr(coaching.TableAdvisor, "for_ruleset", refuse)
+    for name in LAYOUTS:
+        call("/api/new", {"players": 2, "layout": name})
+        call("/api/roll", {"roll": "w:3,4/r:1/y:2/g:6/b:5"})
+        status, advice = call("/api/advice", {"player": 0})
+        assert status == 200 and advice["plans"] == [] and advice["rule"] == "DB1"
+        assert advice["unavailable"] == ("no advice here: DB1: the solver does not handle "
+                                         "this pad (a test)")
+
+
+def test_the_advice_cache_answers_the_same_bytes_once_computed() -> None:
+    game = CoachGame(2, seed=9)
+    game.roll("w:2,5/r:3/y:6/g:1/b:4")
+    cache = AdviceCache(size=2)
+    first = cache.get(game.state, 1)
+    assert json.loads(first) == advice_json(game.state, 1)
+    assert cache.get(game.state, 1) is first and len(cache) == 1
+    cache.get(game.state, 0)
+    game.tap(1, "red", 7)
+    game.done()  # the action-2 phase: another state, another answer
+    assert json.loads(cache.get(game.state, 0)) == advice_json(game.state, 0)
+    assert len(cache) == 2  # the oldest went
+    with pytest.raises(ParseError, match="seat number"):
+        cache.get(game.state, 2)
+    with pytest.raises(ParseError):
+        AdviceCache(size=0)

@@ -182,3 +182,26 @@ def test_a_whole_game_through_the_page(browser: Any, server: CoachServer,
     assert pixels.shape[0] > 500 and pixels.shape[1] > 500
     colours = np.unique((pixels[..., :3] * 255).astype(np.uint8).reshape(-1, 3), axis=0)
     assert len(colours) > 50  # sheets in four colours, text, tables: far from blank
+
+
+def test_a_ruleset_switch_from_the_new_game_form(browser: Any, server: CoachServer,
+                                                 tmp_path: Path) -> None:
+    """The R15 Option ticked in the form: the page names it, the game plays it, the advice
+    says the win model does not know it, and the saved record carries it."""
+    driver = browser
+    driver.get(server.url)
+    _idle(driver)
+    assert driver.find_element("id", "rules-shown").text == ""  # the official rules
+    driver.find_element("css selector", "#rules-form summary").click()
+    driver.find_element("id", "rule-a2").click()
+    _click(driver, "new-game")
+    assert "R15 Option" in driver.find_element("id", "rules-shown").text
+    assert server.game.state.ruleset.action2_after_game_end
+    driver.find_element("id", "roll-input").send_keys("w:3,4/r:1/y:2/g:6/b:5")
+    _click(driver, "roll-btn")
+    _click(driver, "advice-btn")
+    assert len(driver.find_elements("css selector", "#advice tr")) >= 2
+    assert "no win model under the R15 Option" in driver.find_element("id", "advice-note").text
+    _click(driver, "save")
+    assert "validates clean" in _message(driver)
+    assert load_record(tmp_path / "game.json").ruleset.action2_after_game_end

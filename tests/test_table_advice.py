@@ -84,17 +84,30 @@ def random_others(rolled: GameState, rng: random.Random) -> list[Mark | None]:
     return [None] * rolled.players
 
 
+def random_turn(advisor: TableAdvisor, seed: int, pick: int, roll_seed: int
+                ) -> tuple[GameState, Roll, GameState, list[Mark | None]]:
+    """A position of :func:`random_position` for ``advisor``'s table, a seeded roll, the
+    state rolled, and everybody's action-1 choices (:func:`random_others`)."""
+    state = random_position(advisor.players, advisor.action2_after_action1_end, seed, pick)
+    rng = random.Random(roll_seed)
+    roll = random_roll(rng, state.dice_in_play)
+    rolled = state.with_roll(roll)
+    return state, roll, rolled, random_others(rolled, rng)
+
+
+#: The positions of the brute-force comparisons: a game, a ROLL state of it, a roll.
+TURNS = given(seed=st.integers(0, 10**6), pick=st.integers(0, 200),
+              roll_seed=st.integers(0, 10**6))
+
+
 # -- the active player -----------------------------------------------------------------------------
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), pick=st.integers(0, 200), roll_seed=st.integers(0, 10**6))
+@TURNS
 def test_active_advice_equals_brute_force(advisor: TableAdvisor, seed: int, pick: int,
                                           roll_seed: int) -> None:
     n = advisor.players
-    state = random_position(n, advisor.action2_after_action1_end, seed, pick)
-    rng = random.Random(roll_seed)
-    roll = random_roll(rng, state.dice_in_play)
-    others = random_others(state.with_roll(roll), rng)
+    state, roll, _, others = random_turn(advisor, seed, pick, roll_seed)
     advice = advisor.advise(state, roll, others)
     brute = ranked([(outcome_value(advisor.table, state.play_plan(roll, plan, others),
                                    state.active, n - 1), plan)
@@ -108,15 +121,11 @@ def test_active_advice_equals_brute_force(advisor: TableAdvisor, seed: int, pick
 # -- passive players -------------------------------------------------------------------------------
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), pick=st.integers(0, 200), roll_seed=st.integers(0, 10**6))
+@TURNS
 def test_passive_advice_equals_brute_force(advisor: TableAdvisor, seed: int, pick: int,
                                            roll_seed: int) -> None:
     n = advisor.players
-    state = random_position(n, advisor.action2_after_action1_end, seed, pick)
-    rng = random.Random(roll_seed)
-    roll = random_roll(rng, state.dice_in_play)
-    rolled = state.with_roll(roll)
-    others = random_others(rolled, rng)
+    state, roll, rolled, others = random_turn(advisor, seed, pick, roll_seed)
     for p in range(n):
         if p == state.active:
             continue
@@ -237,14 +246,12 @@ def test_passive_in_the_action2_phase_is_refused() -> None:
 # -- action 2 --------------------------------------------------------------------------------------
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), pick=st.integers(0, 200), roll_seed=st.integers(0, 10**6))
+@TURNS
 def test_action2_advice_equals_brute_force(advisor: TableAdvisor, seed: int, pick: int,
                                            roll_seed: int) -> None:
     n = advisor.players
-    state = random_position(n, advisor.action2_after_action1_end, seed, pick)
-    rng = random.Random(roll_seed)
-    rolled = state.with_roll(random_roll(rng, state.dice_in_play))
-    after1 = rolled.with_action1(random_others(rolled, rng))
+    _, _, rolled, others = random_turn(advisor, seed, pick, roll_seed)
+    after1 = rolled.with_action1(others)
     if after1.phase is not Phase.ACTION2:
         with pytest.raises(ParseError):
             advisor.advise_action2(after1)

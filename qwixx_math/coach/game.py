@@ -64,11 +64,12 @@ class Snapshot:
 
 def layout_json(layout: SheetLayout) -> dict[str, Any]:
     """What the page needs to draw a sheet of ``layout``: each row's lock colour, numbers
-    left to right and the colour of each cell."""
+    left to right, the colour of each cell and whether it is a double cell (DB1)."""
     return {"name": layout.name, "penalty_boxes": layout.penalty_boxes,
             "lock_threshold": layout.lock_threshold,
             "rows": [{"lock": lock.value, "numbers": list(layout.numbers[i]),
-                      "colours": [c.value for c in layout.colours[i]]}
+                      "colours": [c.value for c in layout.colours[i]],
+                      "doubles": [layout.is_double(lock, n) for n in layout.numbers[i]]}
                      for i, lock in enumerate(layout.locks)]}
 
 
@@ -90,6 +91,20 @@ def _player(raw: object, players: int) -> int:
     if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < players:
         raise ParseError(f"player must be a seat number from 0 to {players - 1}, not {raw!r}")
     return raw
+
+
+def _ruleset(raw: object, players: int) -> Ruleset:
+    """The ruleset of a new game: ``raw`` is None (the official rules) or the JSON object of
+    :meth:`Ruleset.to_json`, whose ``players``, if given, must be the table's."""
+    if raw is None:
+        return Ruleset(players=players)
+    if not isinstance(raw, dict):
+        raise ParseError("ruleset must be an object such as {\"action2_after_game_end\": true, "
+                         "\"die_removal\": \"end_of_turn\"}")
+    if raw.get("players", players) != players:
+        raise ParseError(f"R3: the ruleset says {raw['players']!r} players; the table has "
+                         f"{players}")
+    return Ruleset.from_json({**raw, "players": players})
 
 
 def _roll(raw: object) -> Roll:
@@ -147,6 +162,7 @@ class CoachGame:
                 "players": list(now.names),
                 "layout": layout_json(s.layout),
                 "layouts": list(LAYOUTS),
+                "ruleset": s.ruleset.to_json(),
                 "phase": s.phase.value,
                 "active": s.active,
                 "turn": s.turn + 1,
@@ -173,7 +189,9 @@ class CoachGame:
         self._now = after
 
     def new(self, body: dict[str, Any]) -> None:
-        """A new game: ``players`` (1 to 5), ``layout`` (a name), ``names`` (optional)."""
+        """A new game: ``players`` (1 to 5), ``layout`` (a name), ``names`` (optional),
+        ``ruleset`` (optional: the R15 Option and dialect switches of
+        :meth:`Ruleset.from_json`, missing ones official)."""
         players = body.get("players", 2)
         if not isinstance(players, int) or isinstance(players, bool) \
                 or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -183,7 +201,8 @@ class CoachGame:
         if not isinstance(raw_layout, str) or raw_layout not in LAYOUTS:
             raise ParseError(f"layout must be one of {', '.join(LAYOUTS)}, not {raw_layout!r}")
         names = _names(body.get("names"), players)
-        state = new_game(ruleset=Ruleset(players=players), layout=layout_named(raw_layout))
+        state = new_game(ruleset=_ruleset(body.get("ruleset"), players),
+                         layout=layout_named(raw_layout))
         with self._lock:
             self._push(Snapshot(state, (None,) * players, (), names))
 

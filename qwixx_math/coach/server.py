@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError, ParseError, QwixxError
 from ..validation import load_record, read_record, validate_record
-from .coaching import advice_json, review_json
+from .coaching import AdviceCache, advice_json, review_json
 from .game import CoachGame
 
 __all__ = ["MAX_BODY", "CoachServer", "HTTPError", "is_loopback", "make_server"]
@@ -42,6 +42,7 @@ _STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
            "/index.html": ("index.html", "text/html; charset=utf-8"),
            "/coach.js": ("coach.js", "text/javascript; charset=utf-8"),
            "/coach.css": ("coach.css", "text/css; charset=utf-8")}
+_JSON_TYPE = "application/json; charset=utf-8"
 _SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -86,6 +87,7 @@ class CoachServer(ThreadingHTTPServer):
         self.quiet = quiet
         self._seed = seed
         self._seed_lock = threading.Lock()
+        self.advice = AdviceCache()
         self.pages = {name: resources.files(__package__).joinpath("static", name).read_bytes()
                       for name, _ in _STATIC.values()}
         if ":" in address[0]:  # an IPv6 address such as ::1
@@ -149,8 +151,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
     def _json(self, status: HTTPStatus, data: Any) -> None:
-        self._send(status, json.dumps(data, allow_nan=False).encode(),
-                   "application/json; charset=utf-8")
+        self._send(status, json.dumps(data, allow_nan=False).encode(), _JSON_TYPE)
 
     def _path(self) -> str:
         return self.path.split("?", 1)[0].split("#", 1)[0]
@@ -221,26 +222,12 @@ class _Handler(BaseHTTPRequestHandler):
                        {"error": f"internal error ({type(exc).__name__}); the game is "
                                  "unchanged", "rule": None, "status": 500})
 
-    def do_GET(self) -> None:
-        self._answer("GET")
+    def _dispatch(self) -> None:
+        """Every method the request line may name goes to :meth:`_answer`, which serves GET
+        and POST and refuses the others with a 405."""
+        self._answer(self.command)
 
-    def do_POST(self) -> None:
-        self._answer("POST")
-
-    def do_HEAD(self) -> None:
-        self._answer("HEAD")
-
-    def do_PUT(self) -> None:
-        self._answer("PUT")
-
-    def do_DELETE(self) -> None:
-        self._answer("DELETE")
-
-    def do_PATCH(self) -> None:
-        self._answer("PATCH")
-
-    def do_OPTIONS(self) -> None:
-        self._answer("OPTIONS")
+    do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _dispatch
 
     # -- the API ------------------------------------------------------------------------------
     def _get(self, path: str) -> None:
@@ -278,9 +265,12 @@ class _Handler(BaseHTTPRequestHandler):
             if not isinstance(rollouts, bool):
                 raise ParseError(f"rollouts must be true or false, not {rollouts!r}")
             state = game.state
-            self._json(HTTPStatus.OK, advice_json(
-                state, body.get("player", state.active), rollouts,
-                self.server.next_seed() if rollouts else 0))
+            player = body.get("player", state.active)
+            if rollouts:
+                self._json(HTTPStatus.OK, advice_json(state, player, True,
+                                                      self.server.next_seed()))
+            else:
+                self._send(HTTPStatus.OK, self.server.advice.get(state, player), _JSON_TYPE)
         elif path == "/api/save":
             self._json(HTTPStatus.OK, self._save())
         else:

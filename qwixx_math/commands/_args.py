@@ -142,3 +142,35 @@ def record_with_layout(args: argparse.Namespace, record: GameRecord, source: str
                               f"{record.layout.name}, not {layout.name} (--layout)")
         record = dataclasses.replace(record, layout=layout)
     return record
+
+
+def add_rollout_arguments(parser: argparse.ArgumentParser, rollouts_help: str, seat: str,
+                          budget_help: str | None = None) -> None:
+    """The win rollouts' options of ``advise`` and ``review`` (``--objective win``):
+    ``--rollouts`` (``rollouts_help``), ``--budget`` (when ``budget_help`` is given),
+    ``--seed``, ``--opponents`` and ``--own-player`` (of ``seat``, e.g. "the advised
+    seat"); :func:`rollout_players` reads the players back."""
+    parser.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
+                        help=f"with --objective win: {rollouts_help}")
+    if budget_help is not None:
+        parser.add_argument("--budget", type=ascii_int(), default=None, metavar="D",
+                            help=f"with --objective win: {budget_help}")
+    parser.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
+                        help="with --objective win: the seed of the rollouts' dice (default 0)")
+    parser.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",
+                        help="with --objective win: the arena player (e.g. win, racer, greedy) "
+                             "of every other seat in the rollouts, or one per other seat in "
+                             "seat order (default win)")
+    parser.add_argument("--own-player", default=None, metavar="NAME",
+                        help=f"with --objective win: the arena player of {seat}'s later "
+                             "decisions in the rollouts (default win)")
+
+
+def rollout_players(args: argparse.Namespace) -> tuple[str | list[str], str]:
+    """The rollout players of :func:`add_rollout_arguments`' options: the opponents (one
+    name for every other seat, or one per seat) and the seat's own later player."""
+    opponents: str | list[str] = "win"
+    if args.opponents is not None:
+        names = [name.strip() for name in args.opponents.split(",")]
+        opponents = names[0] if len(names) == 1 else names
+    return opponents, "win" if args.own_player is None else args.own_player

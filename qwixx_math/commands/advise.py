@@ -65,7 +65,15 @@ from ..winadvice import (
     advise_win,
     advise_win_separated,
 )
-from ._args import add_layout_argument, ascii_int, check_layout, layout_from_args, path_arg
+from ._args import (
+    add_layout_argument,
+    add_rollout_arguments,
+    ascii_int,
+    check_layout,
+    layout_from_args,
+    path_arg,
+    rollout_players,
+)
 from ._solitaire import add_solver_options
 
 #: The most plans ``--top`` may ask for (a turn has at most a few dozen choices).
@@ -125,22 +133,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="ev (default): rank by expected final score; win: rank by the share "
                         "of the win estimated by rollouts on common dice, beside the exact "
                         "table EV (--state, or one --sheet per seat)")
-    p.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
-                   help=f"with --objective win: exactly K rollouts per choice (2 to "
-                        f"{MAX_ROLLOUTS}; default: until the first choice is separated "
-                        "from the second, within --budget)")
-    p.add_argument("--budget", type=ascii_int(), default=None, metavar="D",
-                   help=f"with --objective win: the players' decisions the rollouts may "
-                        f"spend (1 to {MAX_BUDGET}; default {SEPARATE_BUDGET}, about 2 s)")
-    p.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
-                   help="with --objective win: the seed of the rollouts' dice (default 0)")
-    p.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",
-                   help="with --objective win: the arena player (e.g. win, racer, greedy) of "
-                        "every other seat in the rollouts, or one per other seat in seat "
-                        "order (default win)")
-    p.add_argument("--own-player", default=None, metavar="NAME",
-                   help="with --objective win: the arena player of the advised seat's later "
-                        "decisions in the rollouts (default win)")
+    add_rollout_arguments(
+        p, f"exactly K rollouts per choice (2 to {MAX_ROLLOUTS}; default: until the first "
+           "choice is separated from the second, within --budget)", "the advised seat",
+        budget_help=f"the players' decisions the rollouts may spend (1 to {MAX_BUDGET}; "
+                    f"default {SEPARATE_BUDGET}, about 2 s)")
     add_layout_argument(p, "the sheet text or the state")
     add_solver_options(p, "no progress bar while solving")
     p.set_defaults(func=run)
@@ -319,11 +316,7 @@ def _win_run(args: argparse.Namespace, progress: bool | None) -> int:
         raise ParseError(f"--objective win works on the official sheet only (its rollouts "
                          f"play the arena's players); the sheets are of layout "
                          f"{state.layout.name}: use --objective ev")
-    opponents: str | list[str] = "win"
-    if args.opponents is not None:
-        names = [name.strip() for name in args.opponents.split(",")]
-        opponents = names[0] if len(names) == 1 else names
-    own = "win" if args.own_player is None else args.own_player
+    opponents, own = rollout_players(args)
     seed = 0 if args.seed is None else args.seed
     advice: WinAdvice
     if args.rollouts is not None:

@@ -20,7 +20,14 @@ import sys
 from ..errors import ParseError
 from ..review import MAX_REVIEW_ROLLOUTS, review_players
 from ..validation import load_record
-from ._args import add_layout_argument, ascii_int, path_arg, record_with_layout
+from ._args import (
+    add_layout_argument,
+    add_rollout_arguments,
+    ascii_int,
+    path_arg,
+    record_with_layout,
+    rollout_players,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,18 +59,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="ev (default): expected-score loss; win: also the win chance lost "
                         "per decision, estimated by rollouts (a table of 2 to 5 players, "
                         "official sheet)")
-    p.add_argument("--rollouts", type=ascii_int(), default=None, metavar="K",
-                   help=f"with --objective win: rollouts per choice at every decision (2 to "
-                        f"{MAX_REVIEW_ROLLOUTS}; default: the win advice's own budget, under "
-                        "a second per ranking)")
-    p.add_argument("--seed", type=ascii_int(), default=None, metavar="S",
-                   help="with --objective win: the seed of the rollouts (default 0)")
-    p.add_argument("--opponents", default=None, metavar="NAME[,NAME...]",
-                   help="with --objective win: the arena player of every other seat in the "
-                        "rollouts, or one per other seat in seat order (default win)")
-    p.add_argument("--own-player", default=None, metavar="NAME",
-                   help="with --objective win: the arena player of the reviewed seat's later "
-                        "decisions in the rollouts (default win)")
+    add_rollout_arguments(
+        p, f"rollouts per choice at every decision (2 to {MAX_REVIEW_ROLLOUTS}; default: the "
+           "win advice's own budget, under a second per ranking)", "the reviewed seat")
     p.add_argument("--top", type=ascii_int(), default=5, metavar="N",
                    help="how many costliest decisions to list (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -84,15 +82,11 @@ def run(args: argparse.Namespace) -> int:
             raise ParseError(f"{', '.join(given)}: only with --objective win")
     record = record_with_layout(args, load_record(args.record), args.record)
     players = [args.player] if args.player is not None else None
-    opponents: str | list[str] = "win"
-    if args.opponents is not None:
-        names = [name.strip() for name in args.opponents.split(",")]
-        opponents = names[0] if len(names) == 1 else names
+    opponents, own = rollout_players(args)
     reviews = review_players(  # a QwixxError: cli.main, exit 2
         record, players, table_size=args.players, objective=args.objective,
         rollouts=args.rollouts, seed=0 if args.seed is None else args.seed,
-        progress=not args.quiet, opponents=opponents,
-        own="win" if args.own_player is None else args.own_player)
+        progress=not args.quiet, opponents=opponents, own=own)
     if args.json:
         json.dump({"reviews": [r.to_json(args.top) for r in reviews]}, sys.stdout)
         sys.stdout.write("\n")

@@ -2,6 +2,7 @@
 "use strict";
 
 let view = null;
+let shownRules = null;
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs, ...children) {
@@ -78,6 +79,9 @@ function render() {
     status = `Game over (${v.ended_by}): ${winners} win${v.winners.length > 1 ? "" : "s"}.`;
   }
   $("status").textContent = status;
+  $("rules-shown").textContent = rulesWords(v.ruleset);
+  const rules = JSON.stringify(v.ruleset);
+  if (rules !== shownRules) { showRules(v.ruleset); shownRules = rules; }  // a new game, a load
   const dice = $("dice");
   dice.replaceChildren();
   if (v.roll) {
@@ -109,6 +113,23 @@ function render() {
   if (v.phase === "over" && !$("review").childElementCount) review();
 }
 
+// the game's rules in words when they are not the official ones (empty otherwise)
+function rulesWords(r) {
+  const words = [];
+  if (r.action2_after_game_end) words.push("R15 Option: action 2 after the game ends");
+  if (r.die_removal !== "immediate") words.push(`die removal ${r.die_removal} (R9)`);
+  if (r.end_check !== "after_actions") words.push(`end check ${r.end_check} (R14)`);
+  if (!r.simultaneous_close) words.push("no simultaneous close (R10)");
+  return words.length ? `Rules: ${words.join("; ")}.` : "";
+}
+
+function showRules(r) {
+  $("rule-a2").checked = r.action2_after_game_end;
+  $("rule-die-removal").value = r.die_removal;
+  $("rule-end-check").value = r.end_check;
+  $("rule-simultaneous").checked = r.simultaneous_close;
+}
+
 function drawSheet(v, sheet, p) {
   const box = el("div", {class: "sheet" + (p === v.active ? " active" : ""), id: `sheet-${p}`});
   box.append(el("h3", {}, el("span", {}, v.players[p] + (p === v.active ? " (rolls)" : "")),
@@ -120,6 +141,7 @@ function drawSheet(v, sheet, p) {
     const line = el("div", {class: `row ${row.lock}` + (closed ? " closed" : "")});
     row.numbers.forEach((n, k) => {
       let cls = `cell ${row.colours[k]}`;
+      if (row.doubles[k]) cls += " double";
       if (marks.has(n)) cls += " marked";
       if (v.pending[p] && v.pending[p].colour === row.lock && v.pending[p].number === n) cls += " pending";
       const b = el("button", {class: cls, type: "button", id: `cell-${p}-${row.lock}-${n}`,
@@ -158,7 +180,12 @@ const advise = busyWhile(async (rollouts) => {
     a = await api("/api/advice", {player, rollouts});
   } catch (e) {
     $("advice").replaceChildren();
-    $("advice-note").textContent = e.rule ? `${e.rule}: ${e.message}` : e.message;
+    $("advice-note").textContent = e.message;
+    return;
+  }
+  if (a.unavailable) {
+    $("advice").replaceChildren();
+    $("advice-note").textContent = a.unavailable;
     return;
   }
   const head = el("tr", {}, ...["#", "plan", "in words", "EV", "EV loss", "win (model)"]
@@ -177,7 +204,7 @@ const advise = busyWhile(async (rollouts) => {
   });
   $("advice").replaceChildren(head, ...rows);
   let note = `${view.players[player]}, ${a.passive ? "white sum (passive)" : "active"}; EV: exact ` +
-    `expected final score, ${a.model}. Win (model): ${a.win_model}.`;
+    `expected final score, ${a.model}; ${a.rules}. Win (model): ${a.win_model}.`;
   if (a.rollouts) {
     note += ` Rollouts: ${a.rollouts.count} per choice, seed ${a.rollouts.seed}, played by ` +
       `${a.rollouts.players.join(", ")}.`;
@@ -226,7 +253,9 @@ function wire() {
     e.preventDefault();
     const players = Number($("players").value);
     const names = $("names").value.trim();
-    const body = {players, layout: $("layout").value};
+    const body = {players, layout: $("layout").value, ruleset: {
+      action2_after_game_end: $("rule-a2").checked, die_removal: $("rule-die-removal").value,
+      end_check: $("rule-end-check").value, simultaneous_close: $("rule-simultaneous").checked}};
     if (names) body.names = names.split(",").map((s) => s.trim());
     step("/api/new", body).then(() => $("review").replaceChildren());
   });
