@@ -16,11 +16,14 @@ carries stable attributes (``docs/drawing.md``):
   ``data-colour`` (the cell's colour), ``data-number``, ``data-position`` (0 = leftmost),
   ``data-marked`` and ``data-markable`` (``true``/``false``: whether R7, R8 and R9 let the
   sheet mark it now), and ``data-plan`` (``1`` or ``2``: the action of the plan that marks
-  it) on a planned cell;
+  it) on a planned cell, and on a Connected Steps sheet ``data-step`` (``true`` on a step
+  cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2);
 * ``<g class="row">`` per row (``data-row``, ``data-closed``), ``<g class="lock">``
   (``data-row``, ``data-locked``), ``<g class="penalty">`` per box (``data-index``,
   ``data-marked``; ``data-plan="penalty"`` on the box a penalty plan crosses),
-  ``<g class="die">`` per die (``data-colour``: ``white`` or a colour, ``data-face``).
+  ``<g class="die">`` per die (``data-colour``: ``white`` or a colour, ``data-face``);
+  ``<text class="score">`` the total and, on a Connected Steps sheet,
+  ``<text class="steps-score">`` the points of the step cells.
 
 >>> from qwixx_math.notation import parse_sheet
 >>> svg = sheet_svg(parse_sheet("r:2,3/g:12/p:1"), plan="r5/-")
