@@ -291,3 +291,24 @@ def test_colour_names_in_steps_follow_the_lock_colours() -> None:
     layout = SheetLayout.from_json(data)
     assert layout.steps_crossed((0b111, 0, 0, 0)) == 3
     assert layout.is_step(Colour.RED, 2) and not layout.is_step(Colour.YELLOW, 2)
+
+
+def test_the_layouts_command_lists_the_labels_and_shows_a_layout(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`layouts` lists every published pad with its label; --show prints a layout file's
+    JSON (which reads back as the pad), checks a file, and refuses a bad one (exit 2)."""
+    code, out, _ = run(["layouts"], capsys)
+    assert code == 0
+    for name, layout in LAYOUTS.items():
+        assert re.search(rf"^{re.escape(name)} +{layout.confidence.value} ", out, re.M)
+    assert re.search(r"^mixx-a +checked +colours mixed$", out, re.M)
+    assert re.search(r"^connected-steps-s21 +reconstructed +11 step cells$", out, re.M)
+    code, out, _ = run(["layouts", "--json"], capsys)
+    assert code == 0 and [la["name"] for la in json.loads(out)] == list(LAYOUTS)
+    code, out, _ = run(["layouts", "--show", "double-b"], capsys)
+    assert code == 0 and SheetLayout.from_json(json.loads(out)) is DOUBLE_B
+    code, out, _ = run(["layouts", "--show", write(tmp_path / "house.json", HOUSE)], capsys)
+    assert code == 0 and json.loads(out) == SheetLayout.from_json(HOUSE).to_json()
+    code, _, err = run(["layouts", "--show", write(tmp_path / "bad.json", {"name": "x"})],
+                       capsys)
+    assert code == 2 and "needs the field 'rows'" in err
