@@ -27,28 +27,69 @@ of :data:`~qwixx_math.model.COLOURS` that the layout uses.
 die's colour, in any open row (on the official sheet and Mixx B that cell is in
 the row of the die's colour).  **Action 1** (the white sum, R5) may be marked in
 any open row, whatever the colour of the cell.
+
+**Step cells** (Qwixx Connected, the Steps, VARIANTS.md §4).  ``steps`` lists the
+eleven framed cells ``(row index, position)`` of a staircase; they are ordinary cells
+in play (CS1), and the sheet scores a fifth group T(crossed step cells) (CS2,
+:attr:`SheetLayout.score_rule`).  :data:`CONNECTED_STEPS` is S2's sheet 1, a
+reconstruction (no official sheet could be read); ``connected-steps-2`` to ``-5`` and
+``connected-steps-s21`` are the other reconstructions VARIANTS.md lists.
+
+**Provenance.**  Each layout says how sure the project is that it is the printed pad
+(:class:`Confidence`, VARIANTS.md §0.3) and where it comes from (``source``); neither
+takes part in equality.
+
+**Layout files.**  :meth:`SheetLayout.to_json` and :meth:`SheetLayout.from_json` are the
+JSON form of a layout (docs/layouts.md); :func:`read_layout_file` reads one from a file
+(``--layout FILE`` on the command line).
 """
 
 from __future__ import annotations
 
+import enum
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .colours import COLOURS, Colour
 from .errors import ParseError
+from .files import read_text_bounded
 from .parsing import shown, spelling_hint
 
 __all__ = [
+    "CONNECTED_STEPS",
+    "CONNECTED_STEPS_S21",
     "DOUBLE_B",
     "DOUBLE_B_ALT",
     "LAYOUTS",
+    "LAYOUT_FILE_LIMIT",
     "MIXX_A",
     "MIXX_B",
     "OFFICIAL",
+    "STEPS_CELLS",
+    "Confidence",
     "SheetLayout",
     "layout_named",
+    "read_layout_file",
 ]
+
+#: The number of step cells of a Connected Steps sheet (VARIANTS.md §4.1).
+STEPS_CELLS = 11
+
+
+class Confidence(enum.Enum):
+    """How sure the project is that a layout is the printed pad (VARIANTS.md §0.3)."""
+
+    #: A source transcribed it from the official sheet (or it is RULES.md's own sheet).
+    CHECKED = "checked"
+    #: Given in a rules text or review rather than transcribed from a sheet.
+    STATED = "stated"
+    #: A source's own invention that respects the known structural facts.
+    RECONSTRUCTED = "reconstructed"
+    #: No usable source (a house pad, a placeholder).
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +118,11 @@ class SheetLayout:
     closed_rows_to_end: int = 2
     #: Crosses per cell (1, or 2 for a double cell, DB1), row by row; ``()`` = all 1.
     weights: tuple[tuple[int, ...], ...] = ()
+    #: Connected Steps: the step cells as (row index, position), sorted; ``()`` = none (CS2).
+    steps: tuple[tuple[int, int], ...] = ()
+    #: How sure the project is that this is the printed pad, and where it comes from.
+    confidence: Confidence = field(default=Confidence.UNKNOWN, compare=False)
+    source: str = field(default="", compare=False)
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -93,6 +139,8 @@ class SheetLayout:
     last_bit: tuple[int, ...] = field(init=False, repr=False, compare=False)
     allowed: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     count: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    #: step_mask[ci]: the mask of the step positions of the row locked by COLOURS[ci] (CS2).
+    step_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
     _locks: tuple[Colour, ...] = field(init=False, repr=False, compare=False)
 
@@ -135,6 +183,12 @@ class SheetLayout:
                 raise ParseError(f"layout {self.name}: {name} must be an integer, not {value!r}")
         weights = self._checked_weights()
         object.__setattr__(self, "weights", weights)
+        object.__setattr__(self, "steps", self._checked_steps())
+        if not isinstance(self.confidence, Confidence):
+            raise ParseError(f"layout {self.name}: confidence must be a Confidence, not "
+                             f"{self.confidence!r}")
+        if not isinstance(self.source, str):
+            raise ParseError(f"layout {self.name}: source must be text, not {self.source!r}")
         if not 0 <= self.lock_threshold <= min(sum(w[:-1]) for w in weights):
             raise ParseError(f"layout {self.name}: lock_threshold {self.lock_threshold} must be "
                              "0 to the crosses of a row's cells before its last one")
@@ -153,7 +207,7 @@ class SheetLayout:
         self._tables(locks)
         object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
                                                 self.penalty_boxes, self.closed_rows_to_end,
-                                                self.weights)))
+                                                self.weights, self.steps)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -173,6 +227,31 @@ class SheetLayout:
         if any(w[-1] != 1 for w in weights):
             raise ParseError(f"layout {self.name}: a row's last cell cannot be a double cell")
         return weights
+
+    def _checked_steps(self) -> tuple[tuple[int, int], ...]:
+        """``steps`` checked (none, or 11 distinct cells of the layout) and sorted."""
+        steps = self.steps
+        if steps == ():
+            return ()
+        if not (isinstance(steps, tuple) and all(
+                isinstance(c, tuple) and len(c) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
+                for c in steps)):
+            raise ParseError(f"layout {self.name}: steps are (row index, position) pairs, "
+                             f"not {shown(steps)}")
+        for row, p in steps:
+            if not 0 <= row < len(self.numbers):
+                raise ParseError(f"layout {self.name}: step ({row}, {p}): no row {row} "
+                                 f"(rows 0 to {len(self.numbers) - 1})")
+            if not 0 <= p < len(self.numbers[row]):
+                raise ParseError(f"layout {self.name}: step ({row}, {p}): row {row} has "
+                                 f"positions 0 to {len(self.numbers[row]) - 1} (the lock box "
+                                 "is never a step, CS2)")
+        if len(set(steps)) != len(steps) or len(steps) != STEPS_CELLS:
+            raise ParseError(f"layout {self.name}: steps must be {STEPS_CELLS} distinct cells "
+                             f"(VARIANTS.md §4.1), not {len(steps)} with "
+                             f"{len(set(steps))} distinct")
+        return tuple(sorted(steps))
 
     def _tables(self, locks: Sequence[Colour]) -> None:
         """The rules core's tables, by lock colour index: the row index (-1: no such row),
@@ -200,7 +279,11 @@ class SheetLayout:
             allowed[ci] = tuple(_allowed(m, length, self.lock_threshold, crosses[m])
                                 for m in range(1 << length))
             count[ci] = tuple(crosses[m] + (1 if m & last else 0) for m in range(1 << length))
+        step_mask = [0] * len(COLOURS)
+        for row, p in self.steps:
+            step_mask[locks[row].index] |= 1 << p
         for name, value in (("row_of", tuple(row_of)), ("pos", tuple(pos)),
+                            ("step_mask", tuple(step_mask)),
                             ("cell", tuple(cell)), ("last_bit", tuple(last_bit)),
                             ("allowed", tuple(allowed)), ("count", tuple(count))):
             object.__setattr__(self, name, value)
@@ -301,8 +384,31 @@ class SheetLayout:
 
     @property
     def score_rule(self) -> str:
-        """The rule id of the row score: ``R16``, or ``DB3`` on a sheet with double cells."""
-        return "DB3" if self.has_doubles else "R16"
+        """The rule id of the score: ``R16``, ``DB3`` on a sheet with double cells, or
+        ``CS2`` on a sheet with step cells (its fifth group)."""
+        return "CS2" if self.steps else "DB3" if self.has_doubles else "R16"
+
+    def is_step(self, row: Colour | str, number: int) -> bool:
+        """Whether the cell of ``row`` showing ``number`` is a step cell (CS2).
+
+        >>> CONNECTED_STEPS.is_step("red", 2), CONNECTED_STEPS.is_step("red", 3)
+        (True, False)
+        """
+        p = self.position(row, number)
+        return p is not None and bool(self.step_mask[Colour.of(row).index] >> p & 1)
+
+    def steps_crossed(self, masks: Sequence[int]) -> int:
+        """The step cells among the marked positions ``masks`` (one mask per lock colour,
+        as :attr:`qwixx_math.model.Sheet.masks`)."""
+        return sum((m & s).bit_count() for m, s in zip(masks, self.step_mask, strict=True))
+
+    def check_no_steps(self, what: str) -> None:
+        """Raise ParseError naming CS2 if this layout has step cells, whose fifth score
+        group ``what`` (a part of the library that scores a sheet row by row) does not
+        handle."""
+        if self.steps:
+            raise ParseError(f"{what} does not handle step cells (their fifth score group) "
+                             f"yet (layout {self.name})", rule="CS2")
 
     def crosses(self, row: Colour | str, mask: int) -> int:
         """The crosses of the marked positions ``mask`` of ``row``, double cells counting
@@ -349,7 +455,9 @@ class SheetLayout:
             "".join(f"{c.letter.upper() if w == 2 else c.letter}{n:x}"
                     for n, c, w in zip(r, cs, ws, strict=True))
             for r, cs, ws in zip(self.numbers, self.colours, self.weights, strict=True))
-        return f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
+        steps = "".join(f"{r}{p:x}" for r, p in self.steps)
+        return (f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
+                + (f"-s{steps}" if steps else ""))
 
     def shows(self, row: Colour | str, number: int) -> bool:
         """Whether ``row`` (a lock colour the layout has) prints ``number``."""
@@ -386,18 +494,25 @@ class SheetLayout:
             rows.append(cells)
             weights.append(tuple(2 if part[i].isupper() else 1 for i in range(0, len(part), 2)))
         doubled = any(w == 2 for ws in weights for w in ws)
+        step_text = match.group(5) or ""
+        steps = tuple((int(step_text[i]), int(step_text[i + 1], 16))
+                      for i in range(0, len(step_text), 2))
         return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),
-                           weights=tuple(weights) if doubled else ())
+                           weights=tuple(weights) if doubled else (), steps=steps)
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
                 lock_threshold: int = 5, penalty_boxes: int = 4,
                 closed_rows_to_end: int = 2,
-                weights: tuple[tuple[int, ...], ...] = ()) -> SheetLayout:
+                weights: tuple[tuple[int, ...], ...] = (),
+                steps: tuple[tuple[int, int], ...] = (),
+                confidence: Confidence = Confidence.UNKNOWN, source: str = ""
+                ) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
-        (``weights``: the crosses of each cell, see :class:`SheetLayout`)."""
+        (``weights``: the crosses of each cell, ``steps`` the step cells, see
+        :class:`SheetLayout`)."""
         shape = (f"layout {name!r}: rows must list each row's cells as (number, Colour) "
                  f"pairs, not {rows!r}")
         if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
@@ -411,13 +526,16 @@ class SheetLayout:
             numbers.append(tuple(n for n, _ in row))
             colours.append(tuple(c for _, c in row))
         return cls(name, tuple(numbers), tuple(colours),
-                   lock_threshold, penalty_boxes, closed_rows_to_end, weights)
+                   lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
+                   confidence, source)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
               lock_threshold: int = 5, penalty_boxes: int = 4,
               closed_rows_to_end: int = 2,
-              weights: tuple[tuple[int, ...], ...] = ()) -> SheetLayout:
+              weights: tuple[tuple[int, ...], ...] = (),
+              steps: tuple[tuple[int, int], ...] = (),
+              confidence: Confidence = Confidence.UNKNOWN, source: str = "") -> SheetLayout:
         """One-colour rows read ``a``scending (2, 3, ...) or ``d``escending (12, 11, ...),
         coloured red, yellow, green, blue in order: the official sheet is
         ``plain("official", "aadd")``; the solver's small test variants are the others."""
@@ -432,12 +550,169 @@ class SheetLayout:
             rows.append([(n, colour) for n in numbers])
         return cls.of_rows(name, rows, lock_threshold=lock_threshold,
                            penalty_boxes=penalty_boxes, closed_rows_to_end=closed_rows_to_end,
-                           weights=weights)
+                           weights=weights, steps=steps, confidence=confidence, source=source)
+
+    # ------------------------------------------------------------------- JSON
+    def to_json(self) -> dict[str, object]:
+        """The JSON form of the layout (docs/layouts.md); :meth:`from_json` reads it back.
+
+        >>> SheetLayout.from_json(CONNECTED_STEPS.to_json()) == CONNECTED_STEPS
+        True
+        """
+        rows: list[dict[str, object]] = []
+        for numbers, colours, weights in zip(self.numbers, self.colours, self.weights,
+                                             strict=True):
+            row: dict[str, object] = {"numbers": list(numbers)}
+            row["colours"] = (colours[0].value if len(set(colours)) == 1
+                              else [c.value for c in colours])
+            if any(w != 1 for w in weights):
+                row["weights"] = list(weights)
+            rows.append(row)
+        out: dict[str, object] = {
+            "name": self.name, "confidence": self.confidence.value, "source": self.source,
+            "rows": rows, "lock_threshold": self.lock_threshold,
+            "penalty_boxes": self.penalty_boxes, "closed_rows_to_end": self.closed_rows_to_end}
+        if self.steps:
+            out["steps"] = [[self.locks[r].value, p] for r, p in self.steps]
+        return out
+
+    @classmethod
+    def from_json(cls, data: object) -> SheetLayout:
+        """The layout of the JSON form ``data`` (:meth:`to_json`, docs/layouts.md), checked
+        field by field: a malformed field raises ParseError naming it.  A layout named like
+        a published one must be that layout (which is returned, with its labels)."""
+        if not isinstance(data, Mapping):
+            raise ParseError(f"a layout must be a JSON object, not {type(data).__name__}")
+        unknown = sorted(str(k) for k in data if k not in _JSON_FIELDS)
+        if unknown:
+            raise ParseError(f"unknown layout field(s) {shown(', '.join(unknown))}; expected "
+                             f"{', '.join(_JSON_FIELDS)}")
+        for required in ("name", "rows"):
+            if required not in data:
+                raise ParseError(f"a layout needs the field {required!r}")
+        name = data["name"]
+        if not isinstance(name, str) or _NAME.fullmatch(name) is None:
+            raise ParseError(f"layout field 'name': 1 to 40 characters a-z, 0-9, '.', '_', "
+                             f"'-', starting with a letter or digit, not {shown(name)}")
+        if _KEY.fullmatch(name):
+            raise ParseError(f"layout field 'name': {shown(name)} reads as a layout key; "
+                             "choose another name")
+        confidence = data.get("confidence", Confidence.UNKNOWN.value)
+        labels = [c.value for c in Confidence]
+        if not isinstance(confidence, str) or confidence not in labels:
+            raise ParseError(f"layout field 'confidence': one of {', '.join(labels)}, not "
+                             f"{shown(confidence)}")
+        source = data.get("source", "")
+        if not isinstance(source, str) or len(source) > 1000:
+            raise ParseError(f"layout field 'source': text of at most 1000 characters, not "
+                             f"{shown(source)}")
+        ints = {}
+        for key, default in (("lock_threshold", 5), ("penalty_boxes", 4),
+                             ("closed_rows_to_end", 2)):
+            value = data.get(key, default)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
+                raise ParseError(f"layout field {key!r}: a whole number 0 to 99, not "
+                                 f"{shown(value)}")
+            ints[key] = value
+        rows, weights = _json_rows(data["rows"])
+        locks = [cells[-1][1] for cells in rows]
+        steps = _json_steps(data.get("steps", []), locks, [len(r) for r in rows])
+        doubled = any(w != 1 for ws in weights for w in ws)
+        try:
+            layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
+                                 steps=steps, confidence=Confidence(confidence), source=source,
+                                 **ints)
+        except ParseError as exc:
+            raise ParseError(f"{exc}") from None
+        if name in LAYOUTS:
+            if LAYOUTS[name] != layout:
+                raise ParseError(f"layout field 'name': {name!r} is a published layout and "
+                                 "this one differs from it; choose another name")
+            return LAYOUTS[name]
+        return layout
+
+
+_JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
+                "closed_rows_to_end", "steps")
+_ROW_FIELDS = ("numbers", "colours", "weights")
+_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
+#: The largest layout file read (a layout is about 1 KB of JSON).
+LAYOUT_FILE_LIMIT = 64 * 1024
+
+
+def _json_int_list(value: object, where: str, low: int, high: int) -> list[int]:
+    if not isinstance(value, list) or not value or len(value) > 11 or not all(
+            isinstance(x, int) and not isinstance(x, bool) and low <= x <= high
+            for x in value):
+        raise ParseError(f"layout field {where!r}: a list of 1 to 11 whole numbers {low} to "
+                         f"{high}, not {shown(value)}")
+    return value
+
+
+def _json_rows(value: object) -> tuple[list[list[tuple[int, Colour]]], list[tuple[int, ...]]]:
+    """The rows of a layout's JSON form as (number, colour) cells, and their weights."""
+    if not isinstance(value, list) or not 1 <= len(value) <= len(COLOURS):
+        raise ParseError(f"layout field 'rows': a list of 1 to {len(COLOURS)} rows, not "
+                         f"{shown(value)}")
+    rows: list[list[tuple[int, Colour]]] = []
+    weights: list[tuple[int, ...]] = []
+    names = [c.value for c in COLOURS]
+    for i, row in enumerate(value):
+        where = f"rows[{i}]"
+        if not isinstance(row, dict):
+            raise ParseError(f"layout field {where!r}: an object with numbers and colours, not "
+                             f"{shown(row)}")
+        unknown = sorted(str(k) for k in row if k not in _ROW_FIELDS)
+        if unknown or "numbers" not in row or "colours" not in row:
+            raise ParseError(f"layout field {where!r}: the fields numbers, colours and "
+                             f"optionally weights, not {shown(sorted(map(str, row)))}")
+        numbers = _json_int_list(row["numbers"], f"{where}.numbers", 2, 12)
+        colours = row["colours"]
+        if isinstance(colours, str):
+            colours = [colours] * len(numbers)
+        if not isinstance(colours, list) or len(colours) != len(numbers) or not all(
+                isinstance(c, str) and c in names for c in colours):
+            raise ParseError(f"layout field '{where}.colours': one of {', '.join(names)}, or a "
+                             f"list of them, one per number, not {shown(row['colours'])}")
+        ws = row.get("weights", [1] * len(numbers))
+        ws = _json_int_list(ws, f"{where}.weights", 1, 2)
+        if len(ws) != len(numbers):
+            raise ParseError(f"layout field '{where}.weights': one weight (1 or 2) per number, "
+                             f"not {len(ws)} for {len(numbers)}")
+        rows.append([(n, Colour.parse(c)) for n, c in zip(numbers, colours, strict=True)])
+        weights.append(tuple(ws))
+    return rows, weights
+
+
+def _json_steps(value: object, locks: Sequence[Colour], lengths: Sequence[int]
+                ) -> tuple[tuple[int, int], ...]:
+    """The step cells of a layout's JSON form: ``[row colour, position]`` pairs."""
+    shape = (f"layout field 'steps': a list of [row, position] pairs (row: the colour of its "
+             f"lock, one of {', '.join(c.value for c in locks)}; position: 0 = leftmost), "
+             f"not {shown(value)}")
+    if not isinstance(value, list):
+        raise ParseError(shape)
+    out: list[tuple[int, int]] = []
+    for cell in value:
+        if not (isinstance(cell, list) and len(cell) == 2 and isinstance(cell[0], str)
+                and isinstance(cell[1], int) and not isinstance(cell[1], bool)):
+            raise ParseError(shape)
+        names = [c.value for c in locks]
+        if cell[0] not in names:
+            raise ParseError(f"layout field 'steps': no {shown(cell[0])} row; the rows are "
+                             f"{', '.join(names)}")
+        row = names.index(cell[0])
+        if not 0 <= cell[1] < lengths[row]:
+            raise ParseError(f"layout field 'steps': the {cell[0]} row has positions 0 to "
+                             f"{lengths[row] - 1}, not {cell[1]} (the lock box is never a "
+                             f"step, CS2)")
+        out.append((row, cell[1]))
+    return tuple(out)
 
 
 _KEY = re.compile(
     r"((?:[rygbRYGB][2-9a-c])+(?:\.(?:[rygbRYGB][2-9a-c])+){0,3})"
-    r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])")
+    r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])(?:-s((?:[0-3][0-9a]){1,44}))?")
 
 
 def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
@@ -473,7 +748,8 @@ _UP = range(2, 13)
 _DOWN = range(12, 1, -1)
 
 #: The official sheet (R2): red and yellow 2..12, green and blue 12..2.
-OFFICIAL = SheetLayout.plain("official", "aadd")
+OFFICIAL = SheetLayout.plain("official", "aadd", confidence=Confidence.CHECKED,
+                             source="RULES.md R2: the official sheet")
 
 #: Qwixx Mixx, pad A ("colours mixed"): every row keeps its numbers, its cells are
 #: coloured in segments; row 1 locks red, row 2 yellow, row 3 green, row 4 blue.
@@ -482,7 +758,7 @@ MIXX_A = SheetLayout.of_rows("mixx-a", [
     _segments(_UP, (_R, 2), (_G, 4), (_B, 2), (_Y, 3)),    # row 2: R 2-3, G 4-7, B 8-9, Y 10-12
     _segments(_DOWN, (_B, 3), (_Y, 3), (_R, 3), (_G, 2)),  # row 3: B 12-10, Y 9-7, R 6-4, G 3-2
     _segments(_DOWN, (_G, 2), (_R, 4), (_Y, 2), (_B, 3)),  # row 4: G 12-11, R 10-7, Y 6-5, B 4-2
-])
+], confidence=Confidence.CHECKED, source="docs/mixx.md: the Qwixx Mixx pad A")
 
 #: Qwixx Mixx, pad B ("numbers mixed"): every row keeps its colour; its numbers are
 #: printed in this order, the last one closing the row.
@@ -491,7 +767,7 @@ MIXX_B = SheetLayout.of_rows("mixx-b", [
     [(n, _Y) for n in (9, 12, 4, 6, 7, 2, 5, 8, 11, 3, 10)],
     [(n, _G) for n in (8, 2, 10, 12, 6, 9, 7, 4, 5, 11, 3)],
     [(n, _B) for n in (5, 7, 11, 9, 12, 3, 8, 10, 2, 6, 4)],
-])
+], confidence=Confidence.CHECKED, source="docs/mixx.md: the Qwixx Mixx pad B")
 
 
 def _doubles(asc: tuple[int, ...], desc: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -505,22 +781,77 @@ def _doubles(asc: tuple[int, ...], desc: tuple[int, ...]) -> tuple[tuple[int, ..
 #: Qwixx Double, pad B (VARIANTS.md §7): the official sheet with double cells red and
 #: yellow 3, 5, 9, 11 and green and blue 10, 8, 6, 4 (Option ``db_desc_cells``, default);
 #: the lock needs 7 crosses (DB2); rows score T(crosses), at most 16 (DB3).
-DOUBLE_B = SheetLayout("double-b", OFFICIAL.numbers, OFFICIAL.colours, lock_threshold=7,
-                       weights=_doubles((3, 5, 9, 11), (10, 8, 6, 4)))
+DOUBLE_B = SheetLayout(
+    "double-b", OFFICIAL.numbers, OFFICIAL.colours, lock_threshold=7,
+    weights=_doubles((3, 5, 9, 11), (10, 8, 6, 4)), confidence=Confidence.CHECKED,
+    source="VARIANTS.md §7.1: red and yellow double cells checked (S1, S9); green and blue "
+           "disputed, Option db_desc_cells (default 10, 8, 6, 4: S1, S2 manual)")
 
 #: Double B under ``db_desc_cells = 11,9,5,3``: green and blue doubled at 11, 9, 5, 3
 #: (the same positions as red and yellow).
-DOUBLE_B_ALT = SheetLayout("double-b-alt", OFFICIAL.numbers, OFFICIAL.colours,
-                           lock_threshold=7, weights=_doubles((3, 5, 9, 11), (11, 9, 5, 3)))
+DOUBLE_B_ALT = SheetLayout(
+    "double-b-alt", OFFICIAL.numbers, OFFICIAL.colours, lock_threshold=7,
+    weights=_doubles((3, 5, 9, 11), (11, 9, 5, 3)), confidence=Confidence.STATED,
+    source="VARIANTS.md §7.1: Option db_desc_cells = 11,9,5,3, what S2's code applies "
+           "(its own manual says 10, 8, 6, 4)")
 
-#: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|double-b-alt``).
+
+def _staircase(name: str, rows: str, source: str) -> SheetLayout:
+    """The official sheet with one step cell per column: ``rows[i]`` is the letter of the
+    row holding the step of column (position) ``i`` (VARIANTS.md §4.1)."""
+    steps = tuple((Colour.parse(letter).index, p) for p, letter in enumerate(rows))
+    return SheetLayout(name, OFFICIAL.numbers, OFFICIAL.colours, steps=steps,
+                       confidence=Confidence.RECONSTRUCTED, source=source)
+
+
+_S2 = ("VARIANTS.md §4.1: reconstruction S2 (0x0079/Qwixx board.ts), sheet {}; the official "
+       "Connected Steps sheets are unknown")
+#: Qwixx Connected, the Steps (VARIANTS.md §4): S2's sheet 1, R2 Y3 Y4 R5 G8 B7 B6 G5 R10
+#: Y11 G2 — the default ``steps_cells``, a reconstruction, not an official sheet.
+CONNECTED_STEPS = _staircase("connected-steps", "ryyrgbbgryg", _S2.format(1))
+_CONNECTED_MORE = (
+    _staircase("connected-steps-2", "yrgbygrbgby", _S2.format(2)),  # Y2 R3 G10 B9 Y6 G7 ...
+    _staircase("connected-steps-3", "gbrybrgybrg", _S2.format(3)),  # G12 B11 R4 Y5 B8 R7 ...
+    _staircase("connected-steps-4", "bgyrgybrygb", _S2.format(4)),  # B12 G11 Y4 R5 G8 Y7 ...
+    _staircase("connected-steps-5", "rgbyrbygbyr", _S2.format(5)),  # R2 G11 B10 Y5 R6 B7 ...
+)
+#: S21's "layout A" (VARIANTS.md §4.1): R2 R3 Y4 G9 Y6 R7 Y8 G5 B4 G3 B2, reconstructed and
+#: unverified.
+CONNECTED_STEPS_S21 = _staircase(
+    "connected-steps-s21", "rryg" "yryg" "bgb",
+    "VARIANTS.md §4.1: reconstruction S21 ('layout A', an unidentified Dutch implementation "
+    "citing BGG/Thimble Toys), unverified")
+
+#: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
-    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT)}
+    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, CONNECTED_STEPS,
+                           *_CONNECTED_MORE, CONNECTED_STEPS_S21)}
+
+
+def read_layout_file(path: str | Path) -> SheetLayout:
+    """The layout in the JSON file at ``path`` (:meth:`SheetLayout.from_json`, at most
+    64 KiB); errors name the file.
+
+    This is what ``--layout FILE`` reads.  :func:`layout_named` never reads a file: a
+    sheet or record names its layout by its :attr:`~SheetLayout.key`, which spells out
+    a layout of a file, so records of a house pad are complete without the file.
+    """
+    text = read_text_bounded(path, LAYOUT_FILE_LIMIT, "layout")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ParseError(f"{path}: the layout file is not JSON: {shown(str(exc), 80)}"
+                         ) from None
+    try:
+        return SheetLayout.from_json(data)
+    except ParseError as exc:
+        raise ParseError(f"{path}: {exc}") from None
 
 
 def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
-    ``double-b``, ``double-b-alt``), or the layout a spelled-out :attr:`SheetLayout.key`
+    ``double-b``, ``double-b-alt``, ``connected-steps``, ``connected-steps-2`` to ``-5``,
+    ``connected-steps-s21``), or the layout a spelled-out :attr:`SheetLayout.key`
     describes."""
     if isinstance(name, SheetLayout):
         return name

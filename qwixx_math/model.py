@@ -294,11 +294,30 @@ class Sheet:
 
     @property
     def score(self) -> int:
-        """Total: the rows minus 5 per penalty box (R16, R17)."""
+        """Total: the rows minus 5 per penalty box (R16, R17), plus T(crossed step cells)
+        on a Connected Steps sheet (CS2)."""
         m = self.masks
-        c = self.layout.count
-        return (_TRIANGLE[c[0][m[0]]] + _TRIANGLE[c[1][m[1]]] + _TRIANGLE[c[2][m[2]]]
-                + _TRIANGLE[c[3][m[3]]] - PENALTY_POINTS * self.penalties)
+        layout = self.layout
+        c = layout.count
+        total = (_TRIANGLE[c[0][m[0]]] + _TRIANGLE[c[1][m[1]]] + _TRIANGLE[c[2][m[2]]]
+                 + _TRIANGLE[c[3][m[3]]] - PENALTY_POINTS * self.penalties)
+        if layout.steps:
+            total += _TRIANGLE[layout.steps_crossed(m)]
+        return total
+
+    @property
+    def steps_crossed(self) -> int:
+        """Crossed step cells (0 on a sheet without steps, CS2)."""
+        return self.layout.steps_crossed(self.masks)
+
+    @property
+    def steps_score(self) -> int:
+        """Points of the step cells, T(crossed step cells) (CS2; 0 without steps).
+
+        >>> Sheet.parse("connected-steps|r:2,5/y:3").steps_score   # R2, R5, Y3: T(3)
+        6
+        """
+        return _TRIANGLE[self.steps_crossed]
 
     @property
     def total_marks(self) -> int:

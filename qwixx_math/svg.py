@@ -16,11 +16,14 @@ carries stable attributes (``docs/drawing.md``):
   ``data-colour`` (the cell's colour), ``data-number``, ``data-position`` (0 = leftmost),
   ``data-marked`` and ``data-markable`` (``true``/``false``: whether R7, R8 and R9 let the
   sheet mark it now), and ``data-plan`` (``1`` or ``2``: the action of the plan that marks
-  it) on a planned cell;
+  it) on a planned cell, and on a Connected Steps sheet ``data-step`` (``true`` on a step
+  cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2);
 * ``<g class="row">`` per row (``data-row``, ``data-closed``), ``<g class="lock">``
   (``data-row``, ``data-locked``), ``<g class="penalty">`` per box (``data-index``,
   ``data-marked``; ``data-plan="penalty"`` on the box a penalty plan crosses),
-  ``<g class="die">`` per die (``data-colour``: ``white`` or a colour, ``data-face``).
+  ``<g class="die">`` per die (``data-colour``: ``white`` or a colour, ``data-face``);
+  ``<text class="score">`` the total and, on a Connected Steps sheet,
+  ``<text class="steps-score">`` the points of the step cells.
 
 >>> from qwixx_math.notation import parse_sheet
 >>> svg = sheet_svg(parse_sheet("r:2,3/g:12/p:1"), plan="r5/-")
@@ -186,13 +189,20 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
             markable = not marked and _markable(sheet, row, number, closed)
             _, tint, ink = _PALETTE[cell_colour.index]
             cy = y + _PAD
+            step = (str(bool(layout.step_mask[row.index] >> position & 1)).lower()
+                    if layout.steps else None)
             out.append(
                 f'<g{_attrs(**{"class": "cell"}, data_row=row.value)}'
                 f'{_attrs(data_colour=cell_colour.value, data_number=number)}'
                 f'{_attrs(data_position=position, data_marked=str(marked).lower())}'
-                f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}>')
+                f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}'
+                f'{_attrs(data_step=step)}>')
             out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
                        f'fill="{tint}" stroke="{ink}" stroke-width="1"/>')
+            if step == "true":  # a Connected Steps step cell: framed (CS2)
+                out.append(f'<rect class="step" x="{x + 3}" y="{cy + 3}" width="{CELL - 6}" '
+                           f'height="{CELL - 6}" rx="3" fill="none" stroke="{_INK}" '
+                           'stroke-width="2.5"/>')
             faded = (is_closed or _skipped(mask, position)) and not (marked or action)
             out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 18, ink, weight="bold",
                              opacity="0.35" if faded else None))
@@ -239,6 +249,10 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
             out.append(_cross(x, y, 28, width=3))
         out.append("</g>")
         x += 34
+    if layout.steps:
+        out.append(_text(x + 20, y + 14, f"steps {sheet.steps_score}", 16, anchor="start",
+                         weight="bold", cls="steps-score"))
+        x += 90
     out.append(_text(x + 20, y + 14, f"score {sheet.score}", 16, anchor="start",
                      weight="bold", cls="score"))
     out.append("</g>")
@@ -422,6 +436,8 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         points = sheet.row_score(row)
         lines.append(f"{row.value:<7}{' '.join(cells)}  {lock:<6} {points:>2} "
                      f"point{'' if points == 1 else 's'}{state}{note}")
+    if layout.steps:
+        lines.append(_steps_line(sheet))
     boxes = " ".join("[x]" if i < sheet.penalties else "[ ]"
                      for i in range(layout.penalty_boxes))
     penalty_note = "  (plan: a penalty)" if shown_plan is not None and shown_plan.penalty else ""
@@ -429,3 +445,21 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
     if shown_plan is not None:
         lines.append(f"plan {format_plan(shown_plan)}: {shown_plan.describe(layout)}")
     return "\n".join(lines)
+
+
+def _steps_line(sheet: Sheet) -> str:
+    """The text line of a Connected Steps sheet's step cells, left to right by column
+    (``[R2]`` crossed), with their count and points (CS2).
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> print(_steps_line(parse_sheet("connected-steps|r:2,5/y:3")))
+    steps  [R2] [Y3] Y4 [R5] G8 B7 B6 G5 R10 Y11 G2   3 crossed  6 points
+    """
+    layout = sheet.layout
+    cells = []
+    for row, p in sorted(layout.steps, key=lambda cell: (cell[1], cell[0])):
+        lock = layout.locks[row]
+        label = f"{lock.letter.upper()}{layout.numbers[row][p]}"
+        cells.append(f"[{label}]" if sheet.masks[lock.index] >> p & 1 else label)
+    return (f"steps  {' '.join(cells)}   {sheet.steps_crossed} crossed  "
+            f"{sheet.steps_score} point{'' if sheet.steps_score == 1 else 's'}")

@@ -211,17 +211,23 @@ DOUBLE_CELLS = {"double-b": {"red": {3, 5, 9, 11}, "yellow": {3, 5, 9, 11},
                              "green": {10, 8, 6, 4}, "blue": {10, 8, 6, 4}},
                 "double-b-alt": {"red": {3, 5, 9, 11}, "yellow": {3, 5, 9, 11},
                                  "green": {11, 9, 5, 3}, "blue": {11, 9, 5, 3}}}
+#: VARIANTS.md §4.1, S2 sheet 1: R2 Y3 Y4 R5 G8 B7 B6 G5 R10 Y11 G2 (CS2).
+STEP_CELLS = {"connected-steps": {"red": {2, 5, 10}, "yellow": {3, 4, 11}, "green": {8, 5, 2},
+                                  "blue": {7, 6}}}
 
 
 def _points(sheet: dict[str, Any], layout: str = "official") -> int:
     total = 0
     doubles = DOUBLE_CELLS.get(layout, {})
+    steps = STEP_CELLS.get(layout, {})
+    crossed = 0
     for colour in COLOURS:
         numbers = sheet[colour.value]
         n = len(numbers) + (1 if colour.value in sheet["locks"] else 0)
         n += sum(1 for x in numbers if x in doubles.get(colour.value, ()))
         total += n * (n + 1) // 2
-    return total - 5 * sheet["penalties"]
+        crossed += sum(1 for x in numbers if x in steps.get(colour.value, ()))
+    return total + crossed * (crossed + 1) // 2 - 5 * sheet["penalties"]
 
 
 @pytest.mark.parametrize("case", TRANSITIONS, ids=[c["id"] for c in TRANSITIONS])

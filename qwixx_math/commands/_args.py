@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 from collections.abc import Callable
 
 from ..display import printable
 from ..errors import ParseError
-from ..layouts import LAYOUTS, SheetLayout, layout_named
+from ..layouts import LAYOUTS, SheetLayout, layout_named, read_layout_file
 from ..parsing import MAX_DIGITS, parse_count, parse_decimal, shown
 from ..record import GameRecord
 from ..validation.reader import RecordError
 
 __all__ = ["MAX_DIGITS", "add_layout_argument", "ascii_float", "ascii_int", "check_layout",
-           "layout_arg", "layout_from_args", "path_arg", "record_with_layout"]
+           "is_layout_file", "layout_arg", "layout_from_args", "path_arg", "record_with_layout"]
 
 
 def _shown(text: str) -> str:
@@ -75,13 +76,26 @@ def path_arg(text: str) -> str:
     return text
 
 
+def is_layout_file(text: str) -> bool:
+    """Whether ``--layout text`` names a layout file rather than a layout: a name ending in
+    ``.json`` or holding a directory separator (``./house.json``, ``pads/house.json``)."""
+    return text.endswith(".json") or "/" in text or os.sep in text
+
+
 def layout_arg(text: str) -> SheetLayout:
-    """The argparse type of a sheet layout: ``official``, ``mixx-a``, ``mixx-b``,
-    ``double-b`` or ``double-b-alt`` (or a spelled-out layout key)."""
+    """The argparse type of a sheet layout: a published name (``official``, ``mixx-a``,
+    ``double-b``, ``connected-steps``, ...), a spelled-out layout key, or a layout file
+    (a name ending in ``.json`` or holding a ``/``: :func:`qwixx_math.layouts.read_layout_file`,
+    docs/layouts.md)."""
     try:
+        if is_layout_file(text):
+            return read_layout_file(text)
         return layout_named(text)
     except ParseError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        message = str(exc)
+        if not is_layout_file(text) and message.startswith("unknown layout"):
+            message += " (a layout file's name ends in .json)"
+        raise argparse.ArgumentTypeError(message) from None
 
 
 layout_arg.__name__ = "layout"
@@ -94,10 +108,12 @@ def add_layout_argument(parser: argparse.ArgumentParser, what: str | None = "the
     sheet, such as ``solve``)."""
     named = f"; {what} may also name it" if what is not None else ""
     parser.add_argument(
-        "--layout", type=layout_arg, default=None, metavar="|".join(LAYOUTS),
+        "--layout", type=layout_arg, default=None, metavar="NAME|FILE",
         help=f"the printed sheet: official (default), mixx-a (colours mixed), mixx-b "
-             f"(numbers mixed), see docs/mixx.md, or double-b (double cells; double-b-alt: "
-             f"green and blue doubled at 11, 9, 5, 3), see docs/variants.md{named}")
+             f"(numbers mixed), see docs/mixx.md, double-b (double cells; double-b-alt: "
+             f"green and blue doubled at 11, 9, 5, 3), connected-steps (also -2 to -5, "
+             f"-s21: step cells, reconstructed), see docs/variants.md, or a layout file "
+             f"FILE.json, see docs/layouts.md{named}; all names: {', '.join(LAYOUTS)}")
 
 
 def layout_from_args(args: argparse.Namespace) -> SheetLayout | None:

@@ -68,6 +68,8 @@ from .corpus_cases import (
     HAND_LEGALITY,
     HAND_MIXX_LEGALITY,
     HAND_MIXX_TRANSITIONS,
+    HAND_STEPS_LEGALITY,
+    HAND_STEPS_TRANSITIONS,
     HAND_TRANSITIONS,
     LegalitySpec,
     TransitionSpec,
@@ -95,7 +97,7 @@ MANIFEST = "manifest.json"
 #: The corpus files, in the order they are written.
 CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 #: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
-RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4")
+RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2")
 
 _RULE_PREFIX = re.compile(r"((?:R|DB)\d+): ")
 _STEPS = ("roll", "action1", "action2")
@@ -487,6 +489,9 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Double B last (VARIANTS.md §7)
     legality += [_hand_legality(s) for s in HAND_DOUBLE_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_DOUBLE_TRANSITIONS]
+    # Qwixx Connected Steps after Double B (VARIANTS.md §4)
+    legality += [_hand_legality(s) for s in HAND_STEPS_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_STEPS_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):

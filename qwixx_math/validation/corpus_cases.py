@@ -18,6 +18,11 @@ docs/mixx.md).  They come after the official cases, so those stay as they were.
 The Qwixx Double B cases (:data:`HAND_DOUBLE_LEGALITY`, :data:`HAND_DOUBLE_TRANSITIONS`;
 VARIANTS.md §7, rules DB1-DB4) come last, on the layout ``double-b`` (and
 ``double-b-alt`` for the Option ``db_desc_cells``).
+
+The Qwixx Connected Steps cases (:data:`HAND_STEPS_LEGALITY`, :data:`HAND_STEPS_TRANSITIONS`;
+VARIANTS.md §4, rules CS1-CS2) come after them, on the layout ``connected-steps`` (S2's
+sheet 1: steps R2 Y3 Y4 R5 G8 B7 B6 G5 R10 Y11 G2).  A wrong score (CS2) cannot be a move,
+so CS2 shows here in transitions' scores; a record claiming one is the validator's case.
 """
 
 from __future__ import annotations
@@ -25,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["HAND_DOUBLE_LEGALITY", "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY",
-           "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_TRANSITIONS", "LegalitySpec",
-           "TransitionSpec"]
+           "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_STEPS_LEGALITY",
+           "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,4 +453,36 @@ HAND_DOUBLE_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    "takes a penalty box (R11 unchanged, DB4); red 3, 5 still score 10",
                    ("DB4", "R11"), ("r:3,5", "-"), "w:1,2/r:1/y:1/g:1/b:1", "-,-", "-",
                    ("r:3,5/p:1", "-"), (5, 0), layout=_DB),
+)
+
+_CS = "connected-steps"
+
+HAND_STEPS_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("cs1-step-cell-is-ordinary", "Connected Steps: red 2 is a step cell, marked "
+                 "with the white sum like any cell", ("CS1",), ("-", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "legal", action1="r2,-", layout=_CS),
+    LegalitySpec("cs1-skipped-step-is-lost", "Connected Steps: red 5 is marked, so the step "
+                 "cell red 2 left of it is lost (R7 unchanged)", ("CS1", "R7"), ("r:5", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "R7", action1="r2,-", layout=_CS),
+    LegalitySpec("cs1-steps-count-once-for-the-lock", "Connected Steps: red 2, 3, 4, 5 (two "
+                 "of them steps) are 4 marks: red 12 still needs 5 (R8 unchanged)",
+                 ("CS1", "R8"), ("r:2,3,4,5", "-"), _ALL, "action1", "R8", action1="r12,-",
+                 layout=_CS),
+)
+
+HAND_STEPS_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("cs2-step-cells-score-a-fifth-group", "Connected Steps: red 2 then red 5, "
+                   "both steps: red T(2) = 3 plus steps T(2) = 3", ("CS2",), ("r:2", "-"),
+                   "w:2,3/r:1/y:1/g:1/b:1", "r5,-", "-", ("r:2,5", "-"), (6, 0),
+                   expect_active=1, layout=_CS),
+    TransitionSpec("cs2-only-step-cells-count", "Connected Steps: red 3 is no step (red 3 + "
+                   "steps 1 = 4); the passive player's yellow 3 is one (1 + 1 = 2)",
+                   ("CS1", "CS2"), ("r:2", "-"), "w:1,2/r:1/y:1/g:1/b:1", "r3,y3", "-",
+                   ("r:2,3", "y:3"), (4, 2), expect_active=1, layout=_CS),
+    TransitionSpec("cs2-worked-example-128", "Connected Steps, VARIANTS.md §4.3 example 2: "
+                   "blue 6 is the eleventh step: 10 + 10 + 36 + 6 + 66 = 128", ("CS2", "R16"),
+                   ("r:2,5,10,11/y:3,4,5,11/g:12,10,8,5,4,3,2,lock/b:9,7", "-"),
+                   "w:3,3/r:1/y:1/b:1", "b6,-", "-",
+                   ("r:2,5,10,11/y:3,4,5,11/g:12,10,8,5,4,3,2,lock/b:9,7,6", "-"), (128, 0),
+                   expect_active=1, layout=_CS),
 )

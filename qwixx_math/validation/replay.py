@@ -207,6 +207,8 @@ def _colours(colours: frozenset[Colour]) -> str:
 
 def _breakdown(sheet: Sheet) -> str:
     rows = " + ".join(f"{c.value} {sheet.row_score(c)}" for c in COLOURS)
+    if sheet.layout.steps:
+        rows += f" + steps {sheet.steps_score} ({sheet.steps_crossed} step cells)"
     return (f"{rows} - {PENALTY_POINTS} x {sheet.penalties} penalty box(es) = {sheet.score}")
 
 
@@ -227,6 +229,11 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
                            f"give: the active player who marks nothing in either action takes "
                            f"a penalty (the rules' total: {_breakdown(sheet)})")
     layout = sheet.layout
+    if layout.steps:  # Qwixx Connected Steps: a fifth group T(crossed step cells) (CS2)
+        return "CS2", (f"the step cells score a fifth group n(n+1)/2 for n crossed step "
+                       f"cells, each also counting in its row (CS2), added to the rows "
+                       f"(R16) minus {PENALTY_POINTS} per penalty box (R17): "
+                       f"{_breakdown(sheet)}")
     if layout.has_doubles:  # Qwixx Double B: double cells (DB1), scores to 16 crosses (DB3)
         single = sum(row_points(m.bit_count() + (1 if m & layout.last_bit[i] else 0))
                      for i, m in enumerate(sheet.masks)) - PENALTY_POINTS * sheet.penalties
