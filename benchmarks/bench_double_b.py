@@ -2,7 +2,8 @@
 (docs/variants.md).
 
     PYTHONPATH=. python benchmarks/bench_double_b.py [--layout double-b|double-b-alt]
-        [--cache DIR] [--positions N] [--greedy] [--games N] [--seed S]
+        [--cache DIR] [--only-tables] [--positions N] [--montecarlo GAMES]
+        [--greedy] [--games N] [--seed S]
 
 For each layout (default both) and both R15 options (``action2_after_game_end`` false,
 then true) the table is solved in a fresh process from an empty table cache (a new
@@ -17,6 +18,11 @@ Then, with the R15-default table loaded: the mean latency of ``Advisor.advise`` 
 and the **opening marks**: the value of the sheet after one mark, before the next roll,
 minus the start value, for every cell of every row (the best five, and the best of each
 row).  The machine is shared: the load average is printed with the figures.
+
+Then ``--montecarlo`` games (default 2,000) of that optimal policy, every plan applied by
+the rules core: their mean score with its standard error, and how many standard errors
+it lies from the exact value (an ESTIMATE; issue 34 asks for less than 4).
+``--only-tables`` skips the solves and reads the tables ``--cache`` holds.
 
 ``--greedy`` also plays the ``greedy`` arena player ``--games`` solitaire games on the
 official sheet and each Double B sheet (same dice seeds on every sheet; an ESTIMATE with
@@ -121,6 +127,21 @@ def openings(table: SolverTable, layout: SheetLayout) -> list[tuple[float, str, 
     return out
 
 
+def monte_carlo(advisor: Advisor, layout: SheetLayout, games: int, seed: int
+                ) -> tuple[float, float]:
+    """(mean, standard error) of the final score of ``games`` solitaire games in which
+    the advisor's best plan is applied by the rules core every turn (an ESTIMATE)."""
+    rng = random.Random(seed)
+    scores = []
+    for _ in range(games):
+        state = new_game(ruleset=advisor.table.ruleset, layout=layout)
+        while not state.is_over:
+            roll = random_roll(rng, state.dice_in_play)
+            state = state.play_plan(roll, advisor.advise(state, roll).best.plan)
+        scores.append(state.scores[0])
+    return statistics.fmean(scores), statistics.stdev(scores) / len(scores) ** 0.5
+
+
 def greedy_game(layout: SheetLayout, seed: int) -> GameState:
     """One greedy solitaire game on ``layout`` with dice from ``seed``."""
     ruleset = Ruleset(1)
@@ -160,6 +181,10 @@ def main() -> int:
                         help="solve into DIR/LAYOUT and keep the tables (it must not hold "
                              "them yet); default a temporary directory")
     parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--montecarlo", type=int, default=2000, metavar="GAMES",
+                        help="games of optimal play to check the value (0: none)")
+    parser.add_argument("--only-tables", action="store_true",
+                        help="skip the solves: read the tables --cache already holds")
     parser.add_argument("--greedy", action="store_true")
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=2026)
@@ -169,7 +194,7 @@ def main() -> int:
         for name in args.layout or ("double-b", "double-b-alt"):
             layout = layout_named(name)
             cache = root / name
-            for a2 in (False, True):
+            for a2 in () if args.only_tables else (False, True):
                 before = load_average()
                 r = solve_in_child(name, a2, cache)
                 assert not r["loaded"], "the table cache was not empty"
@@ -190,11 +215,18 @@ def main() -> int:
             print(f"{name} best opening per row: " + ", ".join(
                 f"{row} {number} {delta:+.2f}" for row in (c.value for c in layout.locks)
                 for delta, r, number in [next(x for x in best if x[1] == row)] if r == row))
-            mean, p99, plans = advice_latency(Advisor(table), layout, args.positions, 1)
+            advisor = Advisor(table)
+            mean, p99, plans = advice_latency(advisor, layout, args.positions, 1)
             print(f"{name} advise: mean {mean:.3f} ms, p99 {p99:.3f} ms per call over "
                   f"{args.positions} positions ({plans:.1f} plans each; goal <= 1 ms; load "
                   f"average {load_average()})", flush=True)
-            del table
+            if args.montecarlo:
+                mc, se = monte_carlo(advisor, layout, args.montecarlo, args.seed)
+                gap = (mc - table.start_value) / se
+                print(f"{name} optimal play through the rules core, {args.montecarlo} games "
+                      f"(estimate): mean {mc:.2f} +- {se:.2f} (standard error) against the "
+                      f"exact {table.start_value:.6f}: {gap:+.2f} standard errors", flush=True)
+            del table, advisor
     if args.greedy:
         greedy(args.games, args.seed)
     return 0
