@@ -534,12 +534,16 @@ class RowCodes:
         return mask | (1 << (length - 1)) if locked else mask
 
 
-@lru_cache(maxsize=16)
 def row_codes(layout: SheetLayout) -> RowCodes:
     """The :class:`RowCodes` of a layout (with double cells or not: on single cells the
     open codes are those of :func:`open_code` for its row length)."""
     if not isinstance(layout, SheetLayout):
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
+    return _row_codes(layout)
+
+
+@lru_cache(maxsize=16)
+def _row_codes(layout: SheetLayout) -> RowCodes:
     reached: list[dict[tuple[int, int], int]] = []
     for weights in layout.weights:
         length = len(weights)
