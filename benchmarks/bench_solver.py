@@ -156,7 +156,7 @@ def run_kernel(layout: Layout, data: FloatArray, batch: IntArray, perms: IntArra
     del parallel  # the kernel runs one slice per call; the engine runs slices on threads
     top, lower, gain = frozen_codes(v, layout)
     kernel.solve_batch(data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
-        layout.next_code, layout.number_at, layout.die_at, layout.points, v.open_codes,
+        layout.row_next_code, layout.number_at, layout.die_at, layout.points, v.open_codes,
         v.row_length, v.lock_threshold, v.penalty_boxes, 1, layout.level_size, False, 0,
         np.arange(4, dtype=np.int64), perms, batch, kernel.count_products(4), top,
         np.array(lower, dtype=np.int64), np.array(gain), 0, len(batch), phases)

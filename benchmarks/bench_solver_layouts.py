@@ -1,6 +1,7 @@
 """Benchmark of the solitaire solver on every published sheet layout (issue 13).
 
-    python benchmarks/bench_solver_layouts.py [--layout official|mixx-a|mixx-b] [--a2] [--cold]
+    python benchmarks/bench_solver_layouts.py [--layout official|mixx-a|mixx-b|double-b|...]
+        [--a2] [--cold]
 
 Solves each layout from an empty table cache in a fresh process (the JIT
 already warm; with ``--cold`` the numba cache is empty too, so the figures include
@@ -9,6 +10,9 @@ does) and prints wall time, CPU time, peak RSS, the number of
 canonical configurations solved (the symmetry group's effect), those written from
 a configuration with more marks in its frozen rows instead of solved, and the start
 value.  The machine is shared: the load average is printed with the figures.
+Without ``--layout`` it runs official, mixx-a and mixx-b; the Qwixx Double B pads
+(``double-b``, ``double-b-alt``, minutes each) only when named
+(benchmarks/bench_double_b.py prints their values, openings and advice speed too).
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ def bench(layout: str, a2: bool, cold: bool = False) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layout", action="append",
-                        choices=("official", "mixx-a", "mixx-b"))
+                        choices=("official", "mixx-a", "mixx-b", "double-b", "double-b-alt"))
     parser.add_argument("--a2", action="store_true", help="action2_after_game_end=True")
     parser.add_argument("--cold", action="store_true",
                         help="empty numba cache: include the import and the kernels' compile")

@@ -22,12 +22,22 @@ lock colour, in order) with the codes of a row of its length ``L``: open codes
 ``0 .. L(L-1)/2``, then closed codes ``OPEN + count`` for counts 0..L+1; its key
 space is :func:`key_space`.  :func:`decode_key` and :func:`sheet_from_key` take the
 layout; :func:`sheet_key` reads the sheet's.
+
+**Double cells** (Qwixx Double B, VARIANTS.md §7): a row's count is its number of
+*crosses*, a double cell counting 2 (DB1), and the open states are the pairs
+(last, crosses) some row of the layout can reach (:func:`row_codes`: 72 per row on
+Double B instead of 56; on ``double-b`` the red and green rows reach different pairs,
+so the layout's codes are the 78 pairs either reaches).  The code of an open row is
+its pair's index in that list (the empty row first, then by last position, then by
+crosses, so every mark still raises the code); a closed row's code is ``OPEN +
+crosses``.  Row states of such a layout are ``RowState(..., crosses=True)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import ParseError
 from .layouts import OFFICIAL, SheetLayout
@@ -39,6 +49,7 @@ __all__ = [
     "KEY_SPACE",
     "OPEN_CODES",
     "ROW_CODES",
+    "RowCodes",
     "RowState",
     "SheetKey",
     "decode_key",
@@ -46,6 +57,7 @@ __all__ = [
     "key_space",
     "open_code",
     "row_code",
+    "row_codes",
     "sheet_from_key",
     "sheet_key",
     "table_index",
@@ -62,17 +74,29 @@ KEY_SPACE = ROW_CODES ** len(COLOURS) * (PENALTY_BOXES + 1)
 _LAST_BIT = 1 << LAST_POSITION
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class RowState:
-    """What matters of a row: closed or not, its mark count, and (open) its rightmost position."""
+    """What matters of a row: closed or not, its mark count, and (open) its rightmost position.
+
+    ``crosses=True``: the row is on a sheet with double cells and ``count`` counts its
+    crosses, a double cell 2 (DB1): up to twice the marks (an open row), up to 16 (a
+    closed row, DB3); which counts a row can reach is its layout's business
+    (:class:`SheetKey` checks it).
+    """
 
     last: int | None
     count: int
     closed: bool = False
+    crosses: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.closed, bool):
             raise ParseError(f"RowState.closed must be True or False, not {self.closed!r}")
+        if not isinstance(self.crosses, bool):
+            raise ParseError(f"RowState.crosses must be True or False, not {self.crosses!r}")
+        if self.crosses:
+            self._check_crosses()
+            return
         for name in ("last", "count"):
             value = getattr(self, name)
             if not (_is_int(value) or (name == "last" and value is None)):
@@ -88,9 +112,34 @@ class RowState:
                 f"an open row state needs last in 0..{LAST_POSITION - 1} and count in "
                 f"1..last+1, not last={self.last}, count={self.count}")
 
+    def __repr__(self) -> str:
+        crosses = ", crosses=True" if self.crosses else ""  # (the repr it always had)
+        return (f"RowState(last={self.last!r}, count={self.count!r}, "
+                f"closed={self.closed!r}{crosses})")
+
+    def _check_crosses(self) -> None:
+        """The bounds of a row state counting crosses (DB1, DB3)."""
+        for name in ("last", "count"):
+            value = getattr(self, name)
+            if not (_is_int(value) or (name == "last" and value is None)):
+                raise ParseError(f"RowState.{name} must be a whole number, not {value!r}")
+        if self.closed:
+            ok = self.last is None and 0 <= self.count <= 2 * LAST_POSITION + 2
+        elif self.last is None:
+            ok = self.count == 0
+        else:
+            ok = 0 <= self.last < LAST_POSITION and 1 <= self.count <= 2 * self.last + 2
+        if not ok:
+            raise ParseError(f"no row with double cells has last={self.last}, "
+                             f"crosses={self.count}, closed={self.closed}", rule="DB1")
+
     @property
     def code(self) -> int:
-        """The row code (see the module docstring)."""
+        """The row code (see the module docstring); a row counting crosses has its
+        layout's code (:meth:`RowCodes.code`)."""
+        if self.crosses:
+            raise ParseError("a row with double cells has its layout's code "
+                             "(row_codes(layout).code(row, state))", rule="DB1")
         if self.closed:
             return CLOSED_BASE + self.count
         return open_code(self.last, self.count)
@@ -112,14 +161,25 @@ class SheetKey:
         if not (isinstance(self.rows, tuple) and len(self.rows) == n
                 and all(isinstance(r, RowState) for r in self.rows)):
             raise ParseError(f"SheetKey.rows must be a tuple of {n} RowState")
-        for row, cells in zip(self.rows, self.layout.numbers, strict=True):
-            _check_row_state(row, len(cells), self.layout.lock_threshold)
+        if self.layout.has_doubles:
+            space = row_codes(self.layout)
+            for i, row in enumerate(self.rows):
+                space.code(i, row)  # raises unless the row can be in this state
+        else:
+            for row, cells in zip(self.rows, self.layout.numbers, strict=True):
+                _check_row_state(row, len(cells), self.layout.lock_threshold)
         boxes = self.layout.penalty_boxes
         if not (_is_int(self.penalties) and 0 <= self.penalties <= boxes):
             raise ParseError(f"SheetKey.penalties must be 0..{boxes}, not {self.penalties!r}")
 
     @property
     def key(self) -> int:
+        if self.layout.has_doubles:
+            space = row_codes(self.layout)
+            k = 0
+            for i, row in enumerate(self.rows):
+                k = k * space.size + space.code(i, row)
+            return k * (self.layout.penalty_boxes + 1) + self.penalties
         if self.layout is OFFICIAL:
             k = 0
             for row in self.rows:
@@ -159,7 +219,8 @@ def key_space(layout: SheetLayout = OFFICIAL) -> int:
     """
     if not isinstance(layout, SheetLayout):
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
-    layout.check_single_cells("sheet keys")
+    if layout.has_doubles:
+        return int(row_codes(layout).size ** layout.rows * (layout.penalty_boxes + 1))
     space = layout.penalty_boxes + 1
     for cells in layout.numbers:
         space *= _codes(len(cells))[1]
@@ -218,6 +279,8 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
     official sheet and on Mixx A and B that is bit ``colour.index``; a layout with fewer
     rows has fewer bits and strides."""
     locks = sheet.layout.locks if isinstance(sheet, Sheet) else COLOURS
+    if isinstance(sheet, Sheet):
+        sheet.layout.check_single_cells("table_index (the policies' table look-up)")
     if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):
         raise ParseError(f"closed_mask is a whole number 0..{(1 << len(locks)) - 1}, "
                          f"not {closed_mask!r}")
@@ -248,8 +311,18 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
         raise ParseError(f"expected a Sheet, not {type(sheet).__name__}")
     shut = colour_set(closed, "closed colours")
     layout = sheet.layout
+    if layout.has_doubles:
+        space = row_codes(layout)
+        k = 0
+        for i, colour in enumerate(layout.locks):
+            mask = sheet.masks[colour.index]
+            if colour in shut and not mask & layout.last_bit[colour.index]:
+                code = space.open + layout.count[colour.index][mask]
+            else:
+                code = space.by_mask[i][mask]
+            k = k * space.size + code
+        return k * (layout.penalty_boxes + 1) + sheet.penalties
     if layout is not OFFICIAL:
-        layout.check_single_cells("sheet keys")
         k = 0
         for colour, cells in zip(layout.locks, layout.numbers, strict=True):
             ci = colour.index
@@ -300,6 +373,12 @@ def _decode_layout_key(key: int, layout: SheetLayout) -> SheetKey:
                          f"{space - 1}, not {key!r}")
     key, penalties = divmod(key, layout.penalty_boxes + 1)
     rows: list[RowState] = []
+    if layout.has_doubles:
+        doubled = row_codes(layout)
+        for _ in layout.numbers:
+            key, code = divmod(key, doubled.size)
+            rows.append(doubled.state(code))
+        return SheetKey(tuple(reversed(rows)), penalties, layout)
     for cells in reversed(layout.numbers):
         open_codes, codes = _codes(len(cells))
         key, code = divmod(key, codes)
@@ -351,6 +430,14 @@ def _layout_sheet_from_key(key: int, layout: SheetLayout) -> tuple[Sheet, frozen
     decoded = decode_key(key, layout)
     masks = [0, 0, 0, 0]
     closed = set()
+    if layout.has_doubles:
+        codes = row_codes(layout)
+        for i, (colour, row) in enumerate(zip(layout.locks, decoded.rows, strict=True)):
+            if row.closed:
+                closed.add(colour)
+            masks[colour.index] = codes.sheet_mask(i, row)
+        return (Sheet((masks[0], masks[1], masks[2], masks[3]), decoded.penalties, layout),
+                frozenset(closed))
     for colour, row in zip(layout.locks, decoded.rows, strict=True):
         last_bit = layout.last_bit[colour.index]
         if row.closed:
@@ -366,3 +453,124 @@ def _layout_sheet_from_key(key: int, layout: SheetLayout) -> tuple[Sheet, frozen
         masks[colour.index] = mask
     return (Sheet((masks[0], masks[1], masks[2], masks[3]), decoded.penalties, layout),
             frozenset(closed))
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class RowCodes:
+    """The row codes of a layout with double cells (see the module docstring).
+
+    ``states[code]``: the (last, crosses) of open code ``code`` (``(None, 0)``: empty),
+    for every pair some row reaches; ``valid[row][code]``: whether row ``row`` can
+    reach it; ``by_mask[row][mask]``: the code of row ``row`` holding the marks ``mask``
+    (``open + crosses`` once it is locked); ``examples[row][code]``: the smallest mask
+    of row ``row`` with that open code (-1: none).
+
+    >>> from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT
+    >>> codes = row_codes(DOUBLE_B)
+    >>> codes.open, [sum(v) for v in codes.valid], row_codes(DOUBLE_B_ALT).open
+    (78, [72, 72, 72, 72], 72)
+    >>> codes.states[codes.by_mask[0][0b11]]   # red 2 and red 3 (a double cell)
+    (1, 3)
+    """
+
+    layout: SheetLayout
+    states: tuple[tuple[int | None, int], ...]
+    valid: tuple[tuple[bool, ...], ...]
+    by_mask: tuple[tuple[int, ...], ...]
+    examples: tuple[tuple[int, ...], ...]
+    index: dict[tuple[int | None, int], int]
+
+    @property
+    def open(self) -> int:
+        """The number of open codes (the first closed code)."""
+        return len(self.states)
+
+    @property
+    def size(self) -> int:
+        """Codes per row: the open ones, then closed with 0 .. the most crosses."""
+        return self.open + self.layout.max_crosses + 1
+
+    def code(self, row: int, state: RowState) -> int:
+        """The code of ``state`` in row ``row``; ParseError (DB1) if no such row has it."""
+        weights = self.layout.weights[row]
+        if state.closed:
+            count = state.count
+            most = sum(weights[:-1])
+            if state.last is None and (0 <= count <= most
+                                       or self.layout.lock_threshold + 2 <= count <= most + 2):
+                return self.open + count
+        else:
+            code = self.index.get((state.last, state.count), -1)
+            if code >= 0 and self.valid[row][code]:
+                return code
+        raise ParseError(f"row {row + 1} of layout {self.layout.name} cannot hold "
+                         f"last={state.last}, crosses={state.count}, closed={state.closed}",
+                         rule="DB1")
+
+    def state(self, code: int) -> RowState:
+        """The row state of a code (open or closed)."""
+        if code >= self.open:
+            return RowState(None, code - self.open, True, crosses=True)
+        last, count = self.states[code]
+        return RowState(last, count, crosses=True)
+
+    def sheet_mask(self, row: int, state: RowState) -> int:
+        """A mask of marked positions of row ``row`` in ``state``: the smallest with its
+        code; a closed row with at least ``lock_threshold + 2`` crosses is locked, one
+        with fewer was closed by another player."""
+        code = self.code(row, state)
+        if code < self.open:
+            return self.examples[row][code]
+        weights = self.layout.weights[row]
+        length = len(weights)
+        count = state.count
+        locked = count >= self.layout.lock_threshold + 2
+        want = count - 2 if locked else count
+        crosses = [0] * (1 << (length - 1))
+        for m in range(1, len(crosses)):
+            low = (m & -m).bit_length() - 1
+            crosses[m] = crosses[m & (m - 1)] + weights[low]
+        mask = min(m for m in range(len(crosses)) if crosses[m] == want)
+        return mask | (1 << (length - 1)) if locked else mask
+
+
+def row_codes(layout: SheetLayout) -> RowCodes:
+    """The :class:`RowCodes` of a layout (with double cells or not: on single cells the
+    open codes are those of :func:`open_code` for its row length)."""
+    if not isinstance(layout, SheetLayout):
+        raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
+    return _row_codes(layout)
+
+
+@lru_cache(maxsize=16)
+def _row_codes(layout: SheetLayout) -> RowCodes:
+    reached: list[dict[tuple[int, int], int]] = []
+    for weights in layout.weights:
+        length = len(weights)
+        found: dict[tuple[int, int], int] = {}
+        crosses = [0] * (1 << (length - 1))
+        for m in range(1, len(crosses)):
+            low = (m & -m).bit_length() - 1
+            crosses[m] = crosses[m & (m - 1)] + weights[low]
+            found.setdefault((m.bit_length() - 1, crosses[m]), m)
+        reached.append(found)
+    pairs = sorted(set().union(*reached))
+    states: tuple[tuple[int | None, int], ...] = ((None, 0), *pairs)
+    index = {pair: code for code, pair in enumerate(states)}
+    valid = tuple(tuple(code == 0 or states[code] in found for code in range(len(states)))
+                  for found in reached)
+    examples = tuple(tuple(0 if code == 0 else found.get(states[code], -1)  # type: ignore[arg-type]
+                           for code in range(len(states))) for found in reached)
+    by_mask = []
+    for row, (colour, weights) in enumerate(zip(layout.locks, layout.weights, strict=True)):
+        counts = layout.count[colour.index]
+        last_bit = layout.last_bit[colour.index]
+        row_map = []
+        for m in range(1 << len(weights)):
+            if m & last_bit:
+                row_map.append(len(states) + counts[m])
+            else:
+                row_map.append(index[(m.bit_length() - 1, counts[m])] if m else 0)
+        by_mask.append(tuple(row_map))
+        assert all(valid[row][c] for c in row_map if c < len(states))
+    return RowCodes(layout, states, valid, tuple(by_mask), examples, index)

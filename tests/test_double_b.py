@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from qwixx_math.arena.registry import open_players
 from qwixx_math.cli import main
+from qwixx_math.dice import turns_to_close
 from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError
 from qwixx_math.keys import sheet_key
 from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT, LAYOUTS, OFFICIAL, SheetLayout
@@ -178,11 +179,12 @@ def test_spelled_out_keys_carry_double_cells() -> None:
 
 
 def test_parts_without_double_cells_refuse_with_db1() -> None:
-    """Sheet keys (hence the solver's tables) do not cover double cells yet: a typed error
-    naming DB1, not a wrong key."""
+    """The row Markov chain counts marks, not crosses: a typed error naming DB1, not a
+    wrong answer.  Sheet keys count crosses (tests/test_solver_double.py)."""
     with pytest.raises(ParseError) as err:
-        sheet_key(Sheet.empty(DOUBLE_B))
+        turns_to_close("red", layout=DOUBLE_B)
     assert err.value.rule == "DB1"
+    assert sheet_key(Sheet.empty(DOUBLE_B)) == 0
 
 
 # -- records, the validator, generate ---------------------------------------------------------

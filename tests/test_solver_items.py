@@ -49,8 +49,8 @@ def test_level_items_match_a_plain_enumeration(spec: tuple[str, int, int, int, i
     layout = Layout.of(variant)
     group = symmetry_group(variant)
     lower = frozen_codes(variant, layout)[1]
-    skip = np.zeros(variant.open_codes, dtype=np.bool_)
-    skip[lower] = True
+    skip = np.zeros((variant.rows, variant.open_codes), dtype=np.bool_)
+    skip[:, lower] = True
     for rep, _ in closed_set_orbits(variant, group):
         open_rows = np.array(layout.open_rows(rep), dtype=np.int64)
         perms = np.array(stabiliser(variant, rep, group), dtype=np.int64)

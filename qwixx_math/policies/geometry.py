@@ -74,7 +74,9 @@ class Geometry:
 
 @lru_cache(maxsize=8)
 def geometry(variant: Variant) -> Geometry:
-    """The (cached) geometry of ``variant``."""
+    """The (cached) geometry of ``variant`` (not of a sheet with double cells: the
+    policies' engine counts a row's marks, one per cell; a ParseError names DB1)."""
+    variant.sheet.check_single_cells("the policies")
     layout = Layout.of(variant)
     m = variant.rows
     length = variant.row_length

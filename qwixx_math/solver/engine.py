@@ -68,6 +68,10 @@ def frozen_codes(variant: Variant, layout: Layout) -> tuple[int, list[int], list
     frozen codes, and for each the points it scores less than ``top`` (``-1, [], []``
     when no row can freeze).  A configuration with a frozen row at a ``lower`` code is
     worth the same configuration with that row at ``top``, plus the ``gain``.
+
+    On a sheet with double cells the codes are shared by rows that reach different
+    pairs (:func:`qwixx_math.keys.row_codes`); the top code must then be one every row
+    reaches (else no row is treated as frozen).
     """
     length = variant.row_length
     frozen = [code for code in range(variant.open_codes)
@@ -76,6 +80,8 @@ def frozen_codes(variant: Variant, layout: Layout) -> tuple[int, list[int], list
     if not frozen:
         return -1, [], []
     top = max(frozen, key=lambda code: int(layout.code_marks[code]))
+    if layout.row_skip[:, top].any():
+        return -1, [], []
     lower = [code for code in frozen if code != top]
     top_points = float(layout.points[layout.code_marks[top]])
     gain = [float(layout.points[layout.code_marks[code]]) - top_points for code in lower]
@@ -152,7 +158,6 @@ def _prepare(variant: Variant, layout: Layout, symmetry: bool,
     most of it the kernel's first touch of the pages, and 0.4 s for the items), so the
     fill runs in slices on the pool, beside the items of every table.
     """
-    n_codes = variant.open_codes
     data = np.empty(layout.size)
     parts = np.array_split(data, max(1, threads))
     fills = [] if pool is None else [pool.submit(part.fill, np.nan) for part in parts]
@@ -161,8 +166,9 @@ def _prepare(variant: Variant, layout: Layout, symmetry: bool,
 
     group = symmetry_group(variant) if symmetry else trivial_group(variant)
     lower = frozen_codes(variant, layout)[1]
-    skip = np.zeros(n_codes, dtype=np.bool_)  # the configurations written, not solved
-    skip[lower] = True
+    # the configurations written, not solved, and (double cells) those no row reaches
+    skip = layout.row_skip.copy()
+    skip[:, lower] = True
     orbits = closed_set_orbits(variant, group)
 
     def items_of(rep: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
@@ -211,7 +217,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 continue
             args = (
                 data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
-                layout.next_code, layout.number_at, layout.die_at, layout.points,
+                layout.row_next_code, layout.number_at, layout.die_at, layout.points,
                 n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
                 players, layout.level_size, action2_after_action1_end, rep, open_rows,
                 perms, batch, products, top, frozen_lower, frozen_gain,

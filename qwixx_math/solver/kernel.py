@@ -162,6 +162,8 @@ def _gather(
     j's colour: ``dcell[r, q]`` is the open index of the die of row r's cell q, -1
     when that die is out of play; ``identity`` says every cell has its own row's
     die, as on the official sheet).  ``lk_*`` are scratch space for the look-up list.
+    ``next_code[r, c, q]`` is row r's code after marking position q from code c (on a
+    sheet with double cells the count is in crosses, DB1, so it depends on the row).
     """
     k = open_rows.shape[0]
     P = penalties
@@ -196,7 +198,7 @@ def _gather(
             nj = code_marks[cj]
             sj = strides[mask, j]
             for q in range(code_last[cj] + 1, last_q):
-                idx = base + sj * (next_code[np.uintp(cj), np.uintp(q)] - cj) + roff
+                idx = base + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj) + roff
                 col = jj * N_SUMS + number_at[np.uintp(j), np.uintp(q)] - 2
                 for p in range(P):
                     v = data[np.uintp(idx + p)]
@@ -242,7 +244,7 @@ def _gather(
         si = strides[mask, i]
         for a in range(code_last[ci] + 1, last_q):
             na = number_at[i, a] - 2
-            c1 = next_code[ci, a]
+            c1 = next_code[i, ci, a]
             bi = base + si * (c1 - ci)
             da = dcell[i, a]
             # same row: action 2 right of the action-1 mark (R7); one cell, listed twice
@@ -253,7 +255,7 @@ def _gather(
                 dq = dcell[ui, uq]
                 if dq < 0:
                     continue
-                lk_index[np.uintp(n_lk)] = base + si * (next_code[uc1, uq] - ci)
+                lk_index[np.uintp(n_lk)] = base + si * (next_code[ui, uc1, uq] - ci)
                 cell = (na * k + dq) * N_SUMS + number_at[ui, uq] - 2
                 lk_target[np.uintp(2 * n_lk)] = cell
                 lk_target[np.uintp(2 * n_lk + 1)] = cell
@@ -273,7 +275,7 @@ def _gather(
                     nq = number_at[uj, uq] - 2
                     t1 = (na * k + dq) * N_SUMS + nq
                     t2 = (nq * k + da) * N_SUMS + na
-                    lk_index[np.uintp(n_lk)] = bi + sj * (next_code[ucj, uq] - cj)
+                    lk_index[np.uintp(n_lk)] = bi + sj * (next_code[uj, ucj, uq] - cj)
                     lk_target[np.uintp(2 * n_lk)] = t1 if dq >= 0 else t2
                     lk_target[np.uintp(2 * n_lk + 1)] = t2 if da >= 0 else t1
                     n_lk += 1
@@ -292,18 +294,24 @@ def _gather(
             m2[c1] = max(m2[c1], v)
             m2[c2] = max(m2[c2], v)
 
-    # --- action 1 in row i, then action 2 closes row i (R8 counts the action-1 mark)
+    # --- action 1 in row i, then action 2 closes row i (R8 counts the action-1 mark,
+    # a double cell's two crosses, DB1, DB2); the value depends on the crosses after
+    # action 1 only, so it is found once per count (once per row on single cells)
     for ii in range(k):
         i = open_rows[ii]
         ci = codes[i]
         ni = code_marks[ci]
-        if ni + 1 < threshold:
-            continue
-        amarks[i] = ni + 3
-        _after_value(tmp, data, offsets, strides, points, P, ra,
-                     mask | (1 << i), open_rows, acodes, amarks)
-        amarks[i] = ni
+        found = -1
         for a in range(code_last[ci] + 1, last_q):
+            na = code_marks[next_code[i, ci, a]]
+            if na < threshold:
+                continue
+            if na != found:
+                amarks[i] = na + 2
+                _after_value(tmp, data, offsets, strides, points, P, ra,
+                             mask | (1 << i), open_rows, acodes, amarks)
+                amarks[i] = ni
+                found = na
             # the last cell has the row's lock colour: die i
             cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, last_q] - 2
             _max_into(m2, cell, m2_stride, tmp)
@@ -331,7 +339,7 @@ def _gather(
                 ci = codes[i]
                 si = strides[maskj, i]
                 for a in range(code_last[ci] + 1, last_q):
-                    idx = idxj + si * (next_code[np.uintp(ci), np.uintp(a)] - ci)
+                    idx = idxj + si * (next_code[np.uintp(i), np.uintp(ci), np.uintp(a)] - ci)
                     cell = ((number_at[np.uintp(i), np.uintp(a)] - 2) * k + jj) * N_SUMS + nclose
                     for p in range(P):
                         v = gain + data[np.uintp(idx + p)]
@@ -346,8 +354,8 @@ def _gather(
             ci = codes[i]
             ni = code_marks[ci]
             for a in range(code_last[ci] + 1, last_q):
-                acodes[i] = next_code[ci, a]
-                amarks[i] = ni + 1
+                acodes[i] = next_code[i, ci, a]
+                amarks[i] = code_marks[acodes[i]]
                 _after_value(tmp, data, offsets, strides, points, P, ra,
                              maskj, open_rows, acodes, amarks)
                 _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
@@ -388,14 +396,14 @@ def _gather(
                     continue  # R9: die i left play with its row (or no die has this colour)
                 cell = (s * k + d) * N_SUMS + number_at[j, q] - 2
                 if going_on:
-                    idx = idx1 + sj * (next_code[np.uintp(cj), np.uintp(q)] - cj)
+                    idx = idx1 + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
                     for p in range(P):
                         v = gain + data[np.uintp(idx + p)]
                         c = np.uintp(cell + p * m2_stride)
                         m2[c] = max(m2[c], v)
                     continue
-                acodes[j] = next_code[cj, q]
-                amarks[j] = nj + 1
+                acodes[j] = next_code[j, cj, q]
+                amarks[j] = code_marks[acodes[j]]
                 _after_value(tmp, data, offsets, strides, points, P, ra,
                              mask1, open_rows, acodes, amarks)
                 _max_into(m2, cell, m2_stride, tmp)
@@ -550,7 +558,8 @@ def solve_batch(
     threads may solve disjoint slices of them at once (the kernel runs without the
     GIL; :func:`qwixx_math.solver.engine.solve_tables` does that on every core).
     ``die_at[r, q]`` is the die (the row it locks) whose colour row r's cell q has,
-    -1 for none.
+    -1 for none; ``next_code[r, c, q]`` row r's code after marking position q from c
+    (:attr:`qwixx_math.solver.layout.Layout.row_next_code`).
     ``perms`` (one symmetry per line, ``perms[g, r]`` the image of row ``r``) are the
     table's stabiliser; each computed value is written to all its images.
     ``products`` is :func:`count_products` of the table's number of open rows.
@@ -671,7 +680,7 @@ def canonical_items(
     ``l`` are ``items[level_start[l]:level_start[l + 1]]``, in increasing order.
     ``strides_row`` is the table's line of the stride array.
     """
-    skip = np.zeros(code_marks.shape[0], dtype=np.bool_)
+    skip = np.zeros((strides_row.shape[0], code_marks.shape[0]), dtype=np.bool_)
     items, level_start, _ = level_items(strides_row, open_rows, perms, code_marks, skip)
     return items, level_start
 
@@ -684,8 +693,9 @@ def level_items(
     code_marks: IntArray,
     skip: npt.NDArray[np.bool_],
 ) -> tuple[IntArray, IntArray, int]:
-    """:func:`canonical_items` without the configurations that have a row at a code
-    ``c`` with ``skip[c]`` (the lower frozen codes, :func:`.engine.frozen_codes`).
+    """:func:`canonical_items` without the configurations that have a row ``r`` at a
+    code ``c`` with ``skip[r, c]`` (the lower frozen codes, :func:`.engine.frozen_codes`,
+    and on a sheet with double cells the codes row ``r`` cannot reach).
 
     Returns ``(items, level_start, canonical)``, ``canonical`` counting the canonical
     configurations skipped too.  The configurations are enumerated with a digit
@@ -708,7 +718,9 @@ def level_items(
     level_of = np.empty(total, dtype=np.int16)  # -1: not solved
     codes = np.zeros(k, dtype=np.int64)
     level = k * code_marks[0]
-    skipped = k * int(skip[0])
+    skipped = 0
+    for t in range(k):
+        skipped += int(skip[open_rows[t], 0])
     canonical = 0
     for config in range(total):
         own = 0
@@ -732,16 +744,17 @@ def level_items(
         t = k - 1
         while t >= 0:
             c = codes[t]
+            row = open_rows[t]
             level -= code_marks[c]
-            skipped -= skip[c]
+            skipped -= skip[row, c]
             if c + 1 < n_codes:
                 codes[t] = c + 1
                 level += code_marks[c + 1]
-                skipped += skip[c + 1]
+                skipped += skip[row, c + 1]
                 break
             codes[t] = 0
             level += code_marks[0]
-            skipped += skip[0]
+            skipped += skip[row, 0]
             t -= 1
     level_start = np.zeros(n_levels + 1, dtype=np.int64)
     fill = np.zeros(n_levels, dtype=np.int64)

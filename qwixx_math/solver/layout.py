@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..keys import RowState, decode_open_code, open_code
+from ..keys import ROW_CODE_BY_MASK, RowState, decode_open_code, open_code, row_codes
 from .variant import Variant, row_points
 
 __all__ = ["Layout"]
@@ -57,8 +57,18 @@ class Layout:
     code_last: IntArray
     #: ``code_marks[code]``: number of marks.
     code_marks: IntArray
-    #: ``next_code[code, q]``: the code after marking position q < L-1, -1 if illegal (R7).
+    #: ``next_code[code, q]``: the code after marking position q < L-1, -1 if illegal (R7)
+    #: (rows of single cells; on a sheet with double cells, row 0's: see ``row_next_code``).
     next_code: IntArray
+    #: ``row_next_code[row, code, q]``: the same for each row (a double cell adds 2
+    #: crosses, DB1); -1 also where ``code`` is a state the row cannot reach.
+    row_next_code: IntArray
+    #: ``row_skip[row, code]``: True where the row cannot reach open code ``code`` (only on
+    #: a sheet with double cells, whose codes are the pairs any row reaches).
+    row_skip: npt.NDArray[np.bool_]
+    #: ``code_by_mask[row][mask]``: the row code of row ``row`` holding the marks ``mask``
+    #: (open code, or beyond the open codes once locked).
+    code_by_mask: tuple[Sequence[int], ...]
     #: ``pos_of[row, n]``: the position of number n (0..12) in the row, -1 if not shown.
     pos_of: IntArray
     #: ``number_at[row, q]``: the number at position q of the row.
@@ -93,13 +103,34 @@ class Layout:
         code_last = np.empty(n_codes, dtype=np.int64)
         code_marks = np.empty(n_codes, dtype=np.int64)
         next_code = np.full((n_codes, length), -1, dtype=np.int64)
-        for code in range(n_codes):
-            last, marks = decode_open_code(code)
-            code_last[code] = -1 if last is None else last
-            code_marks[code] = marks
-            start = 0 if last is None else last + 1
-            for q in range(start, length - 1):
-                next_code[code, q] = open_code(q, marks + 1)
+        row_skip = np.zeros((m, n_codes), dtype=np.bool_)
+        code_by_mask: tuple[Sequence[int], ...]
+        if variant.has_doubles:
+            codes = row_codes(variant.sheet)
+            row_next_code = np.full((m, n_codes, length), -1, dtype=np.int64)
+            for code, (last, marks) in enumerate(codes.states):
+                code_last[code] = -1 if last is None else last
+                code_marks[code] = marks
+                start = 0 if last is None else last + 1
+                for r in range(m):
+                    row_skip[r, code] = not codes.valid[r][code]
+                    if row_skip[r, code]:
+                        continue
+                    for q in range(start, length - 1):
+                        row_next_code[r, code, q] = codes.index[
+                            (q, marks + variant.weight_at(r, q))]
+            next_code[:] = row_next_code[0]
+            code_by_mask = codes.by_mask
+        else:
+            for code in range(n_codes):
+                last, marks = decode_open_code(code)
+                code_last[code] = -1 if last is None else last
+                code_marks[code] = marks
+                start = 0 if last is None else last + 1
+                for q in range(start, length - 1):
+                    next_code[code, q] = open_code(q, marks + 1)
+            row_next_code = np.ascontiguousarray(np.broadcast_to(next_code, (m, *next_code.shape)))
+            code_by_mask = (ROW_CODE_BY_MASK,) * m
         pos_of = np.full((m, 13), -1, dtype=np.int64)
         number_at = np.empty((m, length), dtype=np.int64)
         die_at = np.empty((m, length), dtype=np.int64)
@@ -109,7 +140,8 @@ class Layout:
                 number_at[r, q] = n
                 pos_of[r, n] = q
                 die_at[r, q] = variant.die_at(r, q)
-        points = np.array([row_points(k) for k in range(length + 4)], dtype=np.float64)
+        points = np.array([row_points(k) for k in range(variant.max_marks + 3)],
+                          dtype=np.float64)
         return cls(
             variant=variant,
             players=players,
@@ -121,6 +153,9 @@ class Layout:
             code_last=code_last,
             code_marks=code_marks,
             next_code=next_code,
+            row_next_code=row_next_code,
+            row_skip=row_skip,
+            code_by_mask=code_by_mask,
             pos_of=pos_of,
             number_at=number_at,
             die_at=die_at,
@@ -150,7 +185,9 @@ class Layout:
                 mask |= 1 << i
                 closed_points += row_points(r.count)
         index = before_me * self.level_size + int(self.offsets[mask]) + penalties
+        space = row_codes(self.variant.sheet) if self.variant.has_doubles else None
         for i, r in enumerate(rows):
             if not r.closed:
-                index += int(self.strides[mask, i]) * open_code(r.last, r.count)
+                code = open_code(r.last, r.count) if space is None else space.code(i, r)
+                index += int(self.strides[mask, i]) * code
         return index, closed_points

@@ -14,6 +14,9 @@ unchanged (the property tests check this on every layout).
 (red <-> yellow, green <-> blue, and the flip with red <-> green, yellow <->
 blue); Qwixx Mixx A has order 2 (the flip with rows 1 <-> 3 and 2 <-> 4,
 colours red <-> green and yellow <-> blue); Mixx B has none but the identity.
+A double cell (DB1) must go to a double cell at the same position: Double B
+keeps red <-> yellow and green <-> blue (order 4), ``double-b-alt`` (the same
+positions doubled in every row) the flip too (order 8).
 
 Row states are positional (last position, count), so a group element acts on
 a state by permuting its rows only.  An element is a tuple ``g`` with
@@ -52,6 +55,8 @@ def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
                 return False
             if variant.die_at(perm[i], p) != (perm[d] if d >= 0 else -1):
                 return False
+            if variant.weight_at(perm[i], p) != variant.weight_at(i, p):
+                return False  # a double cell must go to a double cell (DB1)
     return True
 
 

@@ -34,7 +34,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
-from ..keys import ROW_CODE_BY_MASK
 from ..layouts import SheetLayout
 from ..model import Colour, Roll, Sheet, TurnPlan
 from ..notation import colour_set
@@ -82,8 +81,9 @@ class SolverTable:
         self._data = data
         sheet = variant.sheet
         # the look-up's constants: (table row, colour index, lock colour, last position's
-        # bit) of each row, the layout's offsets and strides as Python ints
-        self._rows = tuple((r, c.index, c, sheet.last_bit[c.index])
+        # bit, code of each mask) of each row, the layout's offsets and strides as Python
+        # ints
+        self._rows = tuple((r, c.index, c, sheet.last_bit[c.index], self.layout.code_by_mask[r])
                            for r, c in enumerate(sheet.locks))
         self._offsets = [int(x) for x in self.layout.offsets]
         self._strides = [[int(x) for x in row] for row in self.layout.strides]
@@ -192,12 +192,13 @@ class SolverTable:
         or its score once the game is over (R13, R14).  No input checks.  The levels
         ``before_me`` = 0, 1, ... are copies of one layout, ``level_size`` values apart
         (:mod:`qwixx_math.solver.layout`); an open row's code is its mask's
-        (:func:`qwixx_math.keys.row_code`)."""
+        (:func:`qwixx_math.keys.row_code`; on a sheet with double cells
+        :func:`qwixx_math.keys.row_codes`)."""
         masks = sheet.masks
         mask = 0
         points = 0
         n_closed = 0
-        for r, _, colour, last in self._rows:
+        for r, _, colour, last, _ in self._rows:
             if masks[colour.index] & last or colour in closed:
                 mask |= 1 << r
                 points += sheet.row_score(colour)
@@ -206,9 +207,9 @@ class SolverTable:
             return float(sheet.score)
         strides = self._strides[mask]
         index = self._offsets[mask] + sheet.penalties
-        for r, ci, _, _ in self._rows:
+        for r, ci, _, _, code in self._rows:
             if not mask >> r & 1:
-                index += strides[r] * ROW_CODE_BY_MASK[masks[ci]]
+                index += strides[r] * code[masks[ci]]
         return points + float(self._data[before_me * self._level_size + index])
 
     _value = unchecked_value  # old private name (merge alias)

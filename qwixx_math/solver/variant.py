@@ -29,6 +29,16 @@ the row (R9), adds 2 to its count and takes die ``i`` out of play.  Action 1
 (the white sum) may be marked in any open row; action 2 with die ``d`` at
 number ``n`` in any open row whose cell showing ``n`` has die ``d``'s colour
 (:meth:`Variant.action2_targets`).
+
+**Double cells** (Qwixx Double B, VARIANTS.md §7): a cell may give two crosses
+(:meth:`Variant.weight_at`, DB1); a row's count is then its crosses, the lock
+needs ``lock_threshold`` crosses (DB2) and a row scores T(crosses) (DB3).  The
+open row states are (last, crosses) pairs (:func:`qwixx_math.keys.row_codes`).
+
+>>> from qwixx_math.layouts import DOUBLE_B
+>>> double = Variant(DOUBLE_B)
+>>> double.key, double.open_codes, double.weight_at(0, 1), double.is_plain
+('double-b', 78, 2, False)
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import ParseError
+from ..keys import row_codes
 from ..layouts import LAYOUTS, OFFICIAL, SheetLayout, layout_named
 from ..model import PENALTY_POINTS
 
@@ -73,7 +84,8 @@ def row_points(marks: int) -> int:
 
 
 #: The geometry a variant is compared and hashed by (its layout without the name).
-_Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int]
+_Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int,
+                  tuple[tuple[int, ...], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +93,8 @@ class Variant:
     """A solitaire Qwixx game on the sheet ``sheet`` (default: the official one).
 
     Two variants are equal when their sheets agree cell for cell (numbers, dice,
-    lock threshold, penalty boxes, closed rows that end the game), whatever the
-    sheets are called.
+    crosses per cell, lock threshold, penalty boxes, closed rows that end the game),
+    whatever the sheets are called.
     """
 
     sheet: SheetLayout = field(default=OFFICIAL, compare=False)
@@ -96,7 +108,6 @@ class Variant:
         sheet = self.sheet
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
-        sheet.check_single_cells("the solver")
         sheet.check_no_steps("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
@@ -116,7 +127,7 @@ class Variant:
                            tuple(tuple(tuple(t) for t in die) for die in targets))
         object.__setattr__(self, "_identity", (
             sheet.numbers, dice, sheet.lock_threshold, sheet.penalty_boxes,
-            sheet.closed_rows_to_end))
+            sheet.closed_rows_to_end, sheet.weights))
 
     @classmethod
     def official(cls) -> Variant:
@@ -179,14 +190,29 @@ class Variant:
         return self.sheet.closed_rows_to_end
 
     @property
+    def has_doubles(self) -> bool:
+        """Whether some cell gives two crosses (Qwixx Double B, DB1)."""
+        return self.sheet.has_doubles
+
+    def weight_at(self, row: int, position: int) -> int:
+        """The crosses the cell at ``position`` of ``row`` gives (1, or 2: DB1)."""
+        self.number_at(row, position)
+        return self.sheet.weights[row][position]
+
+    @property
     def open_codes(self) -> int:
-        """The number of open states of one row: empty plus every (last, count)."""
+        """The number of open states of one row: empty plus every (last, count), the
+        count in crosses on a sheet with double cells (:func:`qwixx_math.keys.row_codes`:
+        every pair some row of the sheet reaches)."""
+        if self.has_doubles:
+            return row_codes(self.sheet).open
         return 1 + self.row_length * (self.row_length - 1) // 2
 
     @property
     def max_marks(self) -> int:
-        """The most marks a row can hold: every number and the lock."""
-        return self.row_length + 1
+        """The most marks (crosses, on a sheet with double cells) a row can hold: every
+        number and the lock."""
+        return self.sheet.max_crosses
 
     @property
     def is_official(self) -> bool:
@@ -208,9 +234,9 @@ class Variant:
 
     @property
     def is_plain(self) -> bool:
-        """True when every row reads up or down from 2 or 12 and is one die's colour only
-        (the official sheet and :meth:`from_letters`' variants)."""
-        return None not in self.directions and all(
+        """True when every row reads up or down from 2 or 12, is one die's colour only
+        and has no double cell (the official sheet and :meth:`from_letters`' variants)."""
+        return not self.has_doubles and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
 
     def number_at(self, row: int, position: int) -> int:
@@ -281,6 +307,8 @@ class Variant:
             "lock_threshold": self.lock_threshold,
             "penalty_boxes": self.penalty_boxes,
             "closed_rows_to_end": self.closed_rows_to_end,
+            **({"weights": [list(w) for w in self.sheet.weights]} if self.has_doubles
+               else {}),
         }
 
 
