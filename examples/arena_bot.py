@@ -36,14 +36,20 @@ def marks(state, seat, wanted, layout):
     return sorted(found)
 
 
-def choose(kind, seat, state, layout=OFFICIAL):
+def legal(kind, seat, state, layout=OFFICIAL):
+    """(numbers skipped, mark) of each legal mark of this action."""
     (w1, w2), roll = state["roll"]["white"], state["roll"]
     if kind == "action1":  # the white sum, in any cell (R5)
-        found, limit = marks(state, seat, lambda c: [w1 + w2], layout), 1
-    else:  # white + a colour die still in play, in a cell of that colour (R6)
-        found = marks(state, seat,
-                      lambda c: [w1 + roll[c], w2 + roll[c]] if roll.get(c) else [], layout)
-        limit = 1 if state["action1"][seat] is not None else 10  # no penalty (R11)
+        return marks(state, seat, lambda c: [w1 + w2], layout)
+    # white + a colour die still in play, in a cell of that colour (R6); a colour closed
+    # in this turn's action 1 has left play, though the roll still shows its die (R9)
+    return marks(state, seat, lambda c: [w1 + roll[c], w2 + roll[c]]
+                 if roll.get(c) and c not in state["closed"] else [], layout)
+
+
+def choose(kind, seat, state, layout=OFFICIAL):
+    found = legal(kind, seat, state, layout)
+    limit = 1 if kind == "action1" or state["action1"][seat] is not None else 10  # R11
     return found[0][1] if found and found[0][0] <= limit else None
 
 

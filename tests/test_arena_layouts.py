@@ -21,6 +21,8 @@ from qwixx_math.cli import main
 from qwixx_math.colours import Colour
 from qwixx_math.errors import ParseError
 from qwixx_math.layouts import DOUBLE_B, LAYOUTS, MIXX_A, OFFICIAL, SheetLayout
+from qwixx_math.model import Mark
+from qwixx_math.rules import GameState, legal_action1, legal_action2
 from qwixx_math.ruleset import Ruleset, ruleset_for
 from qwixx_math.solver.cache import cache_dir, table_filename
 from qwixx_math.solver.variant import Variant
@@ -253,3 +255,81 @@ def test_ruleset_for() -> None:
         ruleset_for("official", 2)
     with pytest.raises(ParseError, match="R3: the ruleset is for 3 player"):
         play_match([make_player("greedy", Ruleset(2), 0)] * 2, 2, 1, Ruleset(3))
+
+
+def _load_bot() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("arena_bot_under_test", BOT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _BotChecker:
+    """A random player that checks, at every choice, that the example bot's legal marks
+    (its ``marks`` with no limit on skips) are exactly the rules core's."""
+
+    name = "checker"
+
+    def __init__(self, seed: int) -> None:
+        import random
+
+        self.bot: object = _load_bot()
+        self.rng = random.Random(seed)
+        self.checked = 0
+        self.layout: dict[str, object] = {}
+
+    def new_game(self, seat: int, state: GameState) -> None:
+        self.layout = layout_to_json(state.layout)
+
+    def _check(self, kind: str, seat: int, state: GameState, legal: tuple[Mark, ...]
+               ) -> Mark | None:
+        data = json.loads(json.dumps(state.to_json()))
+        found = self.bot.legal(kind, seat, data, self.layout)  # type: ignore[attr-defined]
+        texts = sorted(f"{m.colour.value[0]}{m.number}" for m in legal)
+        assert sorted(m for _, m in found) == texts, (kind, state.to_text())
+        choice = self.bot.choose(kind, seat, data, self.layout)  # type: ignore[attr-defined]
+        assert choice is None or choice in texts
+        self.checked += 1
+        options: list[Mark | None] = [None, *legal]
+        return self.rng.choice(options)
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        return self._check("action1", seat, state, legal_action1(state, seat))
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        return self._check("action2", seat, state, legal_action2(state))
+
+    def game_over(self, seat: int, state: GameState) -> None:
+        pass
+
+
+@pytest.mark.parametrize("layout", [*LAYOUTS, UNEVEN])
+def test_example_bot_finds_exactly_the_legal_marks(layout: str) -> None:
+    """The bot's own reading of the rules (R5-R9, DB2) against the rules core's, on
+    random games of every pad; the bot's choice is also computed, without error."""
+    checkers = [_BotChecker(1), _BotChecker(2), _BotChecker(3)]
+    result = play_match(checkers, 6, 11, layout=layout)
+    assert result.faults == ()
+    assert sum(c.checked for c in checkers) > 100
+
+
+def test_example_bot_knows_a_colour_closed_in_action_1_leaves_play() -> None:
+    """Mixx A: green closed in action 1 takes its die out at once (R9), so white + green
+    may not mark a green cell of the yellow row in action 2 (a fault the bot once made)."""
+    from qwixx_math.model import Sheet
+    from qwixx_math.notation import parse_roll
+
+    sheet = Sheet.from_marks({Colour.GREEN: [11, 10, 9, 7, 5]}, layout=MIXX_A)
+    rolled = GameState(Ruleset(2), (sheet, Sheet.empty(MIXX_A))).with_roll(
+        parse_roll("w:1,1/r:1/y:1/g:4/b:1"))
+    state = rolled.with_action1([Mark(Colour.GREEN, 2), None])
+    assert state.closed == frozenset({Colour.GREEN})
+    bot = _load_bot()
+    data = json.loads(json.dumps(state.to_json()))
+    found = bot.legal("action2", 0, data, layout_to_json(MIXX_A))  # type: ignore[attr-defined]
+    assert "y5" not in [m for _, m in found]  # white 1 + green 4 in a green cell
+    assert sorted(m for _, m in found) == sorted(
+        f"{m.colour.value[0]}{m.number}" for m in legal_action2(state))
