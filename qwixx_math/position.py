@@ -44,7 +44,7 @@ from .layouts import SheetLayout
 from .model import COLOURS, Colour, Roll, Sheet
 from .notation import colour_set, format_colours, format_roll, parse_roll, parse_sheet
 from .rules import GameState
-from .ruleset import MAX_PLAYERS, Ruleset
+from .ruleset import MAX_PLAYERS, Ruleset, ruleset_for
 from .validation.reader import MAX_TURNS
 
 __all__ = ["MAX_STATE_BYTES", "MAX_STATE_TURN", "position", "read_state", "sheet_position",
@@ -99,13 +99,7 @@ def position(sheets: Sequence[Sheet | str], roll: Roll | str, *, active: int = 0
         if s.layout != first:
             raise ParseError(f"every sheet of a table is of one layout; sheet 1 is of "
                              f"{first.name}, sheet {i + 1} of {s.layout.name}")
-    if ruleset is None:
-        ruleset = Ruleset(players=len(parsed))
-    elif not isinstance(ruleset, Ruleset):
-        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
-    elif ruleset.players != len(parsed):
-        raise ParseError(f"R3: the ruleset has {ruleset.players} player(s) but "
-                         f"{len(parsed)} sheet(s) are given")
+    ruleset = ruleset_for(ruleset, len(parsed))
     active = check_whole_number("active", active, 0, len(parsed) - 1)
     return _rolled(parsed, _roll(roll), active, ruleset, frozenset())
 
@@ -155,12 +149,7 @@ def sheet_position(sheet: Sheet | str, roll: Roll | str, *, players: int = 1, se
     for colour in others:
         if colour not in own.layout.locks:
             raise ParseError(f"layout {own.layout.name} has no {colour.value} row to close")
-    if ruleset is None:
-        ruleset = Ruleset(players=players)
-    elif not isinstance(ruleset, Ruleset):
-        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
-    elif ruleset.players != players:
-        raise ParseError(f"R3: the ruleset has {ruleset.players} player(s), not {players}")
+    ruleset = ruleset_for(ruleset, players)
     empty = Sheet.empty(own.layout)
     sheets = tuple(own if i == seat else empty for i in range(players))
     return _rolled(sheets, _roll(roll), active, ruleset, others)

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import ParseError
 
-__all__ = ["DieRemoval", "EndCheck", "Ruleset"]
+__all__ = ["DieRemoval", "EndCheck", "Ruleset", "ruleset_for"]
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
@@ -120,3 +120,16 @@ def _enum(kind: type[DieRemoval] | type[EndCheck], value: object, name: str) -> 
     if not isinstance(value, str) or value not in choices:
         raise ParseError(f"Ruleset.{name} must be one of {', '.join(choices)}, not {value!r}")
     return kind(value)
+
+
+def ruleset_for(ruleset: object, players: int) -> Ruleset:
+    """``ruleset`` checked for a game of ``players`` players, or the official rules for
+    them when it is None; ParseError for a value that is no Ruleset or one for another
+    number of players (R3)."""
+    if ruleset is None:
+        return Ruleset(players=players)
+    if not isinstance(ruleset, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
+    if ruleset.players != players:
+        raise ParseError(f"R3: the ruleset is for {ruleset.players} player(s), not {players}")
+    return ruleset

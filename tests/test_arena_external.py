@@ -204,7 +204,9 @@ def test_messages_follow_the_protocol(tmp_path: Path) -> None:
     assert kinds.count("new_game") == kinds.count("game_over") == 2
     assert set(kinds) == {"new_game", "action1", "action2", "game_over"}
     for m in messages:
-        assert set(m) == {"type", "seat", "state"}
+        # new_game also names the sheet layout (a field bots of before ignore)
+        assert set(m) == {"type", "seat", "state"} | ({"layout"} if m["type"] == "new_game"
+                                                      else set())
         state = GameState.from_json(m["state"])
         assert state.to_json() == m["state"]
         assert state.phase.value == {"new_game": "roll", "action1": "action1",

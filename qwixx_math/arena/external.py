@@ -5,13 +5,16 @@ like a POSIX shell would, :func:`shlex.split`; no shell runs it).  Each message
 is one JSON object on one line of the program's standard input; a reply is one
 line on its standard output (its standard error passes through, see below):
 
-* ``{"type": "new_game", "seat": P, "state": STATE}`` -- no reply;
+* ``{"type": "new_game", "seat": P, "state": STATE, "layout": LAYOUT}`` -- no reply;
 * ``{"type": "action1", "seat": P, "state": STATE}`` -- reply ``{"mark": "r8"}``
   or ``{"mark": null}``;
 * ``{"type": "action2", "seat": P, "state": STATE}`` -- reply likewise;
 * ``{"type": "game_over", "seat": P, "state": STATE}`` -- no reply.
 
-``STATE`` is :meth:`GameState.to_json`.  Every problem raises
+``STATE`` is :meth:`GameState.to_json`; ``LAYOUT`` is the sheet every seat plays
+(:func:`layout_to_json`: its name, every row's numbers, cell colours and crosses
+per cell, the lock threshold; on every layout, the official sheet included, so a
+bot that knows no layout names can play any).  Every problem raises
 :class:`~qwixx_math.arena.faults.PlayerFault` for the referee: a reply that is
 not one JSON object ``{"mark": MARK}`` (``protocol:malformed``), no reply within
 the time limit (``protocol:late``: the late reply, when it comes, is skipped;
@@ -45,16 +48,18 @@ import shlex
 import signal
 import subprocess
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from ..errors import ParseError, QwixxError
+from ..layouts import SheetLayout
 from ..model import Mark
 from ..notation import mark_from_json
 from ..rules import GameState
 from .faults import EXIT, LATE, MALFORMED, PlayerFault
 
 __all__ = ["DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_LATE", "MAX_LINE", "PREFIX", "ExternalPlayer",
-           "close_all", "parse_reply"]
+           "close_all", "layout_to_json", "parse_reply"]
 
 #: Seconds a program may take for a reply (``--timeout``).
 DEFAULT_TIMEOUT = 10.0
@@ -67,6 +72,8 @@ PREFIX = "exec:"
 #: Seconds a program is given to exit after its input is closed, and its process group
 #: after SIGTERM, before SIGKILL.
 EXIT_GRACE = 1.0
+
+_T = TypeVar("_T")
 
 _READ = 65536
 #: Seconds between two looks at whether a process (group) has ended.
@@ -83,22 +90,54 @@ def close_all() -> None:
         player.close()
 
 
+def layout_to_json(layout: SheetLayout) -> dict[str, Any]:
+    """The sheet layout as the ``new_game`` message carries it: ``name`` (a published
+    name or the spelled-out :attr:`~qwixx_math.layouts.SheetLayout.key`), ``rows`` (each
+    row's ``lock`` colour, its ``numbers`` left to right, the ``colours`` of those cells
+    and their ``weights``, the crosses each gives: 2 for a double cell, DB1),
+    ``lock_threshold`` (the crosses a row needs before its last number, R8/DB2),
+    ``penalty_boxes`` (R13) and ``closed_rows_to_end`` (R14).
+
+    >>> from qwixx_math.layouts import DOUBLE_B
+    >>> row = layout_to_json(DOUBLE_B)["rows"][0]
+    >>> row["lock"], row["numbers"][:3], row["weights"][:3]
+    ('red', [2, 3, 4], [1, 2, 1])
+    """
+    return {
+        "name": layout.key,
+        "rows": [{"lock": lock.value, "numbers": list(numbers),
+                  "colours": [c.value for c in colours], "weights": list(weights)}
+                 for lock, numbers, colours, weights
+                 in zip(layout.locks, layout.numbers, layout.colours, layout.weights,
+                        strict=True)],
+        "lock_threshold": layout.lock_threshold,
+        "penalty_boxes": layout.penalty_boxes,
+        "closed_rows_to_end": layout.closed_rows_to_end,
+    }
+
+
+class _LastText(Generic[_T]):
+    """The JSON text of the last value serialised (every seat is shown the same state, and
+    a match plays one layout)."""
+
+    def __init__(self, to_json: Callable[[_T], object]) -> None:
+        self._to_json = to_json
+        self._value: _T | None = None
+        self._text = ""
+
+    def of(self, value: _T) -> str:
+        if value is not self._value:
+            self._text = json.dumps(self._to_json(value))
+            self._value = value
+        return self._text
+
+
+_STATE_TEXT = _LastText[GameState](GameState.to_json)
+_LAYOUT_TEXT = _LastText[SheetLayout](layout_to_json)
+
+
 class _Late(Exception):
     """No complete line before the deadline."""
-
-
-class _StateText:
-    """The JSON text of the last state serialised (every seat is shown the same state)."""
-
-    state: GameState | None = None
-    text = ""
-
-    @classmethod
-    def of(cls, state: GameState) -> str:
-        if state is not cls.state:
-            cls.text = json.dumps(state.to_json())
-            cls.state = state
-        return cls.text
 
 
 class ExternalPlayer:
@@ -145,7 +184,7 @@ class ExternalPlayer:
 
     # -- the Player protocol ------------------------------------------------------------------
     def new_game(self, seat: int, state: GameState) -> None:
-        self._send("new_game", seat, state)
+        self._send("new_game", seat, state, f', "layout": {_LAYOUT_TEXT.of(state.layout)}')
 
     def action1(self, seat: int, state: GameState) -> Mark | None:
         return self._ask("action1", seat, state)
@@ -157,11 +196,12 @@ class ExternalPlayer:
         self._send("game_over", seat, state)
 
     # -- messages -----------------------------------------------------------------------------
-    def _send(self, kind: str, seat: int, state: GameState) -> bool:
-        """Write one message; False (silently) when the program was stopped before."""
+    def _send(self, kind: str, seat: int, state: GameState, more: str = "") -> bool:
+        """Write one message (``more``: further fields, as JSON text after a comma); False
+        (silently) when the program was stopped before."""
         if self.stopped is not None:
             return False
-        line = f'{{"type": "{kind}", "seat": {seat}, "state": {_StateText.of(state)}}}\n'
+        line = f'{{"type": "{kind}", "seat": {seat}, "state": {_STATE_TEXT.of(state)}{more}}}\n'
         data = memoryview(line.encode())
         deadline = time.monotonic() + self.timeout
         while data:

@@ -20,25 +20,34 @@ program that exits, a built-in player that raises).  Under the dialect switches
 ``simultaneous_close=False`` and ``end_check=sequential`` a mark that is legal
 on its own can be refused because of another player's simultaneous choice;
 that seat passes too, but it is no fault (nobody could know).
+
+Every game of a match is played on one sheet layout (``layout``, the official
+sheet by default; :mod:`qwixx_math.layouts`: ``mixx-a``, ``mixx-b``,
+``double-b``, ...): every seat gets an empty sheet of it, and the rules core
+reads it for every choice.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..colours import COLOURS, Colour
 from ..errors import IllegalMoveError, ParseError, check_whole_number
-from ..model import Mark
+from ..layouts import LAYOUTS, OFFICIAL, SheetLayout, layout_named
+from ..model import Mark, Roll
 from ..play import Dice, play
 from ..players.base import Player
 from ..rules import GameState, legal_action1, new_game
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, ruleset_for
+from ..validation.generate import game_seed
 from .faults import CRASH, MALFORMED, Fault, PlayerFault
 
 __all__ = ["MAX_GAMES", "MAX_PLAYERS", "MIN_PLAYERS", "GameResult", "MatchResult",
-           "Progress", "check_games", "play_match"]
+           "Progress", "check_games", "check_layout", "play_match"]
 
 #: Players at an arena table (R3: the official game is for 2 to 5).
 MIN_PLAYERS = 2
@@ -90,7 +99,9 @@ class GameResult:
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """A whole match: the players' names (in the order given), its seed and ruleset,
-    every game in order, every fault in order, and the seconds it took."""
+    every game in order, every fault in order, the seconds it took, the sheet layout
+    played and the players' notes (``notes[i]``: what player ``i`` says of how it plays
+    this layout, e.g. a fallback; ``""`` for nothing)."""
 
     players: tuple[str, ...]
     seed: int
@@ -98,20 +109,45 @@ class MatchResult:
     games: tuple[GameResult, ...]
     faults: tuple[Fault, ...]
     seconds: float = field(default=0.0, compare=False)
+    layout: SheetLayout = OFFICIAL
+    notes: tuple[str, ...] = ()
 
     @property
     def deals(self) -> int:
         return len(self.games) // len(self.players)
 
 
+class _PadDice(Dice):
+    """The dice of a deal on a sheet with fewer than four rows: the colours that lock no
+    row have no die (R4), as if closed from the start.  (:func:`~qwixx_math.play.play`
+    leaves out the dice of the closed colours only.)"""
+
+    __slots__ = ("_absent",)
+
+    def __init__(self, seed: int, deal: int, absent: frozenset[Colour]) -> None:
+        super().__init__(random.Random(game_seed(seed, deal)))  # as Dice.deal(seed, deal)
+        self._absent = absent
+
+    def roll(self, k: int, closed: frozenset[Colour]) -> Roll:
+        return super().roll(k, closed | self._absent)
+
+
+def _deal_dice(seed: int, deal: int, layout: SheetLayout) -> Dice:
+    """The dice of deal ``deal`` (:meth:`Dice.deal`), without the dice of the colours
+    ``layout`` has no row for."""
+    absent = frozenset(COLOURS) - frozenset(layout.locks)
+    return _PadDice(seed, deal, absent) if absent else Dice.deal(seed, deal)
+
+
 class _Referee:
     """Plays the games of one match and collects the faults."""
 
-    def __init__(self, players: Sequence[Player], names: tuple[str, ...], ruleset: Ruleset
-                 ) -> None:
+    def __init__(self, players: Sequence[Player], names: tuple[str, ...], ruleset: Ruleset,
+                 layout: SheetLayout) -> None:
         self.players = players
         self.names = names
         self.ruleset = ruleset
+        self.layout = layout
         self.faults: list[Fault] = []
         self.game = 0
         self.seated: Sequence[Player] = players
@@ -170,7 +206,7 @@ class _Referee:
         order = tuple((s - rotation) % n for s in range(n))  # order[seat] = player
         self.order = order
         self.seated = [self.players[i] for i in order]
-        state = new_game(ruleset=self.ruleset)
+        state = new_game(ruleset=self.ruleset, layout=self.layout)
         for seat in range(n):
             self.tell("new_game", seat, state)
         played = play([_Seat(self, seat) for seat in range(n)], state, dice,
@@ -239,14 +275,38 @@ def check_games(games: object, players: int) -> int:
     return games
 
 
+def check_layout(layout: object) -> SheetLayout:
+    """The sheet layout ``layout`` names (a :class:`~qwixx_math.layouts.SheetLayout`, a
+    published name or a spelled-out layout key); ParseError listing the names if none.
+
+    >>> check_layout("double-b").lock_threshold
+    7
+    >>> check_layout("double")
+    Traceback (most recent call last):
+    ...
+    qwixx_math.errors.ParseError: unknown layout 'double'; expected one of official, ...
+    """
+    if isinstance(layout, SheetLayout):
+        return layout
+    if not isinstance(layout, str):
+        raise ParseError(f"a layout is a SheetLayout or one of {', '.join(LAYOUTS)}, "
+                         f"not {type(layout).__name__}")
+    return layout_named(layout)
+
+
 def play_match(players: Sequence[Player], games: int, seed: int,
                ruleset: Ruleset | None = None, progress: Progress | None = None,
-               names: Sequence[str] | None = None) -> MatchResult:
+               names: Sequence[str] | None = None,
+               layout: SheetLayout | str = OFFICIAL) -> MatchResult:
     """Play ``games`` games (a multiple of the number of players; see the module
     docstring) with dice from ``seed``, under ``ruleset`` (default: the official game
-    for this many players).  ``names`` name the players in the reports (default: their
-    ``name``).  The players are not closed afterwards."""
+    for this many players), every seat on an empty sheet of ``layout`` (a SheetLayout
+    or a layout name, default the official sheet; see :func:`check_layout`).  ``names``
+    name the players in the reports (default: their ``name``).  The players are not
+    closed afterwards.  A player with a ``note`` attribute (text) has it in
+    :attr:`MatchResult.notes`."""
     players = list(players)
+    layout = check_layout(layout)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ParseError(f"R3: an arena match is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                          f"not {len(players)}")
@@ -256,24 +316,26 @@ def play_match(players: Sequence[Player], games: int, seed: int,
     n = len(players)
     games = check_games(games, n)
     seed = check_whole_number("seed", seed, 0, 2**63 - 1)
-    if ruleset is None:
-        ruleset = Ruleset(players=n)
-    elif not isinstance(ruleset, Ruleset):
-        raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")
-    elif ruleset.players != n:
-        raise ParseError(f"R3: the ruleset is for {ruleset.players} players, the match has {n}")
+    ruleset = ruleset_for(ruleset, n)
     if names is None:
         names = [p.name for p in players]
     elif len(names) != n or not all(isinstance(x, str) for x in names):
         raise ParseError(f"names must be {n} strings, one per player")
     start = time.perf_counter()
-    referee = _Referee(players, tuple(names), ruleset)
+    referee = _Referee(players, tuple(names), ruleset, layout)
     results: list[GameResult] = []
     for deal in range(games // n):
-        dice = Dice.deal(seed, deal)
+        dice = _deal_dice(seed, deal, layout)
         for rotation in range(n):
             results.append(referee.play(len(results) + 1, deal, rotation, dice))
             if progress is not None:
                 progress(len(results), games)
+    notes = tuple(_note(p) for p in players)
     return MatchResult(tuple(names), seed, ruleset, tuple(results),
-                       tuple(referee.faults), time.perf_counter() - start)
+                       tuple(referee.faults), time.perf_counter() - start, layout, notes)
+
+
+def _note(player: Player) -> str:
+    """What ``player`` says of how it plays (its ``note``, if it is text)."""
+    note = getattr(player, "note", "")
+    return note if isinstance(note, str) else ""

@@ -14,6 +14,17 @@ own seed, :func:`player_seed`).  Names:
   NAME as :meth:`~qwixx_math.policies.spec.PolicySpec.parse` reads it: ``optimal``,
   ``fewest-skips``, ``threshold-T``, ``seed-tips``);
 * ``exec:COMMAND``: an external program (:class:`~qwixx_math.arena.external.ExternalPlayer`).
+
+**Sheet layouts.**  A match on another sheet than the official one (``layout``,
+:mod:`qwixx_math.layouts`) gets players made for it.  Most players read the
+layout off the states they are shown and need nothing more (``greedy``,
+``random``, the racers, the heuristic ``policy:`` seats, ``exec:``).  The ones
+built on a solver table (``solo``, ``table``, ``policy:optimal``) are made with
+the table of that layout (solved on first use, as for the official sheet); where
+the solver refuses the layout (today: sheets with double cells, DB1), and for
+``win`` and ``win-deep`` (whose model and features are of the official sheet) on
+any other layout, the seat is played by a named simple player instead, a
+:class:`StandIn` whose ``note`` says so; the match report prints the note.
 """
 
 from __future__ import annotations
@@ -25,13 +36,17 @@ from contextlib import contextmanager
 from types import ModuleType
 
 from ..errors import ParseError, QwixxError
+from ..layouts import OFFICIAL, SheetLayout
+from ..model import Mark
 from ..players.base import Player
+from ..rules import GameState
 from ..ruleset import Ruleset
 from ..validation.generate import game_seed
 from .external import DEFAULT_TIMEOUT, PREFIX, ExternalPlayer
+from .match import check_layout
 
-__all__ = ["BUILTIN", "PLAYER_MODULES", "PlayerFactory", "factories", "make_player",
-           "open_players", "player_names", "player_seed"]
+__all__ = ["BUILTIN", "OFFICIAL_ONLY", "PLAYER_MODULES", "PlayerFactory", "StandIn",
+           "factories", "make_player", "open_players", "player_names", "player_seed"]
 
 #: Makes a player for a match: ``factory(ruleset, seed)``.
 PlayerFactory = Callable[[Ruleset, int], Player]
@@ -109,6 +124,81 @@ def _factory(name: str) -> PlayerFactory:
                      f"or {PREFIX}COMMAND")
 
 
+#: Players whose model is of the official sheet only, and the player that takes their seat
+#: on another layout.
+OFFICIAL_ONLY: dict[str, str] = {"win": "greedy", "win-deep": "greedy"}
+#: The player that takes the seat of a player built on a solver table where the solver
+#: refuses the layout.
+TABLE_FALLBACK: dict[str, str] = {"solo": "greedy", "table": "greedy",
+                                  "policy:optimal": "policy:fewest-skips"}
+
+
+class StandIn:
+    """The player ``player`` in the seat of another one (``name``), with a ``note`` saying
+    why (see the module docstring); it plays exactly as ``player``."""
+
+    def __init__(self, player: Player, name: str, note: str) -> None:
+        self.player = player
+        self.name = name
+        self.note = note
+
+    def new_game(self, seat: int, state: GameState) -> None:
+        self.player.new_game(seat, state)
+
+    def action1(self, seat: int, state: GameState) -> Mark | None:
+        return self.player.action1(seat, state)
+
+    def action2(self, seat: int, state: GameState) -> Mark | None:
+        return self.player.action2(seat, state)
+
+    def game_over(self, seat: int, state: GameState) -> None:
+        self.player.game_over(seat, state)
+
+
+def _stand_in(name: str, instead: str, ruleset: Ruleset, seed: int, layout: SheetLayout,
+              why: str) -> StandIn:
+    player = _made(instead, _factory(instead)(ruleset, seed))
+    return StandIn(player, name, f"plays as {instead} on the {layout.key} sheet: {why}")
+
+
+def _on_layout(name: str, ruleset: Ruleset, seed: int, layout: SheetLayout) -> Player | None:
+    """The player ``name`` made for a match on ``layout`` (not the official sheet) when
+    it needs the layout to be made; None when its plain factory will do."""
+    if name in OFFICIAL_ONLY:
+        return _stand_in(name, OFFICIAL_ONLY[name], ruleset, seed, layout,
+                         "its model was fitted on features of the official sheet")
+    if name in ("solo", "table"):
+        from ..players import solo, table
+
+        def build() -> Player:
+            if name == "solo":
+                return solo.make(ruleset, seed, layout=layout)
+            return table.make(ruleset, seed, layout)
+    elif name.startswith("policy:"):
+        from ..players import policy
+        from ..policies.spec import PolicySpec
+
+        spec = PolicySpec.parse(name[len("policy:"):])
+        if not spec.needs_table:
+            return None
+
+        def build() -> Player:
+            return policy.make_on(spec, ruleset, layout)
+    else:
+        return None
+    try:
+        return build()
+    except ParseError as exc:  # the solver refuses the layout (today: double cells, DB1)
+        instead = TABLE_FALLBACK.get(name, "greedy")
+        return _stand_in(name, instead, ruleset, seed, layout, f"no solver table ({exc})")
+
+
+def _made(name: str, player: object) -> Player:
+    if not isinstance(player, Player):
+        raise QwixxError(f"the factory of {name!r} made {player!r}, not a Player")
+    return player
+
+
 def player_seed(seed: int, index: int) -> int:
     """The seed of player ``index`` (0-based, in the order given) of a match with ``seed``:
     :func:`~qwixx_math.validation.game_seed` at ``-1 - index`` (deals use 0, 1, ...)."""
@@ -116,28 +206,36 @@ def player_seed(seed: int, index: int) -> int:
 
 
 def make_player(name: str, ruleset: Ruleset, seed: int,
-                timeout: float = DEFAULT_TIMEOUT) -> Player:
-    """The player called ``name`` (see the module docstring) for a match under ``ruleset``."""
+                timeout: float = DEFAULT_TIMEOUT,
+                layout: SheetLayout | str = OFFICIAL) -> Player:
+    """The player called ``name`` (see the module docstring) for a match under ``ruleset``
+    on sheets of ``layout`` (default the official sheet)."""
     if not isinstance(name, str):
         raise ParseError(f"a player name must be text, not {name!r}")
+    layout = check_layout(layout)
     if name.startswith(PREFIX):
         return ExternalPlayer(name[len(PREFIX):], timeout)
-    player = _factory(name)(ruleset, seed)
-    if not isinstance(player, Player):
-        raise QwixxError(f"the factory of {name!r} made {player!r}, not a Player")
-    return player
+    factory = _factory(name)  # an unknown name is refused before any table is solved
+    if not layout.is_official:
+        player = _on_layout(name, ruleset, seed, layout)
+        if player is not None:
+            return player
+    return _made(name, factory(ruleset, seed))
 
 
 @contextmanager
 def open_players(names: Sequence[str], ruleset: Ruleset, seed: int,
-                 timeout: float = DEFAULT_TIMEOUT) -> Iterator[list[Player]]:
-    """The players of a match, one per name (player ``i`` seeded with
-    ``player_seed(seed, i)``); the ones with a ``close()`` (external programs) are
+                 timeout: float = DEFAULT_TIMEOUT,
+                 layout: SheetLayout | str = OFFICIAL) -> Iterator[list[Player]]:
+    """The players of a match on sheets of ``layout``, one per name (player ``i`` seeded
+    with ``player_seed(seed, i)``); the ones with a ``close()`` (external programs) are
     closed at the end, also when making a later one fails."""
+    layout = check_layout(layout)
     players: list[Player] = []
     try:
         for index, name in enumerate(names):
-            players.append(make_player(name, ruleset, player_seed(seed, index), timeout))
+            players.append(make_player(name, ruleset, player_seed(seed, index), timeout,
+                                       layout))
         yield players
     finally:
         for player in players:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..layouts import OFFICIAL, SheetLayout
 from ..ruleset import Ruleset
 from .faults import Fault
 from .match import MatchResult
@@ -90,13 +91,17 @@ class MatchReport:
     colours_closed: float
     faults: tuple[Fault, ...]
     seconds: float
+    layout: SheetLayout = OFFICIAL
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """One object; lists are in the order the players were given."""
         s = self.stats
         return {
             "games": self.games, "deals": self.deals, "seed": self.seed,
-            "ruleset": self.ruleset.to_json(), "players": list(self.players),
+            "ruleset": self.ruleset.to_json(), "layout": self.layout.key,
+            "players": list(self.players),
+            "notes": list(self.notes) if self.notes else [""] * len(self.players),
             "wins": [p.wins for p in s], "win_rate": [p.win_rate for p in s],
             "ci95": [list(p.ci95) for p in s], "mean_score": [p.mean_score for p in s],
             "sd_score": [p.sd_score for p in s],
@@ -115,7 +120,7 @@ class MatchReport:
         """A readable report (no timings, so that it is the same for the same seed)."""
         n = len(self.players)
         lines = [f"arena: {self.games} games ({self.deals} deals x {n} seats), seed {self.seed}, "
-                 f"{_describe(self.ruleset)}",
+                 f"{_describe(self.ruleset)}{_on(self.layout)}",
                  f"{'wins':>7} {'win rate':>8}  {'95% CI':<15} {'mean score':>10} {'sd':>6} "
                  f"{'rows closed':>11} {'ended R14':>9} {'ended R13':>9} {'faults':>6}  player"]
         for p in self.stats:
@@ -127,6 +132,8 @@ class MatchReport:
                      f"{self.ended_r13} by a fourth penalty (R13); mean length "
                      f"{self.mean_turns:.1f} turns; {self.colours_closed:.2f} colours closed "
                      "per game")
+        lines.extend(f"note: {name}: {note}" for name, note
+                     in zip(self.players, self.notes, strict=False) if note)
         lines.append("win rate: ties shared; 95% CI in percent, paired by deal "
                      "(docs/arena.md)")
         if self.faults:
@@ -145,6 +152,12 @@ def _describe(ruleset: Ruleset) -> str:
     default = Ruleset(players=ruleset.players).to_json()
     changed = [f"{k}={json.dumps(v)}" for k, v in ruleset.to_json().items() if default[k] != v]
     return f"{ruleset.players} players, " + ", ".join(changed)
+
+
+def _on(layout: SheetLayout) -> str:
+    """The layout named in the report's first line (nothing for the official sheet, as
+    before layouts came to the arena)."""
+    return "" if layout.is_official else f", on the {layout.key} sheet"
 
 
 def report(result: MatchResult) -> MatchReport:
@@ -175,4 +188,5 @@ def report(result: MatchResult) -> MatchReport:
         ended_r14=sum(1 for g in games if g.ended_by == "R14"),
         ended_r13=sum(1 for g in games if g.ended_by == "R13"),
         colours_closed=sum(len(g.final.closed) for g in games) / count,
-        faults=result.faults, seconds=result.seconds)
+        faults=result.faults, seconds=result.seconds, layout=result.layout,
+        notes=result.notes)

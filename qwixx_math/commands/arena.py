@@ -1,7 +1,8 @@
 """``qwixx-math arena``: a seeded, seat-rotated match between players (docs/arena.md).
 
     qwixx-math arena PLAYER PLAYER [PLAYER ...] [--games N] [--seed S] [--json]
-                     [--timeout SECONDS] [--quiet] [--ruleset JSON] [ruleset switches]
+                     [--timeout SECONDS] [--quiet] [--layout NAME] [--ruleset JSON]
+                     [ruleset switches]
 
 A PLAYER is a built-in name (``greedy``, ``random``, ``solo``, ``policy:optimal``, ...) or
 ``exec:COMMAND`` for an external program speaking the arena's line protocol.
@@ -28,10 +29,11 @@ from ..arena.match import MAX_PLAYERS, MIN_PLAYERS, check_games, play_match
 from ..arena.registry import open_players
 from ..arena.report import report
 from ..errors import ParseError
+from ..layouts import OFFICIAL
 from ..ruleset import Ruleset
 from ..solver.progress import progress_bar
 from ..validation.options import add_ruleset_arguments, ruleset_from_args
-from ._args import ascii_float, ascii_int
+from ._args import add_layout_argument, ascii_float, ascii_int, layout_from_args
 
 __all__ = ["register", "run"]
 
@@ -123,6 +125,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help='the base ruleset as a JSON object (docs/notation.md), e.g. '
                              '\'{"action2_after_game_end": true}\'; "players" may be left '
                              "out; the switches below override it")
+    add_layout_argument(parser, None)
     add_ruleset_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -176,11 +179,12 @@ def _checked(args: argparse.Namespace) -> Ruleset:
 
 def _play(args: argparse.Namespace, names: list[str], ruleset: Ruleset) -> int:
     """Play the match, print its report; the exit code."""
-    with open_players(names, ruleset, args.seed, args.timeout) as players:
+    layout = layout_from_args(args) or OFFICIAL
+    with open_players(names, ruleset, args.seed, args.timeout, layout=layout) as players:
         bar = progress_bar(not args.quiet, "arena")
         try:
             result = play_match(players, args.games, args.seed, ruleset, progress=bar,
-                                names=names)
+                                names=names, layout=layout)
         finally:
             if bar is not None:
                 bar.close()

@@ -20,7 +20,7 @@ right; plans by action 1, then action 2).
 In solitaire this is exactly the ``fewest-skips`` policy of
 :mod:`qwixx_math.policies` (the tests check it).  The player reads the layout of
 the game's sheets (positions, R7/R8, the lock, R14), so it plays any sheet
-layout (docs/mixx.md); the arena itself deals official games only.
+layout (docs/mixx.md), and the arena deals any (``--layout``).
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ..errors import ParseError
+from ..layouts import OFFICIAL, SheetLayout
 from ..model import Mark, TurnPlan
 from ..policies.base import Policy
 from ..policies.spec import PolicySpec
@@ -38,7 +39,7 @@ from ..rules import GameState, Phase, legal_action2
 from ..ruleset import Ruleset
 from .base import Player
 
-__all__ = ["PLAYERS", "PREFIX", "PolicyPlayer", "lookup"]
+__all__ = ["PLAYERS", "PREFIX", "PolicyPlayer", "lookup", "make_on"]
 
 #: Arena names of policy seats: ``policy:`` and a policy name.
 PREFIX = "policy:"
@@ -85,12 +86,21 @@ class PolicyPlayer:
 
 def _factory(spec: PolicySpec) -> Callable[[Ruleset, int], Player]:
     def make(ruleset: Ruleset, seed: int) -> Player:
-        from ..policies.api import make_policy
-
-        return PolicyPlayer(make_policy(spec, dataclasses.replace(ruleset, players=1),
-                                        progress=False))
+        return make_on(spec, ruleset, OFFICIAL)
 
     return make
+
+
+def make_on(spec: PolicySpec, ruleset: Ruleset, layout: SheetLayout) -> PolicyPlayer:
+    """The seat of ``spec`` at a table under ``ruleset`` on sheets of ``layout``: a policy
+    that needs a solver table gets the table of ``layout``; the others read the layout
+    off the states they are shown."""
+    from ..policies.api import make_policy
+
+    solitaire = dataclasses.replace(ruleset, players=1)
+    if spec.needs_table:
+        return PolicyPlayer(make_policy(spec, solitaire, progress=False, layout=layout))
+    return PolicyPlayer(make_policy(spec, solitaire, progress=False))
 
 
 def lookup(name: str) -> Callable[[Ruleset, int], Player] | None:

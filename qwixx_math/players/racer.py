@@ -21,6 +21,12 @@ first, then the total time saved, then the fewest skipped numbers); when no mark
 qualifies it takes a penalty (R11), unless ``avoid_penalty`` allows the least
 skipping legal mark instead.  Passive (R5) it marks the white sum when that
 qualifies.  Racers ignore the opponents' sheets entirely.
+
+On another sheet layout (:mod:`qwixx_math.layouts`) a racer reads the positions,
+the lock threshold and the crosses of double cells (DB1) off the layout: "five
+marks" becomes the layout's lock threshold in crosses.  Its parameters and the
+Markov rule's expected turns were found on the official sheet, so it races other
+pads less well.
 """
 
 from __future__ import annotations
@@ -33,8 +39,9 @@ import numpy as np
 
 from ..errors import ParseError
 from ..keys import OPEN_CODES, open_code
-from ..model import COUNT, LAST_POSITION, LOCK_THRESHOLD, Colour, Mark
-from ..rules import GameState, legal_action1, legal_action2
+from ..layouts import OFFICIAL, SheetLayout
+from ..model import LAST_POSITION, LOCK_THRESHOLD, Colour, Mark
+from ..rules import GameState, closes, legal_action1, legal_action2
 from ..ruleset import Ruleset
 from .base import Player
 
@@ -169,6 +176,20 @@ class RacerParams:
                 raise ParseError(f"RacerParams.{name} must be a whole number -1..10, not {v!r}")
 
 
+@lru_cache(maxsize=16)
+def _rows(layout: SheetLayout) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """By lock colour index: the last position of the row (-1: no such row), and
+    ``rest[p]``, the crosses of the row's cells from position ``p`` up to its last one
+    (excluded): what a row could still gather before its lock."""
+    lasts = [-1] * len(_COLOURS)
+    rests: list[tuple[int, ...]] = [()] * len(_COLOURS)
+    for lock, weights in zip(layout.locks, layout.weights, strict=True):
+        last = len(weights) - 1
+        lasts[lock.index] = last
+        rests[lock.index] = tuple(sum(weights[p:last]) for p in range(last + 1))
+    return tuple(lasts), tuple(rests)
+
+
 def _gap(mask: int, position: int) -> int:
     """Numbers skipped by marking ``position`` in a row with marks ``mask``."""
     return position - mask.bit_length()
@@ -185,15 +206,18 @@ class Racer:
         self._e5 = turns_to_five(ruleset.players) if self.params.markov else None
 
     # racing value of one mark on a row: None = does not qualify
-    def _gain(self, mask: int, position: int, k_after: int) -> float | None:
-        if position == LAST_POSITION:
+    def _gain(self, mask: int, position: int, k_after: int, layout: SheetLayout = OFFICIAL,
+              ci: int = 0) -> float | None:
+        lasts, rests = _rows(layout)
+        if position == lasts[ci]:
             return 1000.0  # close whenever legal
-        count = COUNT[mask]
+        count = layout.count[ci][mask]  # crosses: marks, double cells counting 2 (DB1)
         gap = _gap(mask, position)
-        if count + 1 + (LAST_POSITION - 1 - position) < LOCK_THRESHOLD:
+        threshold = layout.lock_threshold
+        if count + rests[ci][position] < threshold:
             return None  # the row could never close
         p = self.params
-        if count >= LOCK_THRESHOLD:
+        if count >= threshold:
             return 0.5 - 0.01 * gap if gap <= p.skip_after else None
         if self._e5 is not None:
             row = self._e5[k_after]
@@ -217,9 +241,11 @@ class Racer:
                 return None
             k = self._k_after(seat, state)
             masks = state.sheets[seat].masks
+            layout = state.layout
             best: tuple[float, Mark] | None = None
             for m in legal_action1(state, seat):
-                g = self._gain(masks[m.colour.index], m.position, k)
+                ci = m.colour.index
+                g = self._gain(masks[ci], layout.pos[ci][m.number], k, layout, ci)
                 if g is not None and (best is None or g > best[0]):
                     best = (g, m)
             return best[1] if best else None
@@ -229,22 +255,25 @@ class Racer:
     def action2(self, seat: int, state: GameState) -> Mark | None:
         masks = state.sheets[seat].masks
         k = self._k_after(seat, state)
+        layout = state.layout
         best: tuple[float, Mark] | None = None
         for m in legal_action2(state):
-            g = self._gain(masks[m.colour.index], m.position, k)
+            ci = m.colour.index
+            g = self._gain(masks[ci], layout.pos[ci][m.number], k, layout, ci)
             if g is not None and (best is None or g > best[0]):
                 best = (g, m)
         if best is not None:
             return best[1]
         assert state.action1 is not None
         if state.action1[seat] is None and self.params.avoid_penalty >= 0:
-            return self._least_skip(legal_action2(state), masks)
+            return self._least_skip(legal_action2(state), masks, layout)
         return None
 
-    def _least_skip(self, marks: tuple[Mark, ...], masks: tuple[int, ...]) -> Mark | None:
+    def _least_skip(self, marks: tuple[Mark, ...], masks: tuple[int, ...],
+                    layout: SheetLayout) -> Mark | None:
         best: tuple[int, Mark] | None = None
         for m in marks:
-            g = _gap(masks[m.colour.index], m.position)
+            g = _gap(masks[m.colour.index], layout.pos[m.colour.index][m.number])
             if g <= self.params.avoid_penalty and (best is None or g < best[0]):
                 best = (g, m)
         return best[1] if best else None
@@ -256,19 +285,22 @@ class Racer:
         roll = state.roll
         assert roll is not None
         closed = state.closed
+        layout = state.layout
+        pos, allowed = layout.pos, layout.allowed
         best_value = 0.0
         best: tuple[Mark | None, Mark | None] = (None, None)
         options: list[tuple[Mark | None, float]] = [(None, 0.0)]
         for m in legal_action1(state, seat):
-            g = self._gain(masks[m.colour.index], m.position, k)
+            ci = m.colour.index
+            g = self._gain(masks[ci], pos[ci][m.number], k, layout, ci)
             if g is not None:
                 options.append((m, g))
         for a1, g1 in options:
             after = list(masks)
             gone = set(closed)
             if a1 is not None:
-                after[a1.colour.index] |= 1 << a1.position
-                if a1.closes:
+                after[a1.colour.index] |= 1 << pos[a1.colour.index][a1.number]
+                if closes(layout, a1):
                     gone.add(a1.colour)
                 if g1 > best_value:
                     best_value, best = g1, (a1, None)
@@ -280,16 +312,17 @@ class Racer:
                     continue
                 for w in set(roll.white):
                     num = w + d
-                    q = c.position(num)
-                    mask = after[c.index]
-                    if q < mask.bit_length() or (q == LAST_POSITION
-                                                 and mask.bit_count() < LOCK_THRESHOLD):
-                        continue
-                    g2 = self._gain(mask, q, k)
-                    if g2 is not None and g1 + g2 > best_value:
-                        best_value, best = g1 + g2, (a1, Mark(c, num))
+                    for row in layout.action2_rows(c, num):  # (c,) on the official sheet
+                        ri = row.index
+                        q = pos[ri][num]
+                        mask = after[ri]
+                        if row in gone or not allowed[ri][mask] >> q & 1:  # R7, R8, R9
+                            continue
+                        g2 = self._gain(mask, q, k, layout, ri)
+                        if g2 is not None and g1 + g2 > best_value:
+                            best_value, best = g1 + g2, (a1, Mark(row, num))
         if best == (None, None) and self.params.avoid_penalty >= 0:
-            m1 = self._least_skip(legal_action1(state, seat), tuple(masks))
+            m1 = self._least_skip(legal_action1(state, seat), tuple(masks), layout)
             if m1 is not None:
                 return (m1, None)
         return best

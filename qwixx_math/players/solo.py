@@ -12,13 +12,14 @@ sheet, playing on alone (the solver's table); opponents are not modelled.
   the best is taken, ties to "no mark" and then the rules core's order.
 
 The table is the one of the game's R15 option (solved on first use, then loaded
-from the cache in about 0.1 s) on the official sheet; ``SoloPlayer(Advisor.for_ruleset(
-ruleset, layout=L))`` plays the sheet ``L`` (the arena itself is official-only).
+from the cache in about 0.1 s) of the sheet layout the factory is given (the arena's
+``--layout``; the official sheet by default).
 """
 
 from __future__ import annotations
 
 from ..advice import Advisor
+from ..layouts import OFFICIAL, SheetLayout
 from ..model import Mark
 from ..rules import GameState, closes, legal_action2
 from ..ruleset import Ruleset
@@ -62,6 +63,8 @@ class SoloPlayer:
         pass
 
 
-def make(ruleset: Ruleset, seed: int, progress: bool | None = None) -> SoloPlayer:
-    """The registry's factory (deterministic: ``seed`` is not used)."""
-    return SoloPlayer(Advisor.for_ruleset(ruleset, progress=progress))
+def make(ruleset: Ruleset, seed: int, progress: bool | None = None,
+         layout: SheetLayout = OFFICIAL) -> SoloPlayer:
+    """The registry's factory (deterministic: ``seed`` is not used), for sheets of
+    ``layout``."""
+    return SoloPlayer(Advisor.for_ruleset(ruleset, progress=progress, layout=layout))

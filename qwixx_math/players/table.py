@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..layouts import OFFICIAL, SheetLayout
 from ..model import Mark
 from ..rules import GameState
 from ..ruleset import Ruleset
@@ -37,10 +38,11 @@ class TablePlayer(SoloPlayer):
         return self.advisor.advise_action2(state).best.plan.action2
 
 
-def make(ruleset: Ruleset, seed: int) -> Player:
-    """The registry's factory (deterministic: ``seed`` is not used); N is ``ruleset.players``."""
+def make(ruleset: Ruleset, seed: int, layout: SheetLayout = OFFICIAL) -> Player:
+    """The registry's factory (deterministic: ``seed`` is not used); N is ``ruleset.players``;
+    the table of sheets of ``layout``."""
     return TablePlayer(TableAdvisor.for_ruleset(ruleset, players=ruleset.players,
-                                                progress=False))
+                                                progress=False, layout=layout))
 
 
 PLAYERS: dict[str, Callable[[Ruleset, int], Player]] = {"table": make}
