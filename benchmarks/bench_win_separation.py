@@ -70,6 +70,7 @@ from qwixx_math.validation import game_seed
 from qwixx_math.winadvice import (
     SEPARATE_BUDGET,
     advise_win_separated,
+    paired,
     position_after,
     rollout_shares,
     wilson,
@@ -100,15 +101,6 @@ def timing() -> None:
 
 def stage(state: GameState) -> str:
     return "opening" if state.turn < 8 else "mid" if state.turn < 20 else "late"
-
-
-def paired(a: list[float], b: list[float]) -> tuple[float, float]:
-    """Mean of a - b over the common rollouts and its standard error."""
-    d = [x - y for x, y in zip(a, b, strict=False)]
-    k = len(d)
-    m = math.fsum(d) / k
-    var = math.fsum((x - m) ** 2 for x in d) / (k - 1)
-    return m, math.sqrt(var / k)
 
 
 def reference(state: GameState, seat: int, rollouts: int, batch: int, drop_z: float,

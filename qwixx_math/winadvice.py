@@ -79,7 +79,7 @@ __all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_BUDGET", "MAX_ROLLOUTS",
            "MIN_AUTO_ROLLOUTS", "RACE_FIRST", "RACE_STEP", "ROLLOUT_PLAYER",
            "SEPARATE_BUDGET", "SEPARATE_DROP_Z", "SEPARATE_FIRST", "SEPARATE_MODEL_KEEP",
            "SEPARATE_STEP", "WinAdvice", "WinChoice", "advise_win", "advise_win_separated",
-           "another_round", "model_shortlist", "model_wins", "position_after", "race",
+           "another_round", "model_shortlist", "model_wins", "paired", "position_after", "race",
            "rollout_shares", "wilson"]
 
 #: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
@@ -470,8 +470,13 @@ def _ranked(shares: Sequence[Sequence[float]], evs: Sequence[float],
     return sorted(among, key=lambda c: (-means[c], -evs[c], plans[c].sort_key))
 
 
-def _paired(first: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
-    """The mean of ``first - other`` over their common rollouts and its standard error."""
+def paired(first: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``first - other`` over their common rollouts (the shorter one's) and its
+    standard error (the sample standard deviation over the square root of the count).
+
+    >>> paired([1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 0.0])
+    (0.3333333333333333, 0.33333333333333337)
+    """
     diffs = [b - c for b, c in zip(first, other, strict=False)]
     k = len(diffs)
     mean = math.fsum(diffs) / k
@@ -502,7 +507,7 @@ def race(shares: Sequence[Sequence[float]], evs: Sequence[float],
             continue
         seen.add(keys[c])
         if c != best:
-            mean, se = _paired(shares[best], shares[c])
+            mean, se = paired(shares[best], shares[c])
             if mean - drop_z * se > 0.0:
                 continue
         kept.append(c)
@@ -520,7 +525,7 @@ def _separated(shares: Sequence[Sequence[float]], evs: Sequence[float],
     second = next((c for c in order if keys[c] != keys[best]), None)
     if second is None:
         return True
-    mean, se = _paired(shares[best], shares[second])
+    mean, se = paired(shares[best], shares[second])
     return mean - _Z95 * se > 0.0
 
 
@@ -626,7 +631,7 @@ def _estimate(ranked: RankedPlan, shares: Sequence[float], ended_now: bool) -> W
 
 def _with_loss(choice: WinChoice, best: WinChoice) -> WinChoice:
     """``choice`` with its loss against ``best``, paired over their common rollouts."""
-    _, se = _paired(best.shares, choice.shares)
+    _, se = paired(best.shares, choice.shares)
     return dataclasses.replace(choice, win_loss=best.win - choice.win, se_loss=se)
 
 
