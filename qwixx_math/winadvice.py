@@ -76,9 +76,11 @@ from .table import TableAdvisor
 from .validation import game_seed
 
 __all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_BUDGET", "MAX_ROLLOUTS",
-           "MIN_AUTO_ROLLOUTS", "ROLLOUT_PLAYER", "SEPARATE_BUDGET", "SEPARATE_FIRST",
+           "MIN_AUTO_ROLLOUTS", "RACE_FIRST", "RACE_STEP", "ROLLOUT_PLAYER",
+           "SEPARATE_BUDGET", "SEPARATE_DROP_Z", "SEPARATE_FIRST", "SEPARATE_MODEL_KEEP",
            "SEPARATE_STEP", "WinAdvice", "WinChoice", "advise_win", "advise_win_separated",
-           "another_round", "model_wins", "position_after", "rollout_shares", "wilson"]
+           "another_round", "model_shortlist", "model_wins", "paired", "position_after", "race",
+           "rollout_shares", "wilson"]
 
 #: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
 #: counted as they are asked: under a second on one core with the ``win`` player in every
@@ -97,11 +99,21 @@ MAX_ROLLOUTS = 5_000
 MAX_BUDGET = 1_000_000
 #: :func:`advise_win_separated`: players' decisions its rollouts may spend by default,
 #: about two seconds on one core (``benchmarks/bench_win_separation.py`` prints the time).
-SEPARATE_BUDGET = 9000
+SEPARATE_BUDGET = 12_000
 #: :func:`advise_win_separated`: rounds (one rollout of every choice) before the first test.
 SEPARATE_FIRST = 16
 #: :func:`advise_win_separated`: rounds between two tests.
 SEPARATE_STEP = 8
+#: :func:`advise_win_separated`: positions (by the ``win`` model's estimate) that stay in
+#: the race after the first rounds.
+SEPARATE_MODEL_KEEP = 6
+#: :func:`advise_win_separated`: rounds before the race's first look.
+RACE_FIRST = 8
+#: :func:`advise_win_separated`: rounds between two looks of the race.
+RACE_STEP = 4
+#: :func:`advise_win_separated`: a choice leaves the race when its paired difference to
+#: the first lies this many standard errors below 0 (about 1 in 740 by chance per look).
+SEPARATE_DROP_Z = 3.0
 #: The player who plays every seat of the rollouts by default.
 ROLLOUT_PLAYER = "win"
 #: z of a two-sided 95% interval.
@@ -147,6 +159,12 @@ class WinChoice:
         """The best table EV minus this choice's."""
         return self.ranked.loss
 
+    @property
+    def rollouts(self) -> int:
+        """How many rollouts this choice's estimate has (fewer than the advice's when it
+        left :func:`advise_win_separated`'s race early)."""
+        return len(self.shares)
+
     def describe(self) -> str:
         return self.ranked.describe()
 
@@ -155,7 +173,7 @@ class WinChoice:
         out["ev_loss"] = out.pop("loss")
         out.update({"win": self.win, "se": self.se, "ci95": list(self.ci95),
                     "exact": self.exact, "win_loss": self.win_loss, "se_loss": self.se_loss,
-                    "model_win": self.model_win})
+                    "model_win": self.model_win, "rollouts": self.rollouts})
         return out
 
 
@@ -233,6 +251,12 @@ class WinAdvice:
         lines.append(f"win %: share of the win (ties shared), estimated by {self.rollouts} "
                      f"rollouts per choice on common dice (seed {self.seed}) played by "
                      f"{players}; in percentage points.")
+        fewer = sum(1 for c in self.choices if c.rollouts < self.rollouts)
+        if fewer:
+            lines.append(f"{fewer} choice(s) left the race early (fewer rollouts: outside the "
+                         "win model's first positions, the same position as a better choice, "
+                         "or standard errors behind the first) and are ranked after the "
+                         "others.")
         if self.stopped != "count":  # a count asked for needs no explanation
             lines.append(_STOPPED.get(self.stopped, f"The rollouts stopped: {self.stopped}."))
         if with_model:
@@ -328,77 +352,181 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
                          roll: Roll | None = None, seed: int = 0,
                          opponents: str | Sequence[str] = ROLLOUT_PLAYER,
                          own: str = ROLLOUT_PLAYER, progress: bool | None = False,
-                         budget: int = SEPARATE_BUDGET) -> WinAdvice:
+                         budget: int = SEPARATE_BUDGET,
+                         drop_z: float | None = SEPARATE_DROP_Z,
+                         model_keep: int | None = SEPARATE_MODEL_KEEP) -> WinAdvice:
     """:func:`advise_win`, with as many rollouts as it takes to separate the first choice
     from the second at 95%, within ``budget`` players' decisions (default
     :data:`SEPARATE_BUDGET`, about two seconds with ``win`` players; at most
     :data:`MAX_BUDGET`), and every choice's :func:`model_wins` estimate beside.
 
-    Rounds (one rollout of every choice on the same dice) are played one by one, round
-    ``r`` on the dice of ``DealDice(game_seed(seed, r), 0)``.  After
-    :data:`SEPARATE_FIRST` rounds and then every :data:`SEPARATE_STEP`, the first
-    choice is compared with the second, the best one that leads to another position
-    (two plans that mark the same cells, ``-/r2`` and ``r2/-``, are one position): the
-    rounds stop (``stopped="separated"``) when the paired 95% interval of their
-    difference excludes 0.  They stop at the budget (``stopped="budget"``) when another
-    round of the mean size so far would not fit it (after at least
-    :data:`MIN_AUTO_ROLLOUTS` rounds; at most :data:`MAX_ROLLOUTS`), or after
-    :data:`MIN_AUTO_ROLLOUTS` rounds when there is nothing to estimate (``"exact"``:
-    every choice ends the game this turn, all choices lead to one position, or a
-    choice wins for sure this turn, which no choice can beat).  Ties in ``win`` go to
-    an exact value first, then to the higher table EV.  The budget counts decisions, not
-    seconds, so the answer depends on ``seed`` and the position only: the same call
-    gives the same advice on any machine at any load.  The test is repeated, so the
-    separation is at 95% per look, not overall; ``benchmarks/bench_win_separation.py``
-    prints how often the first choice agrees with that of 5,000 rollouts.
+    Rounds (one rollout of every choice still in the race, on the same dice) are played
+    one by one, round ``r`` on the dice of ``DealDice(game_seed(seed, r), 0)``.
+
+    * After :data:`MIN_AUTO_ROLLOUTS` rounds (``model_keep``, default
+      :data:`SEPARATE_MODEL_KEEP`; ``None``: every choice stays): only the ``model_keep``
+      best positions by the ``win`` model's estimate stay in the race, one choice each
+      (:func:`model_shortlist`).
+    * After :data:`RACE_FIRST` rounds and then every :data:`RACE_STEP` (``drop_z``,
+      default :data:`SEPARATE_DROP_Z`; ``None``: no race): a choice that leads to the
+      same position as a better one (two plans that mark the same cells, ``-/r2`` and
+      ``r2/-``) leaves the race, and so does a choice whose paired difference to the
+      first one, on the common dice, lies ``drop_z`` standard errors below 0
+      (:func:`race`).
+    * After :data:`SEPARATE_FIRST` rounds and then every :data:`SEPARATE_STEP`, the
+      first choice is compared with the second, the best one still in the race that
+      leads to another position: the rounds stop (``stopped="separated"``) when the
+      paired 95% interval of their difference excludes 0, or when no other position is
+      left in the race.
+
+    A choice that left the race keeps the rollouts it had (``WinChoice.rollouts`` says how
+    many) and is ranked after every choice still in it. The rounds stop at the budget
+    (``stopped="budget"``) when another round of the size of the last one would not fit it
+    (after at least :data:`MIN_AUTO_ROLLOUTS` rounds; at most :data:`MAX_ROLLOUTS`), or
+    after :data:`MIN_AUTO_ROLLOUTS` rounds when there is nothing to estimate (``"exact"``:
+    every choice ends the game this turn, all choices lead to one position, or a choice wins
+    for sure this turn, which no choice can beat). Ties in ``win`` go to an exact value
+    first, then to the higher table EV. The budget counts decisions, not seconds, so the
+    answer depends on ``seed`` and the position only: the same call gives the same advice on
+    any machine at any load. The tests are repeated, so the separation is at 95% per look,
+    not overall; ``benchmarks/bench_win_separation.py`` prints how often the first choice
+    agrees with that of 5,000 rollouts.
     """
+    if drop_z is not None and not (isinstance(drop_z, (int, float))
+                                   and not isinstance(drop_z, bool)
+                                   and 0.0 < drop_z < math.inf):
+        raise ParseError(f"drop_z must be a positive number or None, not {drop_z!r}")
+    if model_keep is not None:
+        model_keep = check_whole_number("model_keep", model_keep, 1, 10**6)
     advice, rolled, seat, names, players = _prepare(state, player, roll, seed, opponents, own,
                                                     progress, budget, MAX_BUDGET)
     plans = [r.plan for r in advice.plans]
     evs = [r.expected_score for r in advice.plans]
     keys = [position_after(rolled, seat, plan) for plan in plans]
+    models = model_wins(rolled, seat, plans)
     spent = [0]
     counted = [_Counting(p, spent) for p in players]
     shares: list[list[float]] = [[] for _ in plans]
     ended = [True] * len(plans)
+    alive = list(range(len(plans)))
     rounds = 0
     stopped = "budget"
     while True:
-        more, now = rollout_shares(rolled, seat, plans, counted, 1, game_seed(seed, rounds))
+        before = spent[0]
+        more, now = rollout_shares(rolled, seat, [plans[c] for c in alive], counted, 1,
+                                   game_seed(seed, rounds))
         rounds += 1
-        for c in range(len(plans)):
-            shares[c].extend(more[c])
-            ended[c] = ended[c] and now[c]
+        for c, got, done in zip(alive, more, now, strict=True):
+            shares[c].extend(got)
+            ended[c] = ended[c] and done
         if all(ended) or len(set(keys)) == 1 or any(
                 e and all(x == 1.0 for x in sh) for e, sh in zip(ended, shares, strict=True)):
             stopped = "exact"
             if rounds >= MIN_AUTO_ROLLOUTS:
                 break
             continue
+        if model_keep is not None and rounds == MIN_AUTO_ROLLOUTS:
+            alive = model_shortlist(models, evs, plans, keys, model_keep)
+        if drop_z is not None and rounds >= RACE_FIRST and \
+                (rounds - RACE_FIRST) % RACE_STEP == 0:
+            alive = race(shares, evs, plans, keys, alive, drop_z)
         if rounds >= SEPARATE_FIRST and (rounds - SEPARATE_FIRST) % SEPARATE_STEP == 0 \
-                and _separated(shares, evs, plans, keys):
+                and _separated(shares, evs, plans, keys, alive):
             stopped = "separated"
             break
         if rounds >= MIN_AUTO_ROLLOUTS and (
-                rounds >= MAX_ROLLOUTS or spent[0] + spent[0] / rounds > budget):
+                rounds >= MAX_ROLLOUTS or spent[0] + (spent[0] - before) > budget):
             break
-    return _advice(advice, rolled, seat, names, seed, shares, ended, stopped,
-                   model_wins(rolled, seat, plans))
+    return _advice(advice, rolled, seat, names, seed, shares, ended, stopped, models,
+                   set(alive))
 
 
-def _separated(shares: Sequence[Sequence[float]], evs: Sequence[float],
-               plans: Sequence[TurnPlan], keys: Sequence[object]) -> bool:
-    """Whether the first choice's paired 95% interval against the second (the best that
-    leads to another position) lies above 0."""
-    means = [math.fsum(s) / len(s) for s in shares]
-    order = sorted(range(len(plans)), key=lambda c: (-means[c], -evs[c], plans[c].sort_key))
-    best = order[0]
-    second = next(c for c in order if keys[c] != keys[best])
-    diffs = [b - c for b, c in zip(shares[best], shares[second], strict=True)]
+def model_shortlist(models: Sequence[float], evs: Sequence[float], plans: Sequence[TurnPlan],
+                    keys: Sequence[object], keep: int) -> list[int]:
+    """The choices that stay in :func:`advise_win_separated`'s race after its first
+    :data:`MIN_AUTO_ROLLOUTS` rounds: the ``keep`` best positions by the ``win`` model's
+    estimate (``models``; ties to the higher table EV, then the rules core's order), one
+    choice per position.
+
+    >>> from qwixx_math.model import TurnPlan
+    >>> model_shortlist([0.2, 0.5, 0.5, 0.4], [0.0] * 4, [TurnPlan(None, None)] * 4,
+    ...                 ["a", "b", "b", "c"], 2)
+    [1, 3]
+    """
+    order = sorted(range(len(plans)), key=lambda c: (-models[c], -evs[c], plans[c].sort_key))
+    kept: list[int] = []
+    seen: set[object] = set()
+    for c in order:
+        if keys[c] not in seen and len(kept) < keep:
+            seen.add(keys[c])
+            kept.append(c)
+    return sorted(kept)
+
+
+def _ranked(shares: Sequence[Sequence[float]], evs: Sequence[float],
+            plans: Sequence[TurnPlan], among: Sequence[int]) -> list[int]:
+    """``among`` by mean share, then table EV, then the rules core's order."""
+    means = {c: math.fsum(shares[c]) / len(shares[c]) for c in among}
+    return sorted(among, key=lambda c: (-means[c], -evs[c], plans[c].sort_key))
+
+
+def paired(first: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``first - other`` over their common rollouts (the shorter one's) and its
+    standard error (the sample standard deviation over the square root of the count).
+
+    >>> paired([1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 0.0])
+    (0.3333333333333333, 0.33333333333333337)
+    """
+    diffs = [b - c for b, c in zip(first, other, strict=False)]
     k = len(diffs)
     mean = math.fsum(diffs) / k
     var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
-    return mean - _Z95 * math.sqrt(var / k) > 0.0
+    return mean, math.sqrt(var / k)
+
+
+def race(shares: Sequence[Sequence[float]], evs: Sequence[float],
+         plans: Sequence[TurnPlan], keys: Sequence[object], alive: Sequence[int],
+         drop_z: float) -> list[int]:
+    """The choices of ``alive`` that stay in :func:`advise_win_separated`'s race: the
+    best of every position (by mean share, then table EV, then the rules core's order),
+    less those whose paired difference to the first lies ``drop_z`` standard errors
+    below 0.  The first choice always stays.
+
+    >>> from qwixx_math.model import TurnPlan
+    >>> plans = [TurnPlan(None, None)] * 3
+    >>> race([[1.0, 1.0, 0.0] * 4, [0.0, 0.0, 0.0] * 4, [1.0, 0.0, 0.0] * 4],
+    ...      [0.0, 0.0, 0.0], plans, ["a", "b", "c"], [0, 1, 2], 3.0)
+    [0, 2]
+    """
+    order = _ranked(shares, evs, plans, alive)
+    best = order[0]
+    seen: set[object] = set()
+    kept = []
+    for c in order:
+        if keys[c] in seen:
+            continue
+        seen.add(keys[c])
+        if c != best:
+            mean, se = paired(shares[best], shares[c])
+            if mean - drop_z * se > 0.0:
+                continue
+        kept.append(c)
+    return sorted(kept)
+
+
+def _separated(shares: Sequence[Sequence[float]], evs: Sequence[float],
+               plans: Sequence[TurnPlan], keys: Sequence[object],
+               alive: Sequence[int]) -> bool:
+    """Whether the first choice of ``alive`` is separated from the second (the best that
+    leads to another position) at 95%: their paired interval lies above 0, or no other
+    position is left."""
+    order = _ranked(shares, evs, plans, alive)
+    best = order[0]
+    second = next((c for c in order if keys[c] != keys[best]), None)
+    if second is None:
+        return True
+    mean, se = paired(shares[best], shares[second])
+    return mean - _Z95 * se > 0.0
 
 
 def position_after(rolled: GameState, seat: int, plan: TurnPlan
@@ -469,22 +597,25 @@ def _prepare(state: GameState, player: int | None, roll: Roll | None, seed: int,
 
 def _advice(advice: Advice, rolled: GameState, seat: int, names: tuple[str, ...], seed: int,
             shares: Sequence[Sequence[float]], ended: Sequence[bool], stopped: str,
-            models: Sequence[float] | None) -> WinAdvice:
-    """The ranked :class:`WinAdvice` of the rollouts' ``shares``."""
+            models: Sequence[float] | None, alive: set[int] | None = None) -> WinAdvice:
+    """The ranked :class:`WinAdvice` of the rollouts' ``shares``; the choices of ``alive``
+    (default: all) first."""
     estimates = [_estimate(ranked, s, e) for ranked, s, e
                  in zip(advice.plans, shares, ended, strict=True)]
     if models is not None:
         estimates = [dataclasses.replace(c, model_win=m)
                      for c, m in zip(estimates, models, strict=True)]
+    left = {id(estimates[c]) for c in range(len(estimates))
+            if alive is not None and c not in alive}
     if models is None:
         estimates.sort(key=lambda c: (-c.win, -c.expected_score, c.plan.sort_key))
     else:  # an exact value first among equal estimates (a sure win beats a likely one)
-        estimates.sort(key=lambda c: (-c.win, not c.exact, -c.expected_score,
+        estimates.sort(key=lambda c: (id(c) in left, -c.win, not c.exact, -c.expected_score,
                                       c.plan.sort_key))
     best = estimates[0]
     choices = tuple(_with_loss(c, best) for c in estimates)
-    return WinAdvice(seat, advice.passive, rolled.phase, choices, len(shares[0]), seed, names,
-                     advice.model, stopped)
+    return WinAdvice(seat, advice.passive, rolled.phase, choices,
+                     max(len(s) for s in shares), seed, names, advice.model, stopped)
 
 
 def _estimate(ranked: RankedPlan, shares: Sequence[float], ended_now: bool) -> WinChoice:
@@ -499,12 +630,9 @@ def _estimate(ranked: RankedPlan, shares: Sequence[float], ended_now: bool) -> W
 
 
 def _with_loss(choice: WinChoice, best: WinChoice) -> WinChoice:
-    diffs = [b - c for b, c in zip(best.shares, choice.shares, strict=True)]
-    k = len(diffs)
-    mean = math.fsum(diffs) / k
-    var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
-    return dataclasses.replace(choice, win_loss=best.win - choice.win,
-                               se_loss=math.sqrt(var / k))
+    """``choice`` with its loss against ``best``, paired over their common rollouts."""
+    _, se = paired(best.shares, choice.shares)
+    return dataclasses.replace(choice, win_loss=best.win - choice.win, se_loss=se)
 
 
 def wilson(mean: float, n: int, z: float = _Z95) -> tuple[float, float]:

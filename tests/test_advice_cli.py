@@ -223,9 +223,9 @@ def test_the_agreement_benchmark_runs(monkeypatch: pytest.MonkeyPatch,
     script = ROOT / "benchmarks" / "bench_win_separation.py"
     monkeypatch.setattr(sys, "argv", [str(script), "--reference", "8", "--games", "1",
                                       "--from-turn", "20", "--limit", "2", "--sample", "1",
-                                      "--skip-timing"])
+                                      "--players", "2", "--batch", "8"])
     monkeypatch.syspath_prepend(str(script.parent))
     runpy.run_path(str(script), run_name="__main__")
     out = capsys.readouterr().out
-    assert "decisions from turn 20 of 1 games" in out
-    assert "separated by the reference" in out or "no position was separated" in out
+    assert "2 decisions of 1 games of win vs win" in out
+    assert "positions tried: 2; separated by the reference" in out

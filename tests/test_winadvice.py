@@ -23,7 +23,7 @@ from strategies import games, rulesets
 
 from qwixx_math import advise_win
 from qwixx_math.arena.dice import DealDice
-from qwixx_math.arena.registry import make_player
+from qwixx_math.arena.registry import make_player, player_seed
 from qwixx_math.cli import main
 from qwixx_math.errors import IllegalMoveError, ParseError, QwixxError
 from qwixx_math.model import Colour, Mark, Roll, TurnPlan
@@ -33,17 +33,21 @@ from qwixx_math.players.win import WinPlayer
 from qwixx_math.rules import GameState, Phase, legal_plans, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.table import TableAdvisor
+from qwixx_math.validation import game_seed
 from qwixx_math.winadvice import (
     MAX_AUTO_ROLLOUTS,
     MAX_BUDGET,
     MIN_AUTO_ROLLOUTS,
+    RACE_FIRST,
     SEPARATE_FIRST,
     SEPARATE_STEP,
     WinAdvice,
     advise_win_separated,
     another_round,
+    model_shortlist,
     model_wins,
     position_after,
+    race,
     rollout_shares,
     wilson,
 )
@@ -482,7 +486,8 @@ def test_until_separated_stops_as_it_says() -> None:
     stops = set()
     for budget in (1, 400, 30_000):
         advice = advise_win_separated(rolled, passive, seed=3, opponents="greedy",
-                                      own="greedy", budget=budget)
+                                      own="greedy", budget=budget, drop_z=None,
+                                      model_keep=None)
         stops.add(advice.stopped)
         assert advice.stopped in ("separated", "budget")
         k = advice.rollouts
@@ -503,7 +508,8 @@ def test_until_separated_stops_as_it_says() -> None:
             assert k == MIN_AUTO_ROLLOUTS and advice.stopped == "budget"
         # the same call gives the same answer: the budget counts decisions, not seconds
         again = advise_win_separated(rolled, passive, seed=3, opponents="greedy",
-                                     own="greedy", budget=budget)
+                                     own="greedy", budget=budget, drop_z=None,
+                                     model_keep=None)
         assert again == advice
     assert stops == {"separated", "budget"}  # both ends seen on this position
 
@@ -518,6 +524,9 @@ def test_until_separated_is_exact_when_the_game_ends() -> None:
     ({"budget": 0}, "budget"), ({"budget": MAX_BUDGET + 1}, "budget"),
     ({"budget": True}, "budget"), ({"seed": -1}, "seed"), ({"seed": 2**63}, "seed"),
     ({"player": 5}, "does not exist"), ({"opponents": "nobody"}, "unknown player"),
+    ({"drop_z": 0.0}, "drop_z"), ({"drop_z": math.inf}, "drop_z"), ({"drop_z": "3"}, "drop_z"),
+    ({"drop_z": True}, "drop_z"), ({"model_keep": 0}, "model_keep"),
+    ({"model_keep": 2.5}, "model_keep"),
 ])
 def test_until_separated_bad_arguments(kwargs: dict[str, Any], message: str) -> None:
     state, passive = late_state()
@@ -540,3 +549,114 @@ def test_model_wins_are_what_the_win_player_maximises(game: Any, data: st.DataOb
     chosen = WinPlayer(rolled.ruleset).action1(seat, rolled)
     assert max(v for p, v in zip(plans, values, strict=True) if p.action1 == chosen) >= \
         max(values) - 1e-9
+
+
+# -- the race of the default (model shortlist, drops) -----------------------------------------
+
+def _plain_z(a: tuple[float, ...] | list[float], b: tuple[float, ...] | list[float]
+             ) -> tuple[float, float]:
+    """mean(a - b) over the common rollouts and its standard error, computed plainly."""
+    d = [x - y for x, y in zip(a, b, strict=False)]
+    mean = sum(d) / len(d)
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
+
+
+def test_race_keeps_the_leader_one_choice_per_position_and_drops_by_the_paired_z() -> None:
+    rng = random.Random(5)
+    plans = [TurnPlan(None, None)] * 7
+    for _ in range(200):
+        k = rng.randint(3, 12)
+        shares = [[rng.choice((0.0, 0.5, 1.0)) if rng.random() < 0.7 else 1.0 * (c % 2)
+                   for _ in range(k)] for c in range(7)]
+        keys = [rng.choice("abcde") for _ in range(7)]
+        evs = [float(rng.randint(0, 2)) for _ in range(7)]
+        alive = sorted(rng.sample(range(7), rng.randint(1, 7)))
+        z = rng.choice((1.0, 2.0, 3.0))
+        kept = race(shares, evs, plans, keys, alive, z)
+        # plainly: rank by mean, then EV, then index (equal plans: the rules core's order
+        # is the index order of equal plans); the leader stays; one choice per position
+        order = sorted(alive, key=lambda c: (-sum(shares[c]) / k, -evs[c], c))
+        leader = order[0]
+        expect = []
+        for c in order:
+            if any(keys[d] == keys[c] for d in order[:order.index(c)]):
+                continue
+            if c != leader:
+                mean, se = _plain_z(shares[leader], shares[c])
+                if mean - z * se > 1e-12:
+                    continue
+                if abs(mean - z * se) <= 1e-12:  # too close to call in floats: skip
+                    expect = kept
+                    break
+            expect.append(c)
+        assert kept == sorted(expect)
+        assert leader in kept and set(kept) <= set(alive)
+
+
+def test_model_shortlist_is_the_best_positions_by_the_model() -> None:
+    rng = random.Random(6)
+    plans = [TurnPlan(None, None)] * 9
+    for _ in range(200):
+        models = [rng.choice((0.1, 0.3, 0.5, 0.9)) for _ in range(9)]
+        evs = [float(rng.randint(0, 3)) for _ in range(9)]
+        keys = [rng.choice("abcdef") for _ in range(9)]
+        keep = rng.randint(1, 9)
+        kept = model_shortlist(models, evs, plans, keys, keep)
+        # plainly: for every position its best choice; then the best `keep` of those
+        best_of = {}
+        for c in range(9):
+            key = (-models[c], -evs[c], c)
+            if keys[c] not in best_of or key < best_of[keys[c]][0]:
+                best_of[keys[c]] = (key, c)
+        expect = sorted(c for _, c in sorted(best_of.values())[:keep])
+        assert kept == expect
+
+
+@functools.cache
+def _raced() -> tuple[GameState, int, WinAdvice]:
+    """A mid-game active-seat decision with many choices, raced on a small budget."""
+    sheets = ["r:2,3,4,5/y:2,3/g:12,11,10/b:12,11", "r:2,3,4/y:2,3,4,5/g:12,11/b:12,11,10,9"]
+    rolled = GameState(Ruleset(2), tuple(parse_sheet(s) for s in sheets)).with_roll(
+        parse_roll("w:3,4/r:1/y:2/g:5/b:6"))
+    return rolled, 0, advise_win_separated(rolled, 0, seed=2, budget=2500, model_keep=4,
+                                           drop_z=1.0)
+
+
+def test_the_race_replays_the_same_games() -> None:
+    """Every rollout of a raced advice is the game a plain replay of that choice alone on
+    round r's dice gives: leaving the race changes who plays, never the games played."""
+    rolled, seat, advice = _raced()
+    assert advice.stopped in ("separated", "budget")
+    counts = {c.rollouts for c in advice.choices}
+    assert max(counts) == advice.rollouts > RACE_FIRST and min(counts) == MIN_AUTO_ROLLOUTS
+    players = [make_player("win", rolled.ruleset, player_seed(2, s)) for s in range(2)]
+    for choice in (advice.choices[0], advice.choices[-1]):
+        for r in (0, choice.rollouts - 1):
+            got, _ = rollout_shares(rolled, seat, [choice.plan], players, 1, game_seed(2, r))
+            assert got[0][0] == choice.shares[r]
+
+
+def test_the_race_ranks_the_choices_that_left_after_the_others() -> None:
+    rolled, seat, advice = _raced()
+    k = advice.rollouts
+    stayed = [c for c in advice.choices if c.rollouts == k]
+    assert list(advice.choices[:len(stayed)]) == stayed  # those still in the race first
+    assert [c.win for c in stayed] == sorted((c.win for c in stayed), reverse=True)
+    left = advice.choices[len(stayed):]
+    assert left and all(c.rollouts < k for c in left)
+    # the shortlist: after round 2, only the model's 4 best positions went on
+    models = [c.model_win for c in advice.choices]
+    assert all(m is not None for m in models)
+    on = {position_after(rolled, seat, c.plan) for c in advice.choices if c.rollouts > 2}
+    assert len(on) <= 4
+    best_model = max(c.model_win or 0.0 for c in advice.choices)
+    assert any(c.model_win == best_model for c in advice.choices if c.rollouts > 2)
+    # losses are paired over the common rollouts
+    for c in advice.choices[1:]:
+        _, se = _plain_z(advice.best.shares, c.shares)
+        assert c.se_loss == pytest.approx(se)
+    data = advice.to_json()
+    assert [c["rollouts"] for c in data["choices"]] == [c.rollouts for c in advice.choices]
+    assert "left the race early" in advice.to_text()
+    assert advise_win_separated(rolled, 0, seed=2, budget=2500, model_keep=4,
+                                drop_z=1.0) == advice  # deterministic
