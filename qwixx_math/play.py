@@ -169,7 +169,9 @@ def play(seats: Sequence[Player], state: GameState, dice: Dice, *, turns: int | 
         choices: tuple[Mark | None, ...] | None = None
         dropped: tuple[int, ...] = ()
         if state.phase is Phase.ROLL:
-            state = state.with_roll(dice.roll(rolls, state.closed))
+            # the dice the rules core says roll (R4, R9): none for a closed colour, nor
+            # for a colour the sheet has no row for
+            state = state.with_roll(dice.roll(rolls, frozenset(COLOURS) - state.dice_in_play))
             rolls += 1
         if state.phase is Phase.ACTION1:
             rolled = state

@@ -29,21 +29,18 @@ reads it for every choice.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..colours import COLOURS, Colour
 from ..errors import IllegalMoveError, ParseError, check_whole_number
 from ..layouts import LAYOUTS, OFFICIAL, SheetLayout, layout_named
-from ..model import Mark, Roll
+from ..model import Mark
 from ..play import Dice, play
 from ..players.base import Player
 from ..rules import GameState, legal_action1, new_game
 from ..ruleset import Ruleset, ruleset_for
-from ..validation.generate import game_seed
 from .faults import CRASH, MALFORMED, Fault, PlayerFault
 
 __all__ = ["MAX_GAMES", "MAX_PLAYERS", "MIN_PLAYERS", "GameResult", "MatchResult",
@@ -115,28 +112,6 @@ class MatchResult:
     @property
     def deals(self) -> int:
         return len(self.games) // len(self.players)
-
-
-class _PadDice(Dice):
-    """The dice of a deal on a sheet with fewer than four rows: the colours that lock no
-    row have no die (R4), as if closed from the start.  (:func:`~qwixx_math.play.play`
-    leaves out the dice of the closed colours only.)"""
-
-    __slots__ = ("_absent",)
-
-    def __init__(self, seed: int, deal: int, absent: frozenset[Colour]) -> None:
-        super().__init__(random.Random(game_seed(seed, deal)))  # as Dice.deal(seed, deal)
-        self._absent = absent
-
-    def roll(self, k: int, closed: frozenset[Colour]) -> Roll:
-        return super().roll(k, closed | self._absent)
-
-
-def _deal_dice(seed: int, deal: int, layout: SheetLayout) -> Dice:
-    """The dice of deal ``deal`` (:meth:`Dice.deal`), without the dice of the colours
-    ``layout`` has no row for."""
-    absent = frozenset(COLOURS) - frozenset(layout.locks)
-    return _PadDice(seed, deal, absent) if absent else Dice.deal(seed, deal)
 
 
 class _Referee:
@@ -325,7 +300,7 @@ def play_match(players: Sequence[Player], games: int, seed: int,
     referee = _Referee(players, tuple(names), ruleset, layout)
     results: list[GameResult] = []
     for deal in range(games // n):
-        dice = _deal_dice(seed, deal, layout)
+        dice = Dice.deal(seed, deal)
         for rotation in range(n):
             results.append(referee.play(len(results) + 1, deal, rotation, dice))
             if progress is not None:
