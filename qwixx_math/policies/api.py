@@ -68,7 +68,7 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
         raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")
     if not isinstance(variant, Variant):
         raise ParseError(f"variant must be a solver Variant, not {variant!r}")
-    variant.sheet.check_single_cells("the policies")  # their engine counts marks (DB1)
+    variant.sheet.check_single_cells("the policy engine")  # their engine counts marks (DB1)
     return ruleset, variant
 
 

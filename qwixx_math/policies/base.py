@@ -179,7 +179,6 @@ class PriorityPolicy:
         return float(closed_now - closed_before) + float(
             self._data[level * self._level_size + index])
 
-    _relative_value = relative_value  # old private name (merge alias)
 
     def _priority(self, marks: int, a1: _Placed | None, a2: _Placed | None,
                   lasts: Sequence[int], value: float) -> float:
