@@ -30,7 +30,7 @@ order (action 1 first, then action 2, "no mark" before any mark).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -212,12 +212,6 @@ class Advisor:
         #: checks (:meth:`SolverTable.unchecked_value`).
         self.lookup = table.unchecked_value
 
-    _use = use_table  # old private name (merge alias)
-
-    @property
-    def _lookup(self) -> Callable[[Sheet, frozenset[Colour], int], float]:
-        return self.lookup  # old private name (merge alias)
-
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset | None = None, *, progress: bool | None = None,
                     layout: SheetLayout | str | None = None) -> Advisor:
@@ -257,8 +251,6 @@ class Advisor:
                 f"this advisor's table is of the {mine.name} sheet; the sheet is of layout "
                 f"{layout.name} (use Advisor.for_ruleset(..., layout={layout.key!r}))")
 
-    _check_ruleset = check_ruleset  # old private name (merge alias)
-    _check_layout = check_layout  # old private name (merge alias)
 
     def _check_state(self, state: GameState) -> None:
         """Refuse a state this advisor's model cannot value (here: another R15 option or
@@ -491,7 +483,6 @@ def layout_or_official(layout: SheetLayout | str | None) -> SheetLayout:
     return layout_named(layout)
 
 
-_layout_or_official = layout_or_official  # old private name (merge alias)
 
 
 @lru_cache(maxsize=4)

@@ -36,7 +36,6 @@ class Colour(Enum):
     ascending: bool
     last_number: int
     positions: tuple[int, ...]
-    _positions: tuple[int, ...]  # old private name (merge alias)
 
     # Members are singletons: identity hashing is correct and much faster than Enum's.
     __hash__ = object.__hash__
@@ -86,7 +85,6 @@ for _i, _c in enumerate(Colour):
     _c.last_number = 12 if _c.ascending else 2
     _c.positions = tuple(
         -1 if n < 2 else (n - 2 if _c.ascending else 12 - n) for n in range(13))
-    _c._positions = _c.positions
 
 def as_colour(value: Colour | str) -> Colour:
     """:meth:`Colour.of`, with the common case (a Colour) inline."""
@@ -96,5 +94,3 @@ def as_colour(value: Colour | str) -> Colour:
 #: The colours in sheet order.
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 COLOUR_NAMES = {**{c.value: c for c in COLOURS}, **{c.letter: c for c in COLOURS}}
-_COLOUR_NAMES = COLOUR_NAMES  # old private name (merge alias)
-_colour = as_colour  # old private name (merge alias)

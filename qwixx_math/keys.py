@@ -346,7 +346,6 @@ def _is_int(value: object) -> bool:
 
 #: ROW_CODE_BY_MASK[mask]: :func:`row_code` of an open-or-locked row (for table_index).
 ROW_CODE_BY_MASK: tuple[int, ...] = tuple(row_code(m) for m in range(1 << (LAST_POSITION + 1)))
-_ROW_CODE = ROW_CODE_BY_MASK  # old private name (merge alias)
 
 
 def decode_key(key: int, layout: SheetLayout = OFFICIAL) -> SheetKey:

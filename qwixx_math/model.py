@@ -246,7 +246,6 @@ class Sheet:
         object.__setattr__(sheet, "layout", layout)
         return sheet
 
-    _unchecked = unchecked  # old private name (merge alias)
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -381,7 +380,6 @@ class Sheet:
         m[row] |= 1 << position
         return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout)
 
-    _marked = marked  # old private name (merge alias)
 
     def with_penalty(self) -> Sheet:
         """This sheet with one more penalty box crossed (R11)."""
@@ -466,7 +464,6 @@ def layout_position(layout: SheetLayout, colour: Colour, number: int) -> int:
     return pos
 
 
-_layout_position = layout_position  # old private name (merge alias)
 
 
 Sheet.EMPTY = Sheet()
@@ -510,7 +507,6 @@ class Roll:
         object.__setattr__(roll, "coloured", coloured)
         return roll
 
-    _unchecked = unchecked  # old private name (merge alias)
 
     @classmethod
     def of(cls, white1: int, white2: int, *, red: int | None = None,

@@ -91,7 +91,6 @@ class TurnRecord:
         set_(turn, "penalties", None)
         return turn
 
-    _unchecked = unchecked  # old private name (merge alias)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"active": self.active, "roll": roll_to_json(self.roll),

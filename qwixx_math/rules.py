@@ -272,7 +272,6 @@ class GameState:
         _SET_TURN(state, turn)
         return state
 
-    _make = make  # old private name (merge alias)
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -443,7 +442,6 @@ class GameState:
         return GameState.make(rs, tuple(sheets), self.active, closed, Phase.ACTION2,
                               self.roll, choices, None, self.turn)
 
-    _after_action1 = after_action1  # old private name (merge alias)
 
     def with_action2(self, mark: Mark | None) -> GameState:
         """The state after the active player's action-2 choice (R6-R9, R11, R13, R14)."""
@@ -485,7 +483,6 @@ class GameState:
         return GameState.make(self.ruleset, tuple(sheets), (self.active + 1) % len(sheets),
                               closed, Phase.ROLL, None, None, None, self.turn + 1)
 
-    _end_turn = end_turn  # old private name (merge alias)
 
     def play_turn(self, roll: Roll, action1: Sequence[Mark | None],
                   action2: Mark | None = None) -> GameState:
@@ -674,7 +671,6 @@ def closes(layout: SheetLayout, mark: Mark) -> bool:
     return i >= 0 and layout.numbers[i][-1] == mark.number
 
 
-_closes = closes  # old private name (merge alias)
 
 
 def _colours_word(n: int) -> str:
@@ -742,7 +738,6 @@ def roll_for(state: GameState, roll: Roll | None) -> tuple[GameState, Roll]:
     return state, state.roll
 
 
-_roll_for = roll_for  # old private name (merge alias)
 
 
 def _require_state(state: object) -> None:
@@ -850,7 +845,6 @@ def die_options(sheet: Sheet, die: Colour, face: int, white: tuple[int, int],
     return tuple(out)
 
 
-_die_options = die_options  # old private name (merge alias)
 
 
 def mark_key(layout: SheetLayout, mark: Mark | None) -> tuple[int, int, int]:
@@ -944,7 +938,6 @@ def action1_choices(state: GameState, others: Sequence[Mark | None] | None,
     return choices
 
 
-_choices = action1_choices  # old private name (merge alias)
 
 
 def action1_outcomes(state: GameState, player: int, others: Sequence[Mark | None]
@@ -963,7 +956,6 @@ def action1_outcomes(state: GameState, player: int, others: Sequence[Mark | None
         yield a1, after
 
 
-_action1_outcomes = action1_outcomes  # old private name (merge alias)
 
 
 def _official_plan_key(plan: TurnPlan) -> tuple[tuple[int, int, int], tuple[int, int, int]]:

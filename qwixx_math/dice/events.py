@@ -89,7 +89,6 @@ _LAST = LAST_POSITION
 _LAST_BIT = 1 << LAST_POSITION
 #: Equally likely outcomes of the six dice (closed colours count as a neutral die).
 ROLL_COUNT = 6 ** 6
-_TOTAL = ROLL_COUNT  # old private name (merge alias)
 _FACES4 = 6 ** 4
 
 
@@ -376,7 +375,6 @@ def forced_penalty_count(masks: tuple[int, int, int, int], closed: frozenset[Col
     return _no_mark(any_a1, np.stack([s.n_e for s in stats]))
 
 
-_forced_penalty_count = forced_penalty_count  # old private name (merge alias)
 
 
 def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),

@@ -207,7 +207,6 @@ def load_model() -> WinModel:
 Position = tuple[tuple[Sheet, ...], frozenset[Colour]]
 
 
-_finished = is_finished  # old private name (merge alias)
 
 
 class OnePlyPlayer:

@@ -212,7 +212,6 @@ class SolverTable:
                 index += strides[r] * code[masks[ci]]
         return points + float(self._data[before_me * self._level_size + index])
 
-    _value = unchecked_value  # old private name (merge alias)
 
     # ------------------------------------------------------------------ turns
 
