@@ -565,6 +565,7 @@ def test_advice_without_a_table_says_why_with_the_librarys_message(
         raise ParseError("DB1: the solver does not handle this pad (a test)")
 
     monkeypatch.setattr(coaching.TableAdvisor, "for_ruleset", refuse)
+    monkeypatch.setattr(coaching, "_tables", {})  # no table loaded by an earlier test
     for name in LAYOUTS:
         call("/api/new", {"players": 2, "layout": name})
         call("/api/roll", {"roll": "w:3,4/r:1/y:2/g:6/b:5"})
@@ -572,6 +573,42 @@ def test_advice_without_a_table_says_why_with_the_librarys_message(
         assert status == 200 and advice["plans"] == [] and advice["rule"] == "DB1"
         assert advice["unavailable"] == ("no advice here: DB1: the solver does not handle "
                                          "this pad (a test)")
+
+
+def test_advice_while_its_table_is_solved_says_so_and_is_not_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's first solve (minutes on a new pad) runs in the background: the request
+    answers "no advice yet" after TABLE_WAIT seconds instead of hanging, the answer is not
+    cached, and once the table is there the same request gets the plans."""
+    import threading
+
+    import qwixx_math.coach.coaching as coaching
+
+    real = coaching.TableAdvisor.for_ruleset
+    release = threading.Event()
+    calls: list[int] = []
+
+    def slow(*args: Any, **kwargs: Any) -> TableAdvisor:
+        calls.append(1)
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(coaching.TableAdvisor, "for_ruleset", slow)
+    monkeypatch.setattr(coaching, "_tables", {})
+    monkeypatch.setattr(coaching, "TABLE_WAIT", 0.05)
+    game = CoachGame(2, seed=9)
+    game.roll("w:2,5/r:3/y:6/g:1/b:4")
+    cache = AdviceCache()
+    waiting = json.loads(cache.get(game.state, 0))
+    assert waiting["building"] and waiting["plans"] == [] and len(cache) == 0
+    assert waiting["unavailable"].startswith("no advice yet: the table for 2 player(s) on "
+                                             "the official sheet is being solved")
+    assert json.loads(cache.get(game.state, 0))["building"]  # asked again: still solving
+    release.set()
+    monkeypatch.setattr(coaching, "TABLE_WAIT", None)  # now wait for the load, however slow
+    done = json.loads(cache.get(game.state, 0))
+    assert done["plans"] and not done["building"] and done["unavailable"] is None
+    assert len(cache) == 1 and calls == [1]  # one solve for the three requests
 
 
 def test_the_advice_cache_answers_the_same_bytes_once_computed() -> None:

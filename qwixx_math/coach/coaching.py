@@ -30,9 +30,11 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from ..errors import ParseError, QwixxError
+from ..layouts import SheetLayout
 from ..model import Mark, Sheet, TurnPlan
 from ..players.win import WinPlayer
 from ..record import GameRecord
@@ -42,8 +44,12 @@ from ..ruleset import DieRemoval, EndCheck, Ruleset
 from ..table import TableAdvisor
 from ..winadvice import advise_win
 
-__all__ = ["TUTOR_LEVELS", "AdviceCache", "advice_json", "review_json", "rules_note",
-           "table_advisor", "tutor", "win_model_unavailable"]
+__all__ = ["TABLE_WAIT", "TUTOR_LEVELS", "AdviceCache", "TableBuilding", "advice_json",
+           "review_json", "rules_note", "table_advisor", "tutor", "win_model_unavailable"]
+
+#: Seconds an advice request waits for its table before it answers "building" (a cached
+#: table loads in well under a second; a first solve takes minutes on a new pad).
+TABLE_WAIT = 3.0
 
 #: The tutor's classes of an EV loss, in points of expected final score: (upper bound of the
 #: loss, class).  GNU Backgammon marks a loss of 0.04 / 0.08 / 0.16 of a game "doubtful" /
@@ -69,12 +75,40 @@ def tutor(loss: float) -> str:
     return TUTOR_LEVELS[-1][1]  # pragma: no cover - the last bound is infinite
 
 
-def table_advisor(state: GameState) -> TableAdvisor:
-    """The table advisor of ``state``'s size, R15 option and sheet (solved on first use,
-    20-60 s; then from the cache).  One thread solves, the others wait."""
+class TableBuilding(QwixxError):
+    """The table advice needs is being solved in the background (its first use on this
+    pad, table size and R15 option); ask again later."""
+
+
+_tables: dict[tuple[Ruleset, SheetLayout], Future[TableAdvisor]] = {}
+_builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coach-table")
+
+
+def table_advisor(state: GameState, wait: float | None = None) -> TableAdvisor:
+    """The table advisor of ``state``'s size, R15 option and sheet: loaded from the cache,
+    or solved on first use (20 s on the official sheet, minutes on a new pad) by one
+    background thread.  ``wait``: the seconds to wait for it (None: as long as it takes);
+    past that, :class:`TableBuilding` (the solve goes on).  A pad the solver refuses
+    raises the library's typed error (e.g. DB1), every time."""
+    key = (state.ruleset, state.layout)
     with _lock:
-        return TableAdvisor.for_ruleset(state.ruleset, players=state.players, progress=False,
-                                        layout=state.layout)
+        future = _tables.get(key)
+        if future is None:
+            future = _tables[key] = _builder.submit(
+                TableAdvisor.for_ruleset, state.ruleset, players=state.players,
+                progress=False, layout=state.layout)
+    try:
+        return future.result(timeout=wait)
+    except QwixxError:  # refused or failed: the next request asks again
+        with _lock:
+            if _tables.get(key) is future:
+                del _tables[key]
+        raise
+    except TimeoutError:
+        raise TableBuilding(
+            f"the table for {state.players} player(s) on the {state.layout.name} sheet is "
+            "being solved (its first use: a few minutes, then it is cached); ask again "
+            "shortly") from None
 
 
 def _dialect_switches(ruleset: Ruleset) -> list[str]:
@@ -183,10 +217,14 @@ def advice_json(state: GameState, player: object, rollouts: bool = False,
     out: dict[str, Any] = {
         "player": seat, "passive": None, "phase": state.phase.value, "model": None,
         "rules": rules_note(state.ruleset), "plans": [], "win_model": None, "rollouts": None,
-        "unavailable": None, "rule": None,
+        "unavailable": None, "rule": None, "building": False,
     }
     try:
-        advisor = table_advisor(state)
+        advisor = table_advisor(state, TABLE_WAIT)
+    except TableBuilding as exc:  # not kept by AdviceCache: the next request looks again
+        out["unavailable"] = f"no advice yet: {exc}"
+        out["building"] = True
+        return out
     except QwixxError as exc:  # no table for this sheet (e.g. DB1), or the cache failed
         out["unavailable"] = f"no advice here: {exc}"
         out["rule"] = getattr(exc, "rule", None)
@@ -260,7 +298,10 @@ class AdviceCache:
             with busy:  # another thread computes this key: wait, then look again
                 pass
         try:
-            data = json.dumps(advice_json(*key), allow_nan=False).encode()
+            answer = advice_json(*key)
+            data = json.dumps(answer, allow_nan=False).encode()
+            if answer["building"]:  # the table is still being solved: not an answer to keep
+                return data
             with self._lock:
                 self._done[key] = data
                 while len(self._done) > self.size:
