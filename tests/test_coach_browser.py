@@ -81,7 +81,7 @@ def server(tmp_path: Path) -> Iterator[CoachServer]:
 def _idle(driver: Any) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(driver, 60).until(
+    WebDriverWait(driver, 300).until(  # a table's first solve may take minutes on CI
         lambda d: d.execute_script("return document.body.dataset.busy") == "0")
 
 

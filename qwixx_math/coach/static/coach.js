@@ -174,10 +174,16 @@ function busyWhile(fn) {
 const advise = busyWhile(async (rollouts) => {
   const player = Number($("advice-player").value);
   $("advice-note").textContent = (rollouts ? "Playing the rollouts..." : "Ranking the choices...") +
-    " (the first advice for a table size or sheet may solve its table: up to a minute)";
+    " (the first advice for a table size or sheet may solve its table: a minute or more)";
   let a;
   try {
     a = await api("/api/advice", {player, rollouts});
+    while (a.building) {  // the table is being solved in the background: ask again
+      $("advice").replaceChildren();
+      $("advice-note").textContent = a.unavailable + " (asking again every 3 s)";
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      a = await api("/api/advice", {player, rollouts});
+    }
   } catch (e) {
     $("advice").replaceChildren();
     $("advice-note").textContent = e.message;
