@@ -35,6 +35,12 @@ in play (CS1), and the sheet scores a fifth group T(crossed step cells) (CS2,
 reconstruction (no official sheet could be read); ``connected-steps-2`` to ``-5`` and
 ``connected-steps-s21`` are the other reconstructions VARIANTS.md lists.
 
+**X-Change fields** (Qwixx X-Change, VARIANTS.md §9).  ``exchange`` lists the fields of
+the X-Change track left to right, each a pair of numbers usable both ways (XC1, XC2); the
+track scores nothing.  :data:`X_CHANGE` is the checked pad.  The rules core does not play
+exchanges yet: a game on such a sheet is refused (:meth:`SheetLayout.check_no_exchange`,
+XC1), and so is the exact solver; so X_CHANGE is not yet in :data:`LAYOUTS`.
+
 **Provenance.**  Each layout says how sure the project is that it is the printed pad
 (:class:`Confidence`, VARIANTS.md §0.3) and where it comes from (``source``); neither
 takes part in equality.
@@ -65,10 +71,13 @@ __all__ = [
     "DOUBLE_B_ALT",
     "LAYOUTS",
     "LAYOUT_FILE_LIMIT",
+    "MAX_EXCHANGE_FIELDS",
     "MIXX_A",
     "MIXX_B",
     "OFFICIAL",
     "STEPS_CELLS",
+    "X_CHANGE",
+    "X_CHANGE_FIELDS",
     "Confidence",
     "SheetLayout",
     "layout_named",
@@ -77,6 +86,8 @@ __all__ = [
 
 #: The number of step cells of a Connected Steps sheet (VARIANTS.md §4.1).
 STEPS_CELLS = 11
+#: The most X-Change fields a layout may have (the pad has 9, VARIANTS.md §9.1).
+MAX_EXCHANGE_FIELDS = 11
 
 
 class Confidence(enum.Enum):
@@ -120,6 +131,9 @@ class SheetLayout:
     weights: tuple[tuple[int, ...], ...] = ()
     #: Connected Steps: the step cells as (row index, position), sorted; ``()`` = none (CS2).
     steps: tuple[tuple[int, int], ...] = ()
+    #: X-Change: the fields of the track, left to right, each a pair of numbers (XC1, XC2);
+    #: ``()`` = no track.
+    exchange: tuple[tuple[int, int], ...] = ()
     #: How sure the project is that this is the printed pad, and where it comes from.
     confidence: Confidence = field(default=Confidence.UNKNOWN, compare=False)
     source: str = field(default="", compare=False)
@@ -184,6 +198,7 @@ class SheetLayout:
         weights = self._checked_weights()
         object.__setattr__(self, "weights", weights)
         object.__setattr__(self, "steps", self._checked_steps())
+        object.__setattr__(self, "exchange", self._checked_exchange())
         if not isinstance(self.confidence, Confidence):
             raise ParseError(f"layout {self.name}: confidence must be a Confidence, not "
                              f"{self.confidence!r}")
@@ -207,7 +222,7 @@ class SheetLayout:
         self._tables(locks)
         object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
                                                 self.penalty_boxes, self.closed_rows_to_end,
-                                                self.weights, self.steps)))
+                                                self.weights, self.steps, self.exchange)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -252,6 +267,19 @@ class SheetLayout:
                              f"(VARIANTS.md §4.1), not {len(steps)} with "
                              f"{len(set(steps))} distinct")
         return tuple(sorted(steps))
+
+    def _checked_exchange(self) -> tuple[tuple[int, int], ...]:
+        """``exchange`` checked: none, or 1 to 11 fields, each two distinct numbers 2..12."""
+        fields = self.exchange
+        if not (isinstance(fields, tuple) and len(fields) <= MAX_EXCHANGE_FIELDS and all(
+                isinstance(f, tuple) and len(f) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 12
+                        for n in f) and f[0] != f[1]
+                for f in fields)):
+            raise ParseError(f"layout {self.name}: exchange fields are 0 to "
+                             f"{MAX_EXCHANGE_FIELDS} pairs of two different numbers 2..12 "
+                             f"(VARIANTS.md §9.1), not {shown(fields)}", rule="XC1")
+        return fields
 
     def _tables(self, locks: Sequence[Colour]) -> None:
         """The rules core's tables, by lock colour index: the row index (-1: no such row),
@@ -410,6 +438,13 @@ class SheetLayout:
             raise ParseError(f"{what} does not handle step cells (their fifth score group) "
                              f"yet (layout {self.name})", rule="CS2")
 
+    def check_no_exchange(self, what: str) -> None:
+        """Raise ParseError naming XC1 if this layout has an X-Change track, whose exchanges
+        ``what`` (a part of the library that plays or solves a sheet) does not offer."""
+        if self.exchange:
+            raise ParseError(f"{what} does not handle X-Change exchanges yet (layout "
+                             f"{self.name})", rule="XC1")
+
     def crosses(self, row: Colour | str, mask: int) -> int:
         """The crosses of the marked positions ``mask`` of ``row``, double cells counting
         2 (DB1) and the lock box 1 (R16).
@@ -456,8 +491,9 @@ class SheetLayout:
                     for n, c, w in zip(r, cs, ws, strict=True))
             for r, cs, ws in zip(self.numbers, self.colours, self.weights, strict=True))
         steps = "".join(f"{r}{p:x}" for r, p in self.steps)
+        exchange = "".join(f"{a:x}{b:x}" for a, b in self.exchange)
         return (f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
-                + (f"-s{steps}" if steps else ""))
+                + (f"-s{steps}" if steps else "") + (f"-x{exchange}" if exchange else ""))
 
     def shows(self, row: Colour | str, number: int) -> bool:
         """Whether ``row`` (a lock colour the layout has) prints ``number``."""
@@ -497,10 +533,14 @@ class SheetLayout:
         step_text = match.group(5) or ""
         steps = tuple((int(step_text[i]), int(step_text[i + 1], 16))
                       for i in range(0, len(step_text), 2))
+        x_text = match.group(6) or ""
+        exchange = tuple((int(x_text[i], 16), int(x_text[i + 1], 16))
+                         for i in range(0, len(x_text), 2))
         return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),
-                           weights=tuple(weights) if doubled else (), steps=steps)
+                           weights=tuple(weights) if doubled else (), steps=steps,
+                           exchange=exchange)
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
@@ -508,11 +548,12 @@ class SheetLayout:
                 closed_rows_to_end: int = 2,
                 weights: tuple[tuple[int, ...], ...] = (),
                 steps: tuple[tuple[int, int], ...] = (),
+                exchange: tuple[tuple[int, int], ...] = (),
                 confidence: Confidence = Confidence.UNKNOWN, source: str = ""
                 ) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
-        (``weights``: the crosses of each cell, ``steps`` the step cells, see
-        :class:`SheetLayout`)."""
+        (``weights``: the crosses of each cell, ``steps`` the step cells, ``exchange`` the
+        X-Change fields, see :class:`SheetLayout`)."""
         shape = (f"layout {name!r}: rows must list each row's cells as (number, Colour) "
                  f"pairs, not {rows!r}")
         if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
@@ -527,7 +568,7 @@ class SheetLayout:
             colours.append(tuple(c for _, c in row))
         return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
-                   confidence, source)
+                   exchange, confidence, source)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
@@ -574,6 +615,8 @@ class SheetLayout:
             "penalty_boxes": self.penalty_boxes, "closed_rows_to_end": self.closed_rows_to_end}
         if self.steps:
             out["steps"] = [[self.locks[r].value, p] for r, p in self.steps]
+        if self.exchange:
+            out["exchange"] = [list(f) for f in self.exchange]
         return out
 
     @classmethod
@@ -617,11 +660,12 @@ class SheetLayout:
         rows, weights = _json_rows(data["rows"])
         locks = [cells[-1][1] for cells in rows]
         steps = _json_steps(data.get("steps", []), locks, [len(r) for r in rows])
+        exchange = _json_exchange(data.get("exchange", []))
         doubled = any(w != 1 for ws in weights for w in ws)
         try:
             layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
-                                 steps=steps, confidence=Confidence(confidence), source=source,
-                                 **ints)
+                                 steps=steps, exchange=exchange,
+                                 confidence=Confidence(confidence), source=source, **ints)
         except ParseError as exc:
             raise ParseError(f"{exc}") from None
         if name in LAYOUTS:
@@ -633,7 +677,7 @@ class SheetLayout:
 
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
-                "closed_rows_to_end", "steps")
+                "closed_rows_to_end", "steps", "exchange")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -710,9 +754,23 @@ def _json_steps(value: object, locks: Sequence[Colour], lengths: Sequence[int]
     return tuple(out)
 
 
+def _json_exchange(value: object) -> tuple[tuple[int, int], ...]:
+    """The X-Change fields of a layout's JSON form: ``[number, number]`` pairs, left to
+    right (XC1, XC2)."""
+    if not (isinstance(value, list) and len(value) <= MAX_EXCHANGE_FIELDS and all(
+            isinstance(f, list) and len(f) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 12 for n in f)
+            and f[0] != f[1] for f in value)):
+        raise ParseError(f"layout field 'exchange': a list of 0 to {MAX_EXCHANGE_FIELDS} "
+                         f"[number, number] pairs, two different numbers 2 to 12 each, not "
+                         f"{shown(value)}", rule="XC1")
+    return tuple((f[0], f[1]) for f in value)
+
+
 _KEY = re.compile(
     r"((?:[rygbRYGB][2-9a-c])+(?:\.(?:[rygbRYGB][2-9a-c])+){0,3})"
-    r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])(?:-s((?:[0-3][0-9a]){1,44}))?")
+    r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])(?:-s((?:[0-3][0-9a]){1,44}))?"
+    r"(?:-x((?:[2-9a-c]{2}){1,11}))?")
 
 
 def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
@@ -821,6 +879,18 @@ CONNECTED_STEPS_S21 = _staircase(
     "connected-steps-s21", "rryg" "yryg" "bgb",
     "VARIANTS.md §4.1: reconstruction S21 ('layout A', an unidentified Dutch implementation "
     "citing BGG/Thimble Toys), unverified")
+
+#: The fields of the X-Change track, left to right (VARIANTS.md §9.1, checked: S2 and S5 agree).
+X_CHANGE_FIELDS: tuple[tuple[int, int], ...] = (
+    (8, 5), (9, 7), (11, 3), (7, 4), (10, 3), (8, 6), (10, 5), (11, 9), (6, 4))
+#: Qwixx X-Change (VARIANTS.md §9): the official rows and the nine X-Change fields.  Not
+#: in :data:`LAYOUTS` (no ``--layout x-change``) until the rules core offers exchanges:
+#: today a game or a solve on it is refused citing XC1.
+X_CHANGE = SheetLayout(
+    "x-change", OFFICIAL.numbers, OFFICIAL.colours, exchange=X_CHANGE_FIELDS,
+    confidence=Confidence.CHECKED,
+    source="VARIANTS.md §9.1: colour rows as R2; the nine X-Change fields checked (S2 and S5 "
+           "agree)")
 
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {

@@ -166,6 +166,7 @@ class GameState:
         if not isinstance(self.phase, Phase):
             raise ParseError(f"GameState.phase must be a Phase, not {self.phase!r}")
         layout = self.sheets[0].layout
+        layout.check_no_exchange("the rules core")  # it would list no exchange (XC1)
         for i, sheet in enumerate(self.sheets):
             if sheet.layout != layout:
                 raise InvalidStateError(
