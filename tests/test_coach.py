@@ -39,6 +39,15 @@ from qwixx_math.validation import read_record, validate_file
 Call = Callable[..., tuple[int, Any]]
 
 
+@pytest.fixture(autouse=True)
+def _advice_waits_for_its_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests wait for a table however long its first solve takes (a fresh cache on
+    CI); the test of the "being solved" answer sets its own wait."""
+    import qwixx_math.coach.coaching as coaching
+
+    monkeypatch.setattr(coaching, "TABLE_WAIT", None)
+
+
 def start(game: CoachGame, record_path: str | None = None) -> CoachServer:
     server = make_server(game, "127.0.0.1", 0, record_path, seed=1)
     threading.Thread(target=server.serve_forever, daemon=True).start()
