@@ -521,17 +521,14 @@ class RowCodes:
         code = self.code(row, state)
         if code < self.open:
             return self.examples[row][code]
-        weights = self.layout.weights[row]
-        length = len(weights)
+        layout = self.layout
+        crosses = layout.count[layout.locks[row].index]  # without the last cell: its crosses
+        last = 1 << (len(layout.numbers[row]) - 1)
         count = state.count
-        locked = count >= self.layout.lock_threshold + 2
+        locked = count >= layout.lock_threshold + 2
         want = count - 2 if locked else count
-        crosses = [0] * (1 << (length - 1))
-        for m in range(1, len(crosses)):
-            low = (m & -m).bit_length() - 1
-            crosses[m] = crosses[m & (m - 1)] + weights[low]
-        mask = min(m for m in range(len(crosses)) if crosses[m] == want)
-        return mask | (1 << (length - 1)) if locked else mask
+        mask = min(m for m in range(last) if crosses[m] == want)
+        return mask | last if locked else mask
 
 
 def row_codes(layout: SheetLayout) -> RowCodes:
@@ -545,13 +542,10 @@ def row_codes(layout: SheetLayout) -> RowCodes:
 @lru_cache(maxsize=16)
 def _row_codes(layout: SheetLayout) -> RowCodes:
     reached: list[dict[tuple[int, int], int]] = []
-    for weights in layout.weights:
-        length = len(weights)
+    for colour, numbers in zip(layout.locks, layout.numbers, strict=True):
+        crosses = layout.count[colour.index]  # without the last cell: the marks' crosses
         found: dict[tuple[int, int], int] = {}
-        crosses = [0] * (1 << (length - 1))
-        for m in range(1, len(crosses)):
-            low = (m & -m).bit_length() - 1
-            crosses[m] = crosses[m & (m - 1)] + weights[low]
+        for m in range(1, 1 << (len(numbers) - 1)):
             found.setdefault((m.bit_length() - 1, crosses[m]), m)
         reached.append(found)
     pairs = sorted(set().union(*reached))
