@@ -109,6 +109,7 @@ class Variant:
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
         sheet.check_no_steps("the exact solver")
+        sheet.check_six_faces("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
@@ -286,7 +287,8 @@ class Variant:
             return (f"{letters}-L{self.row_length}-t{self.lock_threshold}"
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
-            if not sheet.has_doubles and not sheet.steps and Variant(sheet) == self:
+            if not sheet.has_doubles and not sheet.steps and sheet.faces == 6 \
+                    and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         return self.sheet.key
 
