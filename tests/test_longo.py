@@ -174,3 +174,46 @@ def test_fuzz_parse_roll_faces(text: str, faces: int | None) -> None:
         return
     assert parse_roll(format_roll(roll)) == roll
     assert all(1 <= d <= roll.faces for d in roll.white)
+
+
+def test_eight_sided_outcome_table_against_enumeration() -> None:
+    """The canonical outcome table of the whites and all four coloured d8 (LG1) against a
+    count of all 8**6 ordered rolls: each (sorted whites, colour dice) once per ordering."""
+    from collections import Counter
+
+    from qwixx_math.dice.outcomes import outcome_table
+
+    table = outcome_table("rygb", faces=8)
+    assert table.total == 8 ** 6 == int(table.weights.sum())
+    got = {tuple(row): w for row, w in zip(table.canonical.tolist(), table.weights.tolist(),
+                                           strict=True)}
+    want = Counter((min(a, b), max(a, b), *rest)
+                   for a, b, *rest in product(range(1, 9), repeat=6))
+    assert got == dict(want)
+    roll, _ = next(iter(table.rolls()))
+    assert roll.faces == 8
+
+
+def test_eight_sided_sum_distributions_against_enumeration() -> None:
+    from collections import Counter
+    from fractions import Fraction
+
+    from qwixx_math.dice.outcomes import (
+        colour_sum_sets,
+        outcome_distribution,
+        white_sum_distribution,
+    )
+
+    sums = Counter(a + b for a, b in product(range(1, 9), repeat=2))
+    dist = white_sum_distribution(8)
+    assert {s: dist.probability(s) for s in range(2, 17)} == {
+        s: Fraction(sums[s], 64) for s in range(2, 17)}
+    sets = Counter(tuple(sorted({a + c, b + c})) for a, b, c in product(range(1, 9), repeat=3))
+    got = colour_sum_sets(8)
+    assert {k: got.probability(k) for k in sets} == {k: Fraction(v, 512) for k, v in sets.items()}
+    assert sum(got.probability(k) for k in sets) == 1
+    # the official distributions are unchanged
+    assert white_sum_distribution().probability(7) == Fraction(1, 6)
+    assert outcome_distribution((), lambda r: r.white_sum, faces=8) == dist
+    with pytest.raises(ParseError, match="LG1"):
+        white_sum_distribution(7)
