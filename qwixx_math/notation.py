@@ -407,20 +407,24 @@ def _die(token: str, text: str, offset: int, name: str, faces: int = 6) -> int:
 
 
 def roll_to_json(roll: Roll) -> dict[str, Any]:
-    """``{"white": [3, 5], "red": 1, ...}`` with only the colours in play."""
+    """``{"white": [3, 5], "red": 1, ...}`` with only the colours in play (and
+    ``"faces": 8`` for Longo's 8-sided dice, LG1)."""
     _require(roll, Roll, "a roll")
     out: dict[str, Any] = {"white": list(roll.white)}
+    if roll.faces != 6:
+        out["faces"] = roll.faces
     for colour, die in zip(COLOURS, roll.coloured, strict=True):
         if die is not None:
             out[colour.value] = die
     return out
 
 
-def roll_from_json(data: object) -> Roll:
-    """Inverse of :func:`roll_to_json`."""
+def roll_from_json(data: object, faces: int = 6) -> Roll:
+    """Inverse of :func:`roll_to_json`; dice of ``faces`` sides unless the object says
+    ``"faces"``."""
     if not isinstance(data, dict):
         raise ParseError(f"a roll must be a JSON object, not {type(data).__name__}")
-    known = {"white"} | {c.value for c in COLOURS}
+    known = {"white", "faces"} | {c.value for c in COLOURS}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown roll field(s): {', '.join(unknown)}")
@@ -433,7 +437,9 @@ def roll_from_json(data: object) -> Roll:
         if die is not None and not _is_int(die):
             raise ParseError(f"roll.{colour.value} must be a die (1 to 6) or absent")
         coloured.append(die)
-    return Roll((white[0], white[1]), (coloured[0], coloured[1], coloured[2], coloured[3]))
+    faces = data.get("faces", faces)
+    return Roll((white[0], white[1]), (coloured[0], coloured[1], coloured[2], coloured[3]),
+                faces)
 
 
 # -- marks and plans ------------------------------------------------------------------------------
@@ -504,8 +510,10 @@ def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
     return None if mark is None else {"colour": mark.colour.value, "number": mark.number}
 
 
-def mark_from_json(data: object) -> Mark | None:
-    """Inverse of :func:`mark_to_json`; also reads the text form (``"r8"``)."""
+def mark_from_json(data: object, top: int = 12) -> Mark | None:
+    """Inverse of :func:`mark_to_json`; also reads the text form (``"r8"``).  Numbers run
+    2..``top`` (12; a caller that knows the layout passes its
+    :attr:`~qwixx_math.layouts.SheetLayout.top_number`, 16 on Longo, LG1)."""
     if data is None:
         return None
     if isinstance(data, str):
@@ -515,6 +523,8 @@ def mark_from_json(data: object) -> Mark | None:
     colour, number = data["colour"], data["number"]
     if not isinstance(colour, str) or not _is_int(number):
         raise ParseError('a mark must be {"colour": "red", "number": 8}')
+    if number > top:
+        raise ParseError(f"a row holds the numbers 2 to {top}, not {number!r}", rule="R2")
     return Mark(_colour(colour), number)
 
 

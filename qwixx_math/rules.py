@@ -611,14 +611,17 @@ class GameState:
         ended_by = data["ended_by"]
         if ended_by is not None and not isinstance(ended_by, str):
             raise ParseError("state.ended_by must be a rule id or null")
+        sheets = tuple(sheet_from_json(s) for s in sheets_raw)
+        faces, top = ((sheets[0].layout.faces, sheets[0].layout.top_number) if sheets
+                      else (6, 12))
         return cls(
             ruleset=ruleset,
-            sheets=tuple(sheet_from_json(s) for s in sheets_raw),
+            sheets=sheets,
             active=data["active"],
             closed=frozenset(Colour.parse(c) for c in closed_raw),
             phase=Phase(phase_raw),
-            roll=roll_from_json(data["roll"]) if data["roll"] is not None else None,
-            action1=(tuple(mark_from_json(m) for m in action1_raw)
+            roll=roll_from_json(data["roll"], faces) if data["roll"] is not None else None,
+            action1=(tuple(mark_from_json(m, top) for m in action1_raw)
                      if action1_raw is not None else None),
             ended_by=ended_by,
             turn=data["turn"],

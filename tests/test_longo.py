@@ -217,3 +217,12 @@ def test_eight_sided_sum_distributions_against_enumeration() -> None:
     assert outcome_distribution((), lambda r: r.white_sum, faces=8) == dist
     with pytest.raises(ParseError, match="LG1"):
         white_sum_distribution(7)
+
+
+def test_longo_game_state_json_round_trip() -> None:
+    from qwixx_math.rules import GameState
+
+    rolled = new_game(2, layout="longo").with_roll(parse_roll("d8|w:8,8/r:8/y:1/g:2/b:3"))
+    after = rolled.with_action1([None, Mark(G, 16)])  # white 16: green's first cell
+    back = GameState.from_json(after.to_json())
+    assert back == after and back.roll is not None and back.roll.faces == 8
