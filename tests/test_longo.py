@@ -226,3 +226,24 @@ def test_longo_game_state_json_round_trip() -> None:
     after = rolled.with_action1([None, Mark(G, 16)])  # white 16: green's first cell
     back = GameState.from_json(after.to_json())
     assert back == after and back.roll is not None and back.roll.faces == 8
+
+
+def test_generated_longo_records_roll_eight_sided_dice() -> None:
+    """The record generator rolls the layout's dice: a Longo game shows faces above 6."""
+    from qwixx_math.record import random_game
+
+    record = random_game(2, seed=4, layout="longo")
+    dice = {d for t in record.turns for d in (*t.roll.white, *(x for x in t.roll.coloured
+                                                               if x is not None))}
+    assert max(dice) > 6 and dice <= set(range(1, 9))
+
+
+def test_longo_record_json_round_trip_and_replay() -> None:
+    from qwixx_math.record import GameRecord, random_game, replay
+
+    for seed in range(3):
+        record = random_game(2, seed=seed, layout="longo")
+        back = GameRecord.from_json(record.to_json())
+        assert back == record
+        final = replay(back)[-1]
+        assert final.is_over and final.sheets[0].layout is LONGO
