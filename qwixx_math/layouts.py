@@ -69,8 +69,10 @@ __all__ = [
     "CONNECTED_STEPS_S21",
     "DOUBLE_B",
     "DOUBLE_B_ALT",
+    "FACES",
     "LAYOUTS",
     "LAYOUT_FILE_LIMIT",
+    "LONGO",
     "MAX_EXCHANGE_FIELDS",
     "MIXX_A",
     "MIXX_B",
@@ -83,6 +85,9 @@ __all__ = [
     "layout_named",
     "read_layout_file",
 ]
+
+#: The die sizes a layout may have: six-sided, or eight-sided for Qwixx Longo (LG1).
+FACES = (6, 8)
 
 #: The number of step cells of a Connected Steps sheet (VARIANTS.md §4.1).
 STEPS_CELLS = 11
@@ -137,6 +142,12 @@ class SheetLayout:
     #: How sure the project is that this is the printed pad, and where it comes from.
     confidence: Confidence = field(default=Confidence.UNKNOWN, compare=False)
     source: str = field(default="", compare=False)
+    #: The sides of every die (6; 8 for Qwixx Longo, LG1): numbers run 2..2·faces and a row
+    #: holds at most 2·faces - 1 cells.
+    faces: int = 6
+    #: How many cells at the end of each row are lock numbers (1; 2 for Longo, LG2): each
+    #: needs ``lock_threshold`` crosses, crossing one closes the row (so at most one is crossed).
+    lock_cells: int = 1
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -153,6 +164,9 @@ class SheetLayout:
     last_bit: tuple[int, ...] = field(init=False, repr=False, compare=False)
     allowed: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     count: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    #: lock_bits[ci]: the mask of the positions whose cross closes the row locked by
+    #: COLOURS[ci] (its last cell; the last two on Longo, LG2).
+    lock_bits: tuple[int, ...] = field(init=False, repr=False, compare=False)
     #: step_mask[ci]: the mask of the step positions of the row locked by COLOURS[ci] (CS2).
     step_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
@@ -167,21 +181,30 @@ class SheetLayout:
             raise ParseError(
                 f"layout {self.name}: 1 to {len(COLOURS)} rows, each with its numbers and "
                 "their colours")
+        faces = self.faces
+        if not isinstance(faces, int) or isinstance(faces, bool) or faces not in FACES:
+            raise ParseError(f"layout {self.name}: faces (the sides of a die) must be 6 or 8, "
+                             f"not {faces!r}", rule="LG1")
+        if not isinstance(self.lock_cells, int) or isinstance(self.lock_cells, bool) \
+                or self.lock_cells not in (1, 2):
+            raise ParseError(f"layout {self.name}: lock_cells must be 1 or 2, not "
+                             f"{self.lock_cells!r}", rule="LG2")
+        top, cells = 2 * faces, 2 * faces - 1
         locks: list[Colour] = []
         positions: list[tuple[int, ...]] = []
         for i, (row, cols) in enumerate(zip(numbers, colours, strict=True)):
             if not (isinstance(row, tuple) and isinstance(cols, tuple)
-                    and 1 <= len(row) <= 11 and len(cols) == len(row)):
-                raise ParseError(f"layout {self.name}: row {i + 1} needs 1 to 11 cells, "
-                                 "each with a number and a colour")
-            if not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 12
+                    and self.lock_cells <= len(row) <= cells and len(cols) == len(row)):
+                raise ParseError(f"layout {self.name}: row {i + 1} needs {self.lock_cells} to "
+                                 f"{cells} cells, each with a number and a colour")
+            if not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= top
                        for n in row) or len(set(row)) != len(row):
                 raise ParseError(f"layout {self.name}: row {i + 1} must show distinct numbers "
-                                 f"2..12, not {row!r}")
+                                 f"2..{top}, not {row!r}")
             if not all(isinstance(c, Colour) for c in cols):
                 raise ParseError(f"layout {self.name}: row {i + 1}'s cells need Colours")
             locks.append(cols[-1])
-            pos = [-1] * 13
+            pos = [-1] * (top + 1)
             for p, n in enumerate(row):
                 pos[n] = p
             positions.append(tuple(pos))
@@ -204,7 +227,7 @@ class SheetLayout:
                              f"{self.confidence!r}")
         if not isinstance(self.source, str):
             raise ParseError(f"layout {self.name}: source must be text, not {self.source!r}")
-        if not 0 <= self.lock_threshold <= min(sum(w[:-1]) for w in weights):
+        if not 0 <= self.lock_threshold <= min(sum(w[:-self.lock_cells]) for w in weights):
             raise ParseError(f"layout {self.name}: lock_threshold {self.lock_threshold} must be "
                              "0 to the crosses of a row's cells before its last one")
         if self.penalty_boxes < 1:
@@ -222,7 +245,8 @@ class SheetLayout:
         self._tables(locks)
         object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
                                                 self.penalty_boxes, self.closed_rows_to_end,
-                                                self.weights, self.steps, self.exchange)))
+                                                self.weights, self.steps, self.exchange,
+                                                self.faces, self.lock_cells)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -286,31 +310,34 @@ class SheetLayout:
         each number's position (-1: not printed) and cell colour, the last position's bit,
         and, for every mask of marked positions, the positions R7 and R8 allow next and
         the mark count with the lock box (R16)."""
+        size = 2 * self.faces + 1
         row_of = [-1] * len(COLOURS)
-        pos: list[tuple[int, ...]] = [(-1,) * 13] * len(COLOURS)
-        cell: list[tuple[Colour | None, ...]] = [(None,) * 13] * len(COLOURS)
+        pos: list[tuple[int, ...]] = [(-1,) * size] * len(COLOURS)
+        cell: list[tuple[Colour | None, ...]] = [(None,) * size] * len(COLOURS)
         last_bit = [0] * len(COLOURS)
+        lock_bits = [0] * len(COLOURS)
         allowed: list[tuple[int, ...]] = [(0,)] * len(COLOURS)
         count: list[tuple[int, ...]] = [(0,)] * len(COLOURS)
         for i, lock in enumerate(locks):
             ci = lock.index
             row_of[ci] = i
             pos[ci] = self._position[i]
-            cells: list[Colour | None] = [None] * 13
+            cells: list[Colour | None] = [None] * size
             for n, c in zip(self.numbers[i], self.colours[i], strict=True):
                 cells[n] = c
             cell[ci] = tuple(cells)
             length = len(self.numbers[i])
             last = 1 << (length - 1)
             last_bit[ci] = last
-            crosses = _crosses(self.weights[i])
-            allowed[ci] = tuple(_allowed(m, length, self.lock_threshold, crosses[m])
-                                for m in range(1 << length))
-            count[ci] = tuple(crosses[m] + (1 if m & last else 0) for m in range(1 << length))
+            lock_mask = ((1 << self.lock_cells) - 1) << (length - self.lock_cells)
+            lock_bits[ci] = lock_mask
+            allowed[ci], count[ci] = _row_tables(self.weights[i], self.lock_threshold,
+                                                 lock_mask)
         step_mask = [0] * len(COLOURS)
         for row, p in self.steps:
             step_mask[locks[row].index] |= 1 << p
         for name, value in (("row_of", tuple(row_of)), ("pos", tuple(pos)),
+                            ("lock_bits", tuple(lock_bits)),
                             ("step_mask", tuple(step_mask)),
                             ("cell", tuple(cell)), ("last_bit", tuple(last_bit)),
                             ("allowed", tuple(allowed)), ("count", tuple(count))):
@@ -363,7 +390,8 @@ class SheetLayout:
     def position(self, row: Colour | str, number: int) -> int | None:
         """The position (0 = leftmost) of ``number`` in ``row``, or None if it is not printed."""
         pos = self._position[self.row_index(row)]
-        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= 12:
+        if not isinstance(number, int) or isinstance(number, bool) \
+                or not 0 <= number < len(pos):
             return None
         p = pos[number]
         return p if p >= 0 else None
@@ -383,7 +411,8 @@ class SheetLayout:
 
     def closes(self, row: Colour | str, number: int) -> bool:
         """Whether ``number`` is the last number of ``row`` (marking it closes the row, R8)."""
-        return self.position(row, number) == len(self.numbers[self.row_index(row)]) - 1
+        p = self.position(row, number)
+        return p is not None and bool(self.lock_bits[Colour.of(row).index] >> p & 1)
 
     def cell_colour(self, row: Colour | str, number: int) -> Colour:
         """The colour of the cell showing ``number`` in ``row``."""
@@ -406,9 +435,31 @@ class SheetLayout:
 
     @property
     def lock_rule(self) -> str:
-        """The rule id of the lock threshold: ``R8``, or ``DB2`` on a sheet with double
-        cells."""
-        return "DB2" if self.has_doubles else "R8"
+        """The rule id of the lock threshold: ``R8``, ``DB2`` on a sheet with double
+        cells, or ``LG2`` on a sheet with two lock numbers per row (Longo)."""
+        return "LG2" if self.lock_cells == 2 else "DB2" if self.has_doubles else "R8"
+
+    @property
+    def dice_rule(self) -> str:
+        """The rule id of the dice: ``R1`` (six-sided), or ``LG1`` (eight-sided, Longo)."""
+        return "R1" if self.faces == 6 else "LG1"
+
+    @property
+    def top_number(self) -> int:
+        """The largest number a white sum or a white + colour sum can make, 2·faces (12;
+        16 on Longo, LG1)."""
+        return 2 * self.faces
+
+    def check_six_faces(self, what: str) -> None:
+        """Raise ParseError naming LG1 (or LG2) if this layout is not of six-sided dice
+        with one lock number per row, which ``what`` (a part of the library built for
+        the 6-sided pads: the exact solver, the keys, the policies) does not handle."""
+        if self.faces != 6:
+            raise ParseError(f"{what} does not handle {self.faces}-sided dice (Qwixx Longo) "
+                             f"yet (layout {self.name})", rule="LG1")
+        if self.lock_cells != 1:
+            raise ParseError(f"{what} does not handle rows with {self.lock_cells} lock numbers "
+                             f"yet (layout {self.name})", rule="LG2")
 
     @property
     def score_rule(self) -> str:
@@ -474,7 +525,7 @@ class SheetLayout:
     def max_crosses(self) -> int:
         """The most crosses a row can hold, the lock included (12 on the official sheet,
         16 on Double B, DB3)."""
-        return max(sum(w) + 1 for w in self.weights)
+        return max(sum(w) - self.lock_cells + 2 for w in self.weights)
 
     @property
     def is_official(self) -> bool:
@@ -486,6 +537,7 @@ class SheetLayout:
         """A short unique name: the published layouts' names, else a spelled-out key."""
         if self.name in LAYOUTS and LAYOUTS[self.name] == self:
             return self.name
+        self.check_six_faces("a spelled-out layout key")
         rows = ".".join(
             "".join(f"{c.letter.upper() if w == 2 else c.letter}{n:x}"
                     for n, c, w in zip(r, cs, ws, strict=True))
@@ -549,8 +601,8 @@ class SheetLayout:
                 weights: tuple[tuple[int, ...], ...] = (),
                 steps: tuple[tuple[int, int], ...] = (),
                 exchange: tuple[tuple[int, int], ...] = (),
-                confidence: Confidence = Confidence.UNKNOWN, source: str = ""
-                ) -> SheetLayout:
+                confidence: Confidence = Confidence.UNKNOWN, source: str = "",
+                faces: int = 6, lock_cells: int = 1) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
         (``weights``: the crosses of each cell, ``steps`` the step cells, ``exchange`` the
         X-Change fields, see :class:`SheetLayout`)."""
@@ -568,7 +620,7 @@ class SheetLayout:
             colours.append(tuple(c for _, c in row))
         return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
-                   exchange, confidence, source)
+                   exchange, confidence, source, faces, lock_cells)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
@@ -617,6 +669,10 @@ class SheetLayout:
             out["steps"] = [[self.locks[r].value, p] for r, p in self.steps]
         if self.exchange:
             out["exchange"] = [list(f) for f in self.exchange]
+        if self.faces != 6:
+            out["faces"] = self.faces
+        if self.lock_cells != 1:
+            out["lock_cells"] = self.lock_cells
         return out
 
     @classmethod
@@ -651,18 +707,22 @@ class SheetLayout:
                              f"{shown(source)}")
         ints = {}
         for key, default in (("lock_threshold", 5), ("penalty_boxes", 4),
-                             ("closed_rows_to_end", 2)):
+                             ("closed_rows_to_end", 2), ("faces", 6), ("lock_cells", 1)):
             value = data.get(key, default)
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
                 raise ParseError(f"layout field {key!r}: a whole number 0 to 99, not "
                                  f"{shown(value)}")
             ints[key] = value
-        rows, weights = _json_rows(data["rows"])
+        rows, weights = _json_rows(data["rows"], 2 * ints["faces"] if ints["faces"] in FACES
+                                   else 2 * max(FACES))
         locks = [cells[-1][1] for cells in rows]
         steps = _json_steps(data.get("steps", []), locks, [len(r) for r in rows])
         exchange = _json_exchange(data.get("exchange", []))
         doubled = any(w != 1 for ws in weights for w in ws)
         try:
+            if ints["faces"] not in FACES:
+                raise ParseError(f"layout field 'faces': 6 or 8 (8: Qwixx Longo), not "
+                                 f"{ints['faces']}", rule="LG1")
             layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
                                  steps=steps, exchange=exchange,
                                  confidence=Confidence(confidence), source=source, **ints)
@@ -677,7 +737,7 @@ class SheetLayout:
 
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
-                "closed_rows_to_end", "steps", "exchange")
+                "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -685,16 +745,18 @@ LAYOUT_FILE_LIMIT = 64 * 1024
 
 
 def _json_int_list(value: object, where: str, low: int, high: int) -> list[int]:
-    if not isinstance(value, list) or not value or len(value) > 11 or not all(
+    if not isinstance(value, list) or not value or len(value) > 15 or not all(
             isinstance(x, int) and not isinstance(x, bool) and low <= x <= high
             for x in value):
-        raise ParseError(f"layout field {where!r}: a list of 1 to 11 whole numbers {low} to "
+        raise ParseError(f"layout field {where!r}: a list of 1 to 15 whole numbers {low} to "
                          f"{high}, not {shown(value)}")
     return value
 
 
-def _json_rows(value: object) -> tuple[list[list[tuple[int, Colour]]], list[tuple[int, ...]]]:
-    """The rows of a layout's JSON form as (number, colour) cells, and their weights."""
+def _json_rows(value: object, top: int = 12
+               ) -> tuple[list[list[tuple[int, Colour]]], list[tuple[int, ...]]]:
+    """The rows of a layout's JSON form as (number, colour) cells (numbers 2..``top``), and
+    their weights."""
     if not isinstance(value, list) or not 1 <= len(value) <= len(COLOURS):
         raise ParseError(f"layout field 'rows': a list of 1 to {len(COLOURS)} rows, not "
                          f"{shown(value)}")
@@ -710,7 +772,7 @@ def _json_rows(value: object) -> tuple[list[list[tuple[int, Colour]]], list[tupl
         if unknown or "numbers" not in row or "colours" not in row:
             raise ParseError(f"layout field {where!r}: the fields numbers, colours and "
                              f"optionally weights, not {shown(sorted(map(str, row)))}")
-        numbers = _json_int_list(row["numbers"], f"{where}.numbers", 2, 12)
+        numbers = _json_int_list(row["numbers"], f"{where}.numbers", 2, top)
         colours = row["colours"]
         if isinstance(colours, str):
             colours = [colours] * len(numbers)
@@ -782,15 +844,35 @@ def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _allowed(mask: int, length: int, threshold: int, crosses: int) -> int:
+_ROW_TABLES: dict[tuple[tuple[int, ...], int, int],
+                  tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _row_tables(weights: tuple[int, ...], threshold: int, lock: int
+                ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(allowed, count)`` of a row of cells ``weights`` whose lock positions are the mask
+    ``lock``: for every mask of marked positions, the positions R7 and R8 (DB2, LG2) allow
+    next and the crosses with the lock box.  Shared by rows of one shape (Longo's rows
+    have 2**15 masks)."""
+    key = (weights, threshold, lock)
+    cached = _ROW_TABLES.get(key)
+    if cached is None:
+        crosses = _crosses(weights)
+        length = len(weights)
+        cached = _ROW_TABLES[key] = (
+            tuple(_allowed(m, length, threshold, crosses[m], lock) for m in range(1 << length)),
+            tuple(crosses[m] + (1 if m & lock else 0) for m in range(1 << length)))
+    return cached
+
+
+def _allowed(mask: int, length: int, threshold: int, crosses: int, lock: int) -> int:
     """Positions a row of ``length`` cells with marks ``mask`` (worth ``crosses``) may take
-    next, by R7 and R8 (DB2)."""
-    last = 1 << (length - 1)
-    if mask & last:
+    next, by R7 and R8 (DB2, LG2); ``lock``: the mask of its lock positions."""
+    if mask & lock:
         return 0
-    out = (last - 1) & ~((1 << mask.bit_length()) - 1)
-    if crosses >= threshold:
-        out |= last
+    out = ((1 << length) - 1) & ~((1 << mask.bit_length()) - 1)
+    if crosses < threshold:
+        out &= ~lock
     return out
 
 
@@ -892,10 +974,20 @@ X_CHANGE = SheetLayout(
     source="VARIANTS.md §9.1: colour rows as R2; the nine X-Change fields checked (S2 and S5 "
            "agree)")
 
+#: Qwixx Longo (VARIANTS.md §8): eight-sided dice (LG1), rows of 15 cells, red and yellow
+#: 2..16, green and blue 16..2; the last two numbers of a row (15, 16 / 3, 2) are lock
+#: numbers, each needing 6 crosses and closing the row (LG2); rows score T(crosses), at
+#: most T(15) = 120 (LG6).  The lucky numbers (LG3-LG5) are not implemented.
+LONGO = SheetLayout.of_rows("longo", [
+    [(n, c) for n in (range(2, 17) if c in (_R, _Y) else range(16, 1, -1))] for c in COLOURS
+], lock_threshold=6, faces=8, lock_cells=2, confidence=Confidence.CHECKED,
+    source="VARIANTS.md §8.1: rows, lock numbers and the lock rule agree in S1, S14-S17, "
+           "S22; the printed lucky numbers are unknown and not part of this layout")
+
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
     la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, CONNECTED_STEPS,
-                           *_CONNECTED_MORE, CONNECTED_STEPS_S21)}
+                           *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO)}
 
 
 def read_layout_file(path: str | Path) -> SheetLayout:
@@ -921,7 +1013,7 @@ def read_layout_file(path: str | Path) -> SheetLayout:
 def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
     ``double-b``, ``double-b-alt``, ``connected-steps``, ``connected-steps-2`` to ``-5``,
-    ``connected-steps-s21``), or the layout a spelled-out :attr:`SheetLayout.key`
+    ``connected-steps-s21``, ``longo``), or the layout a spelled-out :attr:`SheetLayout.key`
     describes."""
     if isinstance(name, SheetLayout):
         return name

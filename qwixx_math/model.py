@@ -10,12 +10,12 @@ when position 10 is set.  The friendly accessors (:meth:`Sheet.marks`,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .colours import COLOUR_NAMES, COLOURS, Colour, as_colour  # noqa: F401
 from .errors import InvalidStateError, ParseError
-from .layouts import OFFICIAL, SheetLayout
+from .layouts import FACES, OFFICIAL, SheetLayout
 
 __all__ = [
     "COLOURS",
@@ -44,6 +44,9 @@ PENALTY_BOXES = 4
 PENALTY_POINTS = 5
 
 _FULL_MASK = (1 << ROW_LENGTH) - 1
+#: The largest die (Qwixx Longo's 8-sided dice, LG1) and the largest number it makes.
+_MAX_FACES = max(FACES)
+_TOP_NUMBER = 2 * _MAX_FACES
 _LAST_BIT = 1 << LAST_POSITION
 
 
@@ -80,7 +83,7 @@ COUNT: tuple[int, ...] = tuple(m.bit_count() + (1 if m & _LAST_BIT else 0)
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """A cross on ``number`` in the row of ``colour`` (2..12).
+    """A cross on ``number`` in the row of ``colour`` (2..12; up to 16 on a Longo sheet, LG1).
 
     Marks sort by row (red, yellow, green, blue) and then left to right, which
     is the order legal moves are listed in.  ``colour`` names the row by its lock
@@ -97,8 +100,9 @@ class Mark:
         if not isinstance(self.colour, Colour):
             raise ParseError(f"a mark needs a Colour, not {self.colour!r}")
         if not (isinstance(self.number, int) and not isinstance(self.number, bool)
-                and 2 <= self.number <= 12):
-            raise ParseError(f"a row holds the numbers 2 to 12, not {self.number!r}", rule="R2")
+                and 2 <= self.number <= _TOP_NUMBER):
+            raise ParseError(f"a row holds the numbers 2 to 12 (2 to {_TOP_NUMBER} with "
+                             f"{_MAX_FACES}-sided dice, LG1), not {self.number!r}", rule="R2")
 
     @property
     def position(self) -> int:
@@ -129,7 +133,7 @@ class Mark:
 
 #: MARKS[colour index][number]: the shared Mark value (numbers 0 and 1 unused).
 MARKS: tuple[tuple[Mark, ...], ...] = tuple(
-    tuple(Mark(c, max(n, 2)) for n in range(13)) for c in COLOURS)
+    tuple(Mark(c, max(n, 2)) for n in range(_TOP_NUMBER + 1)) for c in COLOURS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,13 +177,18 @@ class Sheet:
                     raise ParseError(f"layout {layout.name} has no {colour.value} row, so its "
                                      "mask must be 0")
                 raise ParseError(f"the {colour.value} row mask must be an integer 0..{full}")
-            if mask & last and layout.count[colour.index][mask & ~last] < layout.lock_threshold:
-                number = layout.last_number(colour)
+            lock = mask & layout.lock_bits[colour.index]
+            if lock & (lock - 1):
+                raise InvalidStateError(
+                    "LG2", f"crossing a lock number closes the {colour.value} row, so at most "
+                           "one of its lock numbers is crossed")
+            if lock and layout.count[colour.index][mask & ~lock] < layout.lock_threshold:
+                number = layout.numbers[layout.row_of[colour.index]][lock.bit_length() - 1]
                 raise InvalidStateError(
                     layout.lock_rule,
                     f"{colour.value} {number} needs {layout.lock_threshold} {_marks(layout)} in "
                     f"{colour.value} before it; this row has "
-                    f"{layout.count[colour.index][mask & ~last]}",
+                    f"{layout.count[colour.index][mask & ~lock]}",
                 )
         p = self.penalties
         boxes = layout.penalty_boxes
@@ -270,12 +279,12 @@ class Sheet:
     def is_locked(self, colour: Colour | str) -> bool:
         """Whether this player marked ``colour``'s last number and lock box (R8)."""
         ci = as_colour(colour).index
-        return bool(self.masks[ci] & self.layout.last_bit[ci])
+        return bool(self.masks[ci] & self.layout.lock_bits[ci])
 
     @property
     def locked(self) -> frozenset[Colour]:
         """The colours this player closed."""
-        last = self.layout.last_bit
+        last = self.layout.lock_bits
         return frozenset(c for c in COLOURS if self.masks[c.index] & last[c.index])
 
     def last_number(self, colour: Colour | str) -> int | None:
@@ -344,8 +353,7 @@ class Sheet:
         if layout.allowed[ci][mask] >> pos & 1:
             return None
         name = colour.value
-        last_bit = layout.last_bit[ci]
-        if mask & last_bit:
+        if mask & layout.lock_bits[ci]:
             return ("R9", f"{name} is already closed on this sheet")
         if mask and pos < mask.bit_length():
             last = layout.numbers[layout.row_of[ci]][mask.bit_length() - 1]
@@ -482,6 +490,10 @@ class Roll:
 
     white: tuple[int, int]
     coloured: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
+    #: The sides of the dice this roll was checked against (6; 8 for Qwixx Longo, LG1).  It
+    #: is a bound, not part of the value: a game checks the dice against its own layout's
+    #: faces (:attr:`~qwixx_math.layouts.SheetLayout.faces`) when it takes the roll.
+    faces: int = field(default=6, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.white, str):
@@ -491,20 +503,27 @@ class Roll:
             raise ParseError("a roll has exactly two white dice")
         if not (isinstance(self.coloured, tuple) and len(self.coloured) == len(COLOURS)):
             raise ParseError("a roll lists one entry (a die or None) per colour")
+        faces = self.faces
+        if not isinstance(faces, int) or isinstance(faces, bool) or faces not in FACES:
+            raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}",
+                             rule="LG1")
         for name, die in (("white", self.white[0]), ("white", self.white[1]),
                           *zip((c.value for c in COLOURS), self.coloured, strict=True)):
             if die is None and name != "white":
                 continue
-            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise ParseError(f"a die shows 1 to 6; the {name} die shows {die!r}", rule="R1")
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= faces:
+                raise ParseError(f"a die shows 1 to {faces}; the {name} die shows {die!r}",
+                                 rule="R1" if faces == 6 else "LG1")
 
     @classmethod
     def unchecked(cls, white: tuple[int, int],
-                  coloured: tuple[int | None, int | None, int | None, int | None]) -> Roll:
+                  coloured: tuple[int | None, int | None, int | None, int | None],
+                  faces: int = 6) -> Roll:
         """Build without validation (for dice known to be in range)."""
         roll = object.__new__(cls)
         object.__setattr__(roll, "white", white)
         object.__setattr__(roll, "coloured", coloured)
+        object.__setattr__(roll, "faces", faces)
         return roll
 
 
@@ -546,15 +565,17 @@ class Roll:
         return f"Roll({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: str) -> Roll:
+    def parse(cls, text: str, faces: int | None = None) -> Roll:
         """The roll of a text notation (:func:`qwixx_math.notation.parse_roll`).
 
         >>> Roll.parse("w:3,5/r:1").white_sum
         8
+        >>> Roll.parse("d8|w:7,8/r:1").white_sum
+        15
         """
         from .notation import parse_roll
 
-        return parse_roll(text)
+        return parse_roll(text, faces)
 
 
 @dataclass(frozen=True, slots=True)

@@ -211,10 +211,11 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
                         raise ParseError(f"'lock' must close the {colour.value} row", text, pos)
                     locks.add(colour)
                 else:
-                    number = _int(item, text, pos, f"a {colour.value} number (2 to 12)")
-                    if not 2 <= number <= 12:
+                    top = layout.top_number
+                    number = _int(item, text, pos, f"a {colour.value} number (2 to {top})")
+                    if not 2 <= number <= top:
                         raise ParseError(
-                            f"{colour.value} numbers run from 2 to 12, not {number}", text, pos)
+                            f"{colour.value} numbers run from 2 to {top}, not {number}", text, pos)
                     if not layout.is_official:
                         _check_shown(layout, colour, number, text, pos)
                     numbers.append(number)
@@ -245,7 +246,7 @@ def _check_locks(rows: dict[Colour, list[int]], locks: set[Colour],
             raise InvalidStateError("R2", f"layout {layout.name} has no {colour.value} row")
         last = layout.last_number(colour)
         numbers = rows.get(colour, [])
-        if not numbers or numbers[-1] != last:
+        if not numbers or not layout.closes(colour, numbers[-1]):
             raise InvalidStateError(
                 "R8", f"the {colour.value} lock box is marked but {colour.value} "
                       f"{last} is not; only marking the last number marks the lock")
@@ -298,8 +299,8 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
         if not isinstance(numbers, list) or not all(_is_int(n) for n in numbers):
             raise ParseError(f"sheet.{colour.value} must be a list of numbers")
         for n in numbers:
-            if not 2 <= n <= 12:
-                raise ParseError(f"{colour.value} numbers run from 2 to 12, not {n}")
+            if not 2 <= n <= lay.top_number:
+                raise ParseError(f"{colour.value} numbers run from 2 to {lay.top_number}, not {n}")
             if not lay.is_official:
                 _check_shown(lay, colour, n)
         if numbers or lay.row_of[colour.index] >= 0:
@@ -313,7 +314,7 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
             raise InvalidStateError("R2", f"layout {lay.name} has no {colour.value} row")
     for colour, numbers in rows.items():
         last = lay.last_number(colour)
-        has_last = bool(numbers) and numbers[-1] == last
+        has_last = bool(numbers) and lay.closes(colour, numbers[-1])
         if has_last != (colour in locks):
             raise InvalidStateError(
                 "R8", f"{colour.value} {last} and the {colour.value} lock box "
@@ -332,16 +333,41 @@ def format_roll(roll: Roll) -> str:
     parts = [f"w:{roll.white[0]},{roll.white[1]}"]
     parts += [f"{c.letter}:{d}" for c, d in zip(COLOURS, roll.coloured, strict=True)
               if d is not None]
-    return "/".join(parts)
+    prefix = "" if roll.faces == 6 else f"d{roll.faces}|"  # Longo's 8-sided dice (LG1)
+    return prefix + "/".join(parts)
 
 
-def parse_roll(text: str) -> Roll:
+def parse_roll(text: str, faces: int | None = None) -> Roll:
     """Read a roll: ``w:3,5/r:1/y:2/g:6/b:4`` (colours not in play left out).
+
+    Dice show 1 to 6 unless the text starts with ``d8|`` (Qwixx Longo's eight-sided
+    dice, LG1) or ``faces`` says 8 (a caller that knows the game's layout passes its
+    :attr:`~qwixx_math.layouts.SheetLayout.faces`); a ``d8|`` text with ``faces=6`` is
+    refused.
 
     >>> parse_roll("w:6,6/r:2/y:3/b:1").in_play == {Colour.RED, Colour.YELLOW, Colour.BLUE}
     True
+    >>> parse_roll("d8|w:7,8/r:1")
+    Roll('d8|w:7,8/r:1')
     """
     text = _require_str(text, "a roll")
+    if faces is not None and (not isinstance(faces, int) or isinstance(faces, bool)
+                              or faces not in (6, 8)):
+        raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}", rule="LG1")
+    head, bar, rest = text.partition("|")
+    if bar and head.strip() in ("d6", "d8"):
+        named = int(head.strip()[1])
+        if faces is not None and faces != named:
+            raise ParseError(f"the roll is of {named}-sided dice but {faces}-sided dice were "
+                             "asked for", text, 0, rule="LG1")
+        faces = named
+        roll = _parse_roll_body(rest, faces)
+        return roll
+    return _parse_roll_body(text, 6 if faces is None else faces)
+
+
+def _parse_roll_body(text: str, faces: int) -> Roll:
+    """A roll's text without its ``d8|`` prefix, dice of ``faces`` sides."""
     if not text.strip():
         raise ParseError("empty roll text; a roll looks like 'w:3,5/r:1/y:2/g:6/b:4'")
     white: tuple[int, int] | None = None
@@ -354,8 +380,8 @@ def parse_roll(text: str) -> Roll:
             items = body.split(",")
             if len(items) != 2:
                 raise ParseError("expected two white dice, e.g. 'w:3,5'", text, offset)
-            a = _die(items[0], text, offset, "white")
-            b = _die(items[1], text, offset + len(items[0]) + 1, "white")
+            a = _die(items[0], text, offset, "white", faces)
+            b = _die(items[1], text, offset + len(items[0]) + 1, "white", faces)
             white = (a, b)
             continue
         try:
@@ -366,35 +392,39 @@ def parse_roll(text: str) -> Roll:
         if colour.value in seen:
             raise ParseError(f"the {colour.value} die is given twice", text, offset)
         seen.add(colour.value)
-        coloured[colour.index] = _die(body, text, offset, colour.value)
+        coloured[colour.index] = _die(body, text, offset, colour.value, faces)
     if white is None:
         raise ParseError("a roll needs the two white dice, e.g. 'w:3,5'", text, 0)
-    return Roll(white, (coloured[0], coloured[1], coloured[2], coloured[3]))
+    return Roll(white, (coloured[0], coloured[1], coloured[2], coloured[3]), faces)
 
 
-def _die(token: str, text: str, offset: int, name: str) -> int:
-    value = _int(token, text, offset, f"a {name} die (1 to 6)")
-    if not 1 <= value <= 6:
-        raise ParseError(f"a die shows 1 to 6; the {name} die shows {value}", text, offset,
-                         rule="R1")
+def _die(token: str, text: str, offset: int, name: str, faces: int = 6) -> int:
+    value = _int(token, text, offset, f"a {name} die (1 to {faces})")
+    if not 1 <= value <= faces:
+        raise ParseError(f"a die shows 1 to {faces}; the {name} die shows {value}", text, offset,
+                         rule="R1" if faces == 6 else "LG1")
     return value
 
 
 def roll_to_json(roll: Roll) -> dict[str, Any]:
-    """``{"white": [3, 5], "red": 1, ...}`` with only the colours in play."""
+    """``{"white": [3, 5], "red": 1, ...}`` with only the colours in play (and
+    ``"faces": 8`` for Longo's 8-sided dice, LG1)."""
     _require(roll, Roll, "a roll")
     out: dict[str, Any] = {"white": list(roll.white)}
+    if roll.faces != 6:
+        out["faces"] = roll.faces
     for colour, die in zip(COLOURS, roll.coloured, strict=True):
         if die is not None:
             out[colour.value] = die
     return out
 
 
-def roll_from_json(data: object) -> Roll:
-    """Inverse of :func:`roll_to_json`."""
+def roll_from_json(data: object, faces: int = 6) -> Roll:
+    """Inverse of :func:`roll_to_json`; dice of ``faces`` sides unless the object says
+    ``"faces"``."""
     if not isinstance(data, dict):
         raise ParseError(f"a roll must be a JSON object, not {type(data).__name__}")
-    known = {"white"} | {c.value for c in COLOURS}
+    known = {"white", "faces"} | {c.value for c in COLOURS}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown roll field(s): {', '.join(unknown)}")
@@ -407,7 +437,9 @@ def roll_from_json(data: object) -> Roll:
         if die is not None and not _is_int(die):
             raise ParseError(f"roll.{colour.value} must be a die (1 to 6) or absent")
         coloured.append(die)
-    return Roll((white[0], white[1]), (coloured[0], coloured[1], coloured[2], coloured[3]))
+    faces = data.get("faces", faces)
+    return Roll((white[0], white[1]), (coloured[0], coloured[1], coloured[2], coloured[3]),
+                faces)
 
 
 # -- marks and plans ------------------------------------------------------------------------------
@@ -478,8 +510,10 @@ def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
     return None if mark is None else {"colour": mark.colour.value, "number": mark.number}
 
 
-def mark_from_json(data: object) -> Mark | None:
-    """Inverse of :func:`mark_to_json`; also reads the text form (``"r8"``)."""
+def mark_from_json(data: object, top: int = 12) -> Mark | None:
+    """Inverse of :func:`mark_to_json`; also reads the text form (``"r8"``).  Numbers run
+    2..``top`` (12; a caller that knows the layout passes its
+    :attr:`~qwixx_math.layouts.SheetLayout.top_number`, 16 on Longo, LG1)."""
     if data is None:
         return None
     if isinstance(data, str):
@@ -489,6 +523,8 @@ def mark_from_json(data: object) -> Mark | None:
     colour, number = data["colour"], data["number"]
     if not isinstance(colour, str) or not _is_int(number):
         raise ParseError('a mark must be {"colour": "red", "number": 8}')
+    if number > top:
+        raise ParseError(f"a row holds the numbers 2 to {top}, not {number!r}", rule="R2")
     return Mark(_colour(colour), number)
 
 

@@ -95,25 +95,27 @@ class Dice:
             raise ParseError("scripted dice need a sequence of Rolls")
         return cls(None, rolls)
 
-    def full_roll(self, k: int) -> Roll:
-        """The ``k``-th roll (from 0) as drawn (drawn on first use, then kept)."""
+    def full_roll(self, k: int, faces: int = 6) -> Roll:
+        """The ``k``-th roll (from 0) as drawn (drawn on first use, then kept), dice of
+        ``faces`` sides (8 on a Longo sheet, LG1)."""
         rolls = self._rolls
         rng = self._rng
         while len(rolls) <= k:
             if rng is None:
                 raise ParseError(f"the scripted dice hold {len(rolls)} rolls; roll {k + 1} "
                                  "was asked for")
-            rolls.append(random_roll(rng))
+            rolls.append(random_roll(rng, faces=faces))
         return rolls[k]
 
-    def roll(self, k: int, closed: frozenset[Colour]) -> Roll:
-        """The ``k``-th roll without the dice of the ``closed`` colours (R9)."""
-        full = self.full_roll(k)
+    def roll(self, k: int, closed: frozenset[Colour], faces: int = 6) -> Roll:
+        """The ``k``-th roll without the dice of the ``closed`` colours (R9), dice of
+        ``faces`` sides (the layout's, LG1)."""
+        full = self.full_roll(k, faces)
         if not closed:
             return full
         c = tuple(None if colour in closed else die
                   for colour, die in zip(COLOURS, full.coloured, strict=True))
-        return Roll.unchecked(full.white, (c[0], c[1], c[2], c[3]))
+        return Roll.unchecked(full.white, (c[0], c[1], c[2], c[3]), full.faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +173,8 @@ def play(seats: Sequence[Player], state: GameState, dice: Dice, *, turns: int | 
         if state.phase is Phase.ROLL:
             # the dice the rules core says roll (R4, R9): none for a closed colour, nor
             # for a colour the sheet has no row for
-            state = state.with_roll(dice.roll(rolls, frozenset(COLOURS) - state.dice_in_play))
+            state = state.with_roll(dice.roll(rolls, frozenset(COLOURS) - state.dice_in_play,
+                                              state.sheets[0].layout.faces))
             rolls += 1
         if state.phase is Phase.ACTION1:
             rolled = state

@@ -124,9 +124,10 @@ class TurnRecord:
                 raise ParseError(f"{where}.{name} must be a list of whole numbers")
             claims.append(tuple(value) if value is not None else None)
         try:
-            return cls(active, roll_from_json(data["roll"]),
-                       tuple(mark_from_json(m) for m in choices),
-                       mark_from_json(data["action2"]), claims[0], claims[1])
+            roll = roll_from_json(data["roll"])
+            top = 2 * roll.faces  # marks of a roll of 8-sided dice run to 16 (LG1)
+            return cls(active, roll, tuple(mark_from_json(m, top) for m in choices),
+                       mark_from_json(data["action2"], top), claims[0], claims[1])
         except ParseError as exc:
             raise ParseError(f"{where}: {exc}") from None
 
@@ -341,7 +342,7 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
     while not state.is_over:
         if len(turns) >= max_turns:
             raise QwixxError(f"the game did not end within max_turns={max_turns} turns")
-        roll = random_roll(rng, state.dice_in_play)
+        roll = random_roll(rng, state.dice_in_play, state.sheets[0].layout.faces)
         rolled = state.with_roll(roll)
         choices: list[Mark | None] = [
             chooser(rolled, i, legal_action1(rolled, i), rng) for i in range(n)]

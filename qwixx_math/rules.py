@@ -41,7 +41,7 @@ from enum import Enum
 from typing import Any
 
 from .errors import IllegalMoveError, InvalidStateError, ParseError
-from .layouts import OFFICIAL, SheetLayout
+from .layouts import FACES, OFFICIAL, SheetLayout
 from .model import (
     ALLOWED,
     COLOURS,
@@ -99,7 +99,7 @@ def _action1_table(layout: SheetLayout) -> _Action1Table:
     return tuple(
         tuple((c.index, 1 << layout.pos[c.index][s], c, MARKS[c.index][s])
               for c in layout.locks if layout.pos[c.index][s] >= 0)
-        if 2 <= s <= 12 else () for s in range(13))
+        if 2 <= s <= layout.top_number else () for s in range(layout.top_number + 1))
 
 
 _ACTION1: _Action1Table = _action1_table(OFFICIAL)
@@ -344,7 +344,7 @@ class GameState:
         layout = sheets[0].layout
         lpos = layout.pos
         allowed_t = layout.allowed
-        last_bits = layout.last_bit
+        lock_bits = layout.lock_bits
         to_end = layout.closed_rows_to_end
         closed = set(self.closed)
         closers: dict[Colour, int] = {}
@@ -378,7 +378,7 @@ class GameState:
                 reason = sheet.why_not(colour, s)
                 assert reason is not None
                 raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
-            if 1 << pos == last_bits[colour.index]:  # the last number closes the row (R8)
+            if 1 << pos & lock_bits[colour.index]:  # the last number closes the row (R8, LG2)
                 if colour in closers and not rs.simultaneous_close:
                     raise self._illegal(
                         "R10", f"player {closers[colour]} closes {colour.value} first; "
@@ -612,14 +612,17 @@ class GameState:
         ended_by = data["ended_by"]
         if ended_by is not None and not isinstance(ended_by, str):
             raise ParseError("state.ended_by must be a rule id or null")
+        sheets = tuple(sheet_from_json(s) for s in sheets_raw)
+        faces, top = ((sheets[0].layout.faces, sheets[0].layout.top_number) if sheets
+                      else (6, 12))
         return cls(
             ruleset=ruleset,
-            sheets=tuple(sheet_from_json(s) for s in sheets_raw),
+            sheets=sheets,
             active=data["active"],
             closed=frozenset(Colour.parse(c) for c in closed_raw),
             phase=Phase(phase_raw),
-            roll=roll_from_json(data["roll"]) if data["roll"] is not None else None,
-            action1=(tuple(mark_from_json(m) for m in action1_raw)
+            roll=roll_from_json(data["roll"], faces) if data["roll"] is not None else None,
+            action1=(tuple(mark_from_json(m, top) for m in action1_raw)
                      if action1_raw is not None else None),
             ended_by=ended_by,
             turn=data["turn"],
@@ -665,11 +668,11 @@ def _is_int(value: object) -> bool:
 
 
 def closes(layout: SheetLayout, mark: Mark) -> bool:
-    """Whether ``mark`` is its row's last number on ``layout`` (R8)."""
+    """Whether ``mark`` is its row's last number on ``layout`` (R8), or one of its two lock
+    numbers on Longo (LG2)."""
     if layout is OFFICIAL:
         return mark.closes
-    i = layout.row_of[mark.colour.index]
-    return i >= 0 and layout.numbers[i][-1] == mark.number
+    return layout.closes(mark.colour, mark.number)
 
 
 
@@ -685,6 +688,11 @@ def _penalties_word(n: int) -> str:
 
 def _check_roll_dice(roll: Roll, closed: frozenset[Colour],
                      layout: SheetLayout = OFFICIAL) -> None:
+    if roll.faces > layout.faces and max(
+            [*roll.white, *(d for d in roll.coloured if d is not None)]) > layout.faces:
+        raise IllegalMoveError(
+            "LG1", f"layout {layout.name} is played with {layout.faces}-sided dice; this roll "
+                   f"of {roll.faces}-sided dice shows more ({format_roll(roll)})")
     if layout.rows < len(COLOURS):  # a colour that locks no row has no die
         for colour, die in zip(COLOURS, roll.coloured, strict=True):
             if die is not None and layout.row_of[colour.index] < 0:
@@ -1047,12 +1055,20 @@ def turn_outcomes(state: GameState, roll: Roll | None = None,
     return out
 
 
-def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None) -> Roll:
-    """A uniformly random roll of the whites and the coloured dice ``in_play`` (default all)."""
+def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
+                faces: int = 6) -> Roll:
+    """A uniformly random roll of the whites and the coloured dice ``in_play`` (default all),
+    dice of ``faces`` sides (6, or 8 for Qwixx Longo: pass the layout's
+    :attr:`~qwixx_math.layouts.SheetLayout.faces`, LG1)."""
     if not isinstance(rng, random.Random):
         raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
     if in_play is not None:
         in_play = colour_set(in_play, "in_play")
+    if faces != 6:
+        if not isinstance(faces, int) or isinstance(faces, bool) or faces not in FACES:
+            raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}",
+                             rule="LG1")
+        return _random_roll_faces(rng, in_play, faces)
     r = rng.random
     w = (int(r() * 6) + 1, int(r() * 6) + 1)
     if in_play is None:
@@ -1060,3 +1076,14 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None) ->
                                   int(r() * 6) + 1))
     c = tuple(int(r() * 6) + 1 if c in in_play else None for c in COLOURS)
     return Roll.unchecked(w, (c[0], c[1], c[2], c[3]))
+
+
+def _random_roll_faces(rng: random.Random, in_play: frozenset[Colour] | None,
+                       faces: int) -> Roll:
+    """:func:`random_roll` with dice of ``faces`` sides (the six-sided path is kept as it
+    is, so that seeded official games replay byte for byte)."""
+    r = rng.random
+    w = (int(r() * faces) + 1, int(r() * faces) + 1)
+    c = tuple(int(r() * faces) + 1 if in_play is None or c in in_play else None
+              for c in COLOURS)
+    return Roll.unchecked(w, (c[0], c[1], c[2], c[3]), faces)

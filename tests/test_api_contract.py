@@ -67,7 +67,7 @@ def test_legal_action2_refuses_a_wrong_phase_like_legal_action1() -> None:
 # -- ParseError.rule ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("call", "rule"), [
-    (lambda: Mark(RED, 13), "R2"),
+    (lambda: Mark(RED, 17), "R2"),
     (lambda: parse_roll("w:7,1"), "R1"),
     (lambda: Roll((0, 1)), "R1"),
     (lambda: qwixx_math.parse_mark("r13"), "R2"),

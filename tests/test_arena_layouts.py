@@ -20,7 +20,8 @@ from qwixx_math.arena.registry import OFFICIAL_ONLY, StandIn, make_player
 from qwixx_math.cli import main
 from qwixx_math.colours import Colour
 from qwixx_math.errors import ParseError
-from qwixx_math.layouts import DOUBLE_B, LAYOUTS, MIXX_A, OFFICIAL, SheetLayout
+from qwixx_math.layouts import DOUBLE_B, LONGO, MIXX_A, OFFICIAL, SheetLayout
+from qwixx_math.layouts import LAYOUTS as ALL_LAYOUTS
 from qwixx_math.model import Mark
 from qwixx_math.rules import GameState, legal_action1, legal_action2
 from qwixx_math.ruleset import Ruleset, ruleset_for
@@ -38,6 +39,10 @@ CHEAP = ("greedy", "random", "racer", "racer-simple", "racer-markov", "policy:fe
          "policy:seed-tips", "policy:threshold-4")
 #: Players built on a solver table of the layout (solitaire, or the table of N players).
 TABLED = {"solo": 1, "policy:optimal": 1, "table": 2}
+
+#: The pads the arena plays: all but Longo, whose 8-sided dice it refuses (LG1, issue 34).
+LAYOUTS = {name: la for name, la in ALL_LAYOUTS.items() if la.faces == 6}
+
 
 
 def _table_ready(name: str, layout: SheetLayout) -> bool:
@@ -340,3 +345,12 @@ def test_example_bot_knows_a_colour_closed_in_action_1_leaves_play() -> None:
     assert "y5" not in [m for _, m in found]  # white 1 + green 4 in a green cell
     assert sorted(m for _, m in found) == sorted(
         f"{m.colour.value[0]}{m.number}" for m in legal_action2(state))
+
+
+def test_arena_refuses_longo_with_lg1() -> None:
+    """The bots' protocol and race tables are built for six-sided dice: a Longo match is
+    refused before any game, naming LG1 (issue 34)."""
+    with pytest.raises(ParseError, match="LG1"):
+        check_layout("longo")
+    with pytest.raises(ParseError, match="LG1"):
+        check_layout(LONGO)

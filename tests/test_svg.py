@@ -48,9 +48,13 @@ def marked_sheets(draw: st.DrawFn, layout: SheetLayout
     for numbers, colours in zip(layout.numbers, layout.colours, strict=True):
         row = colours[-1]
         positions = sorted(draw(st.sets(st.integers(0, len(numbers) - 1))))
-        last = len(numbers) - 1
-        if last in positions and len(positions) - 1 < layout.lock_threshold:
-            positions.remove(last)  # R8: the lock needs enough marks before it
+        # R8 (LG2): a lock number needs enough marks before it and ends the row; Longo
+        # has two lock numbers, at most one of them crossed
+        locks = [p for p in positions if p >= len(numbers) - layout.lock_cells]
+        for p in locks[1:]:
+            positions.remove(p)
+        if locks and len(positions) - 1 < layout.lock_threshold:
+            positions.remove(locks[0])
         rows[row] = [numbers[p] for p in positions]
         expected |= {(row, numbers[p]) for p in positions}
     penalties = draw(st.integers(0, layout.penalty_boxes))
@@ -85,10 +89,11 @@ def test_one_cell_element_per_cell_and_marks_where_the_sheet_has_them(name: str)
         assert len(seen) == len(cells)  # no cell drawn twice
         for lock in elements(svg, "lock"):
             row = Colour(lock.get("data-row"))
-            last = layout.numbers[layout.locks.index(row)][-1]
-            assert (lock.get("data-locked") == "true") == ((row, last) in expected)
-        closed = others | {r for r in layout.locks
-                           if (r, layout.numbers[layout.locks.index(r)][-1]) in expected}
+            lock_numbers = layout.numbers[layout.locks.index(row)][-layout.lock_cells:]
+            assert (lock.get("data-locked") == "true") == any(
+                (row, n) in expected for n in lock_numbers)
+        closed = others | {r for r in layout.locks if any(
+            (r, n) in expected for n in layout.numbers[layout.locks.index(r)][-layout.lock_cells:])}
         rows = elements(svg, "row")
         assert [Colour(r.get("data-row")) for r in rows] == list(layout.locks)
         assert {Colour(r.get("data-row")) for r in rows if r.get("data-closed") == "true"} \

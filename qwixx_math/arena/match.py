@@ -261,12 +261,13 @@ def check_layout(layout: object) -> SheetLayout:
     ...
     qwixx_math.errors.ParseError: unknown layout 'double'; expected one of official, ...
     """
-    if isinstance(layout, SheetLayout):
-        return layout
-    if not isinstance(layout, str):
+    if not isinstance(layout, (SheetLayout, str)):
         raise ParseError(f"a layout is a SheetLayout or one of {', '.join(LAYOUTS)}, "
                          f"not {type(layout).__name__}")
-    return layout_named(layout)
+    sheet = layout_named(layout)
+    # the bots' protocol and the race tables are built for six-sided dice (issue 34)
+    sheet.check_six_faces("the arena")
+    return sheet
 
 
 def play_match(players: Sequence[Player], games: int, seed: int,

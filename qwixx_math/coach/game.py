@@ -107,11 +107,12 @@ def _ruleset(raw: object, players: int) -> Ruleset:
     return Ruleset.from_json({**raw, "players": players})
 
 
-def _roll(raw: object) -> Roll:
+def _roll(raw: object, faces: int = 6) -> Roll:
+    """The roll the page sent, dice of the game's ``faces`` sides (8 on Longo, LG1)."""
     if isinstance(raw, str):
-        return parse_roll(raw)
+        return parse_roll(raw, faces if not raw.lstrip().startswith("d") else None)
     if isinstance(raw, dict):
-        return roll_from_json(raw)
+        return roll_from_json(raw, faces)
     raise ParseError("roll must be text such as 'w:3,4/r:1/y:2/g:6/b:5', a roll object, "
                      "or null to let the app roll")
 
@@ -212,7 +213,8 @@ class CoachGame:
         """The active player's roll: the dice given (text or JSON), or None to roll them."""
         with self._lock:
             state = self._now.state
-            roll = random_roll(self._rng, state.dice_in_play) if raw is None else _roll(raw)
+            roll = (random_roll(self._rng, state.dice_in_play, state.sheets[0].layout.faces)
+                    if raw is None else _roll(raw, state.sheets[0].layout.faces))
             rolled = state.with_roll(roll)
             self._push(self._now.step(rolled))
 

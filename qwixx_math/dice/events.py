@@ -246,6 +246,7 @@ def _prepare(sheet: Sheet | str, closed: Iterable[Colour | str] | str,
         raise ParseError(f"expected a Ruleset, not {type(rs).__name__}")
     shut = extra | sheet.locked
     layout = sheet.layout
+    layout.check_six_faces("the turn-event calculator")
     stray = shut - frozenset(layout.locks)
     if stray:
         raise InvalidStateError(

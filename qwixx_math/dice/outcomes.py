@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
+from ..layouts import FACES
 from ..model import COLOURS, Colour, Roll
 from ..notation import colour_set
 from .distribution import Distribution
@@ -67,11 +68,13 @@ class OutcomeTable:
     ordered: SmallArray
     canonical: SmallArray
     weights: IntArray
+    #: The sides of the dice (6; 8 for Qwixx Longo, LG1).
+    faces: int = 6
 
     @property
     def total(self) -> int:
-        """The number of equally likely ordered outcomes, ``6**(2+k)``."""
-        return int(6 ** (2 + len(self.colours)))
+        """The number of equally likely ordered outcomes, ``faces**(2+k)``."""
+        return int(self.faces ** (2 + len(self.colours)))
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -85,8 +88,8 @@ class OutcomeTable:
             coloured: list[int | None] = [None, None, None, None]
             for i, d in zip(idx, row[2:], strict=True):
                 coloured[i] = d
-            yield (Roll((row[0], row[1]), (coloured[0], coloured[1], coloured[2], coloured[3])),
-                   w)
+            yield (Roll((row[0], row[1]), (coloured[0], coloured[1], coloured[2], coloured[3]),
+                        self.faces), w)
 
 
 def _key(in_play: Iterable[Colour | str] | str) -> int:
@@ -103,22 +106,31 @@ def weighted_rolls(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
     return tuple(outcome_table(in_play).rolls())
 
 
-def outcome_table(in_play: Iterable[Colour | str] | str = COLOURS) -> OutcomeTable:
-    """The (cached) outcome table of the whites and the coloured dice ``in_play``."""
-    return _table(_key(in_play))
+def outcome_table(in_play: Iterable[Colour | str] | str = COLOURS,
+                  faces: int = 6) -> OutcomeTable:
+    """The (cached) outcome table of the whites and the coloured dice ``in_play``, dice of
+    ``faces`` sides (6, or 8 for Qwixx Longo: the layout's
+    :attr:`~qwixx_math.layouts.SheetLayout.faces`, LG1)."""
+    return _table(_key(in_play), _faces(faces))
 
 
-@lru_cache(maxsize=16)
-def _table(bits: int) -> OutcomeTable:
+def _faces(faces: object) -> int:
+    if not isinstance(faces, int) or isinstance(faces, bool) or faces not in FACES:
+        raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}", rule="LG1")
+    return faces
+
+
+@lru_cache(maxsize=32)
+def _table(bits: int, faces: int = 6) -> OutcomeTable:
     colours = tuple(c for c in COLOURS if bits >> c.index & 1)
     n = 2 + len(colours)
-    ordered = (np.indices((6,) * n, dtype=np.int8).reshape(n, -1).T + 1).astype(np.int8)
+    ordered = (np.indices((faces,) * n, dtype=np.int8).reshape(n, -1).T + 1).astype(np.int8)
     keep = ordered[:, 0] <= ordered[:, 1]
     canonical = np.ascontiguousarray(ordered[keep])
     weights = np.where(canonical[:, 0] == canonical[:, 1], 1, 2).astype(np.int64)
     for a in (ordered, canonical, weights):
         a.setflags(write=False)
-    return OutcomeTable(colours, ordered, canonical, weights)
+    return OutcomeTable(colours, ordered, canonical, weights, faces)
 
 
 def all_outcome_tables() -> dict[frozenset[Colour], OutcomeTable]:
@@ -127,32 +139,41 @@ def all_outcome_tables() -> dict[frozenset[Colour], OutcomeTable]:
 
 
 def outcome_distribution(in_play: Iterable[Colour | str] | str,
-                         func: Callable[[Roll], T]) -> Distribution[T]:
-    """The exact distribution of ``func(roll)`` over a roll of the whites and ``in_play``.
+                         func: Callable[[Roll], T], faces: int = 6) -> Distribution[T]:
+    """The exact distribution of ``func(roll)`` over a roll of the whites and ``in_play``
+    (dice of ``faces`` sides).
 
     >>> outcome_distribution((), lambda r: max(r.white)).probability(6)
     Fraction(11, 36)
+    >>> outcome_distribution((), lambda r: max(r.white), faces=8).probability(8)
+    Fraction(15, 64)
     """
     if not callable(func):
         raise ParseError(f"func must be a function of a Roll, not {func!r}")
     counts: dict[T, int] = {}
-    for roll, w in outcome_table(in_play).rolls():
+    for roll, w in outcome_table(in_play, faces).rolls():
         k = func(roll)
         counts[k] = counts.get(k, 0) + w
     return Distribution(counts)
 
 
-@lru_cache(maxsize=1)
-def white_sum_distribution() -> Distribution[int]:
-    """The distribution of the white sum S = white1 + white2 (R5): 2..12, triangular."""
-    t = outcome_table(())
+@lru_cache(maxsize=2)
+def white_sum_distribution(faces: int = 6) -> Distribution[int]:
+    """The distribution of the white sum S = white1 + white2 (R5): 2..12, triangular
+    (2..16 with Longo's 8-sided dice, ``faces=8``, LG1).
+
+    >>> white_sum_distribution(8).probability(9)
+    Fraction(1, 8)
+    """
+    t = outcome_table((), faces)
+    top = 2 * faces
     sums = (t.canonical[:, 0].astype(np.int64) + t.canonical[:, 1])
-    counts = np.bincount(sums, weights=t.weights, minlength=13).astype(np.int64)
-    return Distribution({s: int(counts[s]) for s in range(2, 13)})
+    counts = np.bincount(sums, weights=t.weights, minlength=top + 1).astype(np.int64)
+    return Distribution({s: int(counts[s]) for s in range(2, top + 1)})
 
 
-@lru_cache(maxsize=1)
-def colour_sum_sets() -> Distribution[tuple[int, ...]]:
+@lru_cache(maxsize=2)
+def colour_sum_sets(faces: int = 6) -> Distribution[tuple[int, ...]]:
     """The distribution of the set of sums white + colour that action 2 offers in one colour (R6).
 
     Outcomes are sorted tuples: ``(8,)`` when both whites give 8, ``(5, 9)`` otherwise.
@@ -162,7 +183,7 @@ def colour_sum_sets() -> Distribution[tuple[int, ...]]:
     >>> colour_sum_sets().probability((2,))
     Fraction(1, 216)
     """
-    t = outcome_table((Colour.RED,))
+    t = outcome_table((Colour.RED,), faces)
     a = t.canonical[:, 0].astype(np.int64) + t.canonical[:, 2]
     b = t.canonical[:, 1].astype(np.int64) + t.canonical[:, 2]
     counts: dict[tuple[int, ...], int] = {}

@@ -110,6 +110,7 @@ class Variant:
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
         sheet.check_no_steps("the exact solver")
         sheet.check_no_exchange("the exact solver")
+        sheet.check_six_faces("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
@@ -288,7 +289,7 @@ class Variant:
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
             if not (sheet.has_doubles or sheet.steps or sheet.exchange) \
-                    and Variant(sheet) == self:
+                    and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         return self.sheet.key
 

@@ -163,7 +163,7 @@ def judge_legality(case: dict[str, Any]) -> dict[str, Any]:
     choices: list[Mark | None] = []
     for i, raw in enumerate(case["action1"]):
         try:
-            choices.append(mark_from_json(raw))
+            choices.append(mark_from_json(raw, rolled.sheets[0].layout.top_number))
         except ParseError as exc:
             return verdict(False, _rule_of(exc), i, None)
     if step == "action1":
@@ -176,7 +176,7 @@ def judge_legality(case: dict[str, Any]) -> dict[str, Any]:
         player = case["player"]
         return verdict(True, None, player, _legal_action1_moves(rolled, player, choices))
     after = rolled.with_action1(choices)
-    mark = mark_from_json(case["action2"])
+    mark = mark_from_json(case["action2"], rolled.sheets[0].layout.top_number)
     if after.phase is Phase.OVER:
         return verdict(mark is None, None if mark is None else "R15", active, [])
     moves = list(legal_action2(after))
