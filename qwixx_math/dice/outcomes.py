@@ -157,7 +157,6 @@ def outcome_distribution(in_play: Iterable[Colour | str] | str,
     return Distribution(counts)
 
 
-@lru_cache(maxsize=2)
 def white_sum_distribution(faces: int = 6) -> Distribution[int]:
     """The distribution of the white sum S = white1 + white2 (R5): 2..12, triangular
     (2..16 with Longo's 8-sided dice, ``faces=8``, LG1).
@@ -165,6 +164,11 @@ def white_sum_distribution(faces: int = 6) -> Distribution[int]:
     >>> white_sum_distribution(8).probability(9)
     Fraction(1, 8)
     """
+    return _white_sums(_faces(faces))
+
+
+@lru_cache(maxsize=2)
+def _white_sums(faces: int) -> Distribution[int]:
     t = outcome_table((), faces)
     top = 2 * faces
     sums = (t.canonical[:, 0].astype(np.int64) + t.canonical[:, 1])
@@ -172,7 +176,6 @@ def white_sum_distribution(faces: int = 6) -> Distribution[int]:
     return Distribution({s: int(counts[s]) for s in range(2, top + 1)})
 
 
-@lru_cache(maxsize=2)
 def colour_sum_sets(faces: int = 6) -> Distribution[tuple[int, ...]]:
     """The distribution of the set of sums white + colour that action 2 offers in one colour (R6).
 
@@ -183,6 +186,11 @@ def colour_sum_sets(faces: int = 6) -> Distribution[tuple[int, ...]]:
     >>> colour_sum_sets().probability((2,))
     Fraction(1, 216)
     """
+    return _colour_sums(_faces(faces))
+
+
+@lru_cache(maxsize=2)
+def _colour_sums(faces: int) -> Distribution[tuple[int, ...]]:
     t = outcome_table((Colour.RED,), faces)
     a = t.canonical[:, 0].astype(np.int64) + t.canonical[:, 2]
     b = t.canonical[:, 1].astype(np.int64) + t.canonical[:, 2]
