@@ -25,10 +25,12 @@ from qwixx_math.rules import GameState, new_game, random_roll
 
 
 def positions(advisor: Advisor, count: int, seed: int) -> list[tuple[GameState, Roll]]:
+    """``count`` positions on the advisor's sheet and rules, drawn by seeded play of the best
+    or second-best plan for 0-40 turns, each with a random roll (bench_double_b uses them too)."""
     rng = random.Random(seed)
     out: list[tuple[GameState, Roll]] = []
     while len(out) < count:
-        state = new_game(1)
+        state = new_game(ruleset=advisor.table.ruleset, layout=advisor.sheet_layout)
         for _ in range(rng.randrange(41)):
             roll = random_roll(rng, state.dice_in_play)
             plans = advisor.advise(state, roll).plans

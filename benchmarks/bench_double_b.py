@@ -44,6 +44,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_advice import positions
+
 from qwixx_math.advice import Advisor
 from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT, OFFICIAL, SheetLayout, layout_named
 from qwixx_math.model import COLOURS, Roll, Sheet
@@ -88,23 +92,11 @@ def solve_in_child(layout: str, a2: bool, cache: Path) -> dict[str, Any]:
     return result
 
 
-def advice_latency(advisor: Advisor, layout: SheetLayout, count: int, seed: int
+def advice_latency(advisor: Advisor, count: int, seed: int
                    ) -> tuple[float, float, float]:
-    """(mean ms, p99 ms, plans per call) of ``advise`` over ``count`` positions drawn by
-    seeded play of the best or second-best plan, 0-40 turns, with a random roll each."""
-    rng = random.Random(seed)
-    cases: list[tuple[GameState, Roll]] = []
-    ruleset = advisor.table.ruleset
-    while len(cases) < count:
-        state = new_game(ruleset=ruleset, layout=layout)
-        for _ in range(rng.randrange(41)):
-            roll = random_roll(rng, state.dice_in_play)
-            plans = advisor.advise(state, roll).plans
-            after = state.play_plan(roll, plans[min(len(plans) - 1, int(rng.random() * 2))].plan)
-            if after.is_over:
-                break
-            state = after
-        cases.append((state, random_roll(rng, state.dice_in_play)))
+    """(mean ms, p99 ms, plans per call) of ``advise`` over ``count`` positions of
+    ``bench_advice.positions`` (seeded play of the best or second-best plan, 0-40 turns)."""
+    cases = positions(advisor, count, seed)
     times = []
     plans = 0
     for state, roll in cases:
@@ -216,7 +208,7 @@ def main() -> int:
                 f"{row} {number} {delta:+.2f}" for row in (c.value for c in layout.locks)
                 for delta, r, number in [next(x for x in best if x[1] == row)] if r == row))
             advisor = Advisor(table)
-            mean, p99, plans = advice_latency(advisor, layout, args.positions, 1)
+            mean, p99, plans = advice_latency(advisor, args.positions, 1)
             print(f"{name} advise: mean {mean:.3f} ms, p99 {p99:.3f} ms per call over "
                   f"{args.positions} positions ({plans:.1f} plans each; goal <= 1 ms; load "
                   f"average {load_average()})", flush=True)
