@@ -24,17 +24,24 @@ def advisor() -> Advisor:
     return Advisor.for_ruleset(Ruleset(players=1), progress=False)
 
 
-def optimal_record(advisor: Advisor, seed: int) -> GameRecord:
-    """A solitaire game in which every plan is the advisor's best."""
-    rng = random.Random(seed)
-    state = new_game(1)
+def optimal_game(advisor: Advisor, rng: random.Random) -> tuple[int, list[TurnRecord]]:
+    """A solitaire game on the advisor's sheet and rules in which every plan is the
+    advisor's best, applied by the rules core: its final score and its turns (also used by
+    test_solver_double)."""
+    state = new_game(ruleset=advisor.table.ruleset, layout=advisor.sheet_layout)
     turns = []
     while not state.is_over:
         roll = random_roll(rng, state.dice_in_play)
         plan = advisor.advise(state, roll).best.plan
         turns.append(TurnRecord(0, roll, (plan.action1,), plan.action2))
         state = state.play_plan(roll, plan)
-    return GameRecord(("Solo",), Ruleset(players=1), tuple(turns))
+    return state.scores[0], turns
+
+
+def optimal_record(advisor: Advisor, seed: int) -> GameRecord:
+    """A solitaire game in which every plan is the advisor's best."""
+    return GameRecord(("Solo",), Ruleset(players=1),
+                      tuple(optimal_game(advisor, random.Random(seed))[1]))
 
 
 def test_optimal_play_loses_nothing(advisor: Advisor) -> None:

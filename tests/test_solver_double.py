@@ -26,6 +26,7 @@ import statistics
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_review import optimal_game
 from test_solver_layouts import check_every_state
 
 from qwixx_math.advice import Advisor
@@ -43,9 +44,8 @@ from qwixx_math.keys import (
 from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT, OFFICIAL, SheetLayout
 from qwixx_math.model import COLOURS, Sheet
 from qwixx_math.policies import policy_value
-from qwixx_math.record import GameRecord, TurnRecord, random_game
+from qwixx_math.record import GameRecord, random_game
 from qwixx_math.review import review_game
-from qwixx_math.rules import new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
@@ -195,20 +195,6 @@ def test_impossible_row_states_are_refused_with_db1() -> None:
 
 # -- playing the optimal policy -----------------------------------------------------------------
 
-def optimal_game(advisor: Advisor, layout: SheetLayout, rng: random.Random
-                 ) -> tuple[int, list[TurnRecord]]:
-    """A solitaire game on ``layout`` in which every plan is the advisor's best, applied
-    by the rules core: its final score and its turns."""
-    state = new_game(ruleset=advisor.table.ruleset, layout=layout)
-    turns = []
-    while not state.is_over:
-        roll = random_roll(rng, state.dice_in_play)
-        plan = advisor.advise(state, roll).best.plan
-        turns.append(TurnRecord(0, roll, (plan.action1,), plan.action2))
-        state = state.play_plan(roll, plan)
-    return state.scores[0], turns
-
-
 @pytest.mark.parametrize("a2", [False, True])
 def test_optimal_play_reproduces_the_value_on_a_small_double_layout(a2: bool) -> None:
     """The advisor's best plan, applied by the rules core, in 3,000 games: the mean score
@@ -217,7 +203,7 @@ def test_optimal_play_reproduces_the_value_on_a_small_double_layout(a2: bool) ->
     ruleset = Ruleset(players=1, action2_after_game_end=a2)
     advisor = Advisor(solve(ruleset, layout=layout, cache=False))
     rng = random.Random(34 + a2)
-    scores = [optimal_game(advisor, layout, rng)[0] for _ in range(3000)]
+    scores = [optimal_game(advisor, rng)[0] for _ in range(3000)]
     mean = statistics.fmean(scores)
     se = statistics.stdev(scores) / math.sqrt(len(scores))
     assert abs(mean - advisor.table.start_value) < 4 * se
@@ -259,7 +245,7 @@ def test_review_judges_a_game_on_a_double_layout() -> None:
     record = random_game(1, seed=3, ruleset=ruleset, layout=layout)
     review = review_game(record, advisor=advisor)
     assert review.decisions and all(d.loss >= -1e-9 for d in review.decisions)
-    turns = optimal_game(advisor, layout, random.Random(5))[1]
+    turns = optimal_game(advisor, random.Random(5))[1]
     best = review_game(GameRecord(("P1",), ruleset, tuple(turns), layout=layout),
                        advisor=advisor)
     assert all(abs(d.loss) <= 1e-9 for d in best.decisions)
