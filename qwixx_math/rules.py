@@ -113,6 +113,25 @@ def _action1_for(layout: SheetLayout) -> _Action1Table:
     return table
 
 
+#: [die index][white + die sum]: (sort key, row, position bit, row colour, mark) of each
+#: cell of the die's colour showing that sum (R6), a lookup table for legal_action2.
+_Action2Table = tuple[tuple[tuple[tuple[int, int, int, Colour, Mark], ...], ...], ...]
+_ACTION2_TABLES: dict[SheetLayout, _Action2Table] = {}
+
+
+def _action2_for(layout: SheetLayout) -> _Action2Table:
+    table = _ACTION2_TABLES.get(layout)
+    if table is None:
+        top = layout.top_number
+        table = _ACTION2_TABLES[layout] = tuple(
+            tuple(tuple((r.index * 64 + layout.pos[r.index][n], r.index,
+                         1 << layout.pos[r.index][n], r, MARKS[r.index][n])
+                        for r in layout.action2_rows(die, n)) if 2 <= n <= top else ()
+                  for n in range(top + 1))
+            for die in COLOURS)
+    return table
+
+
 class Phase(Enum):
     """Where in the turn a :class:`GameState` stands."""
 
@@ -824,17 +843,31 @@ def _official_action2(masks: Sequence[int], roll: Roll, gone: frozenset[Colour])
 def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[Mark, ...]:
     """:func:`legal_action2` on any layout: white + the die of colour ``c`` in a cell of
     colour ``c`` of any row still open (its lock colour's die rolled, not ``gone``),
-    the die itself in play and not ``gone``; R7 and R8 per row."""
+    the die itself in play and not ``gone``; R7 and R8 per row (as :func:`die_options`,
+    from a lookup table)."""
     layout = sheet.layout
-    rows = frozenset(c for c in layout.locks if roll.coloured[c.index] is not None) - gone
-    found: set[Mark] = set()
+    masks = sheet.masks
+    allowed = layout.allowed
+    coloured = roll.coloured
+    w1, w2 = roll.white
+    table = _action2_for(layout)
+    found: list[tuple[int, Mark]] = []
     for c in COLOURS:
-        d = roll.coloured[c.index]
+        d = coloured[c.index]
         if d is None or c in gone:
             continue
-        found.update(die_options(sheet, c, d, roll.white, rows))
-    pos = layout.pos
-    return tuple(sorted(found, key=lambda m: (m.colour.index, pos[m.colour.index][m.number])))
+        cells = table[c.index]
+        for n in (w1 + d,) if w1 == w2 else (w1 + d, w2 + d):
+            for key, ri, bit, row, mark in cells[n]:
+                if coloured[ri] is not None and row not in gone \
+                        and allowed[ri][masks[ri]] & bit:
+                    found.append((key, mark))
+    found.sort(key=_first)
+    return tuple([mark for _, mark in found])
+
+
+def _first(item: tuple[int, Mark]) -> int:
+    return item[0]
 
 
 def die_options(sheet: Sheet, die: Colour, face: int, white: tuple[int, int],
