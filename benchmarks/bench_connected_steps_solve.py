@@ -68,7 +68,8 @@ def main() -> int:
                       f"{r['start_value']:.6f}; solved from an empty table cache in "
                       f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU, peak RSS "
                       f"{r['peak_rss_mb']:.0f} MB (goals 300 s, 8000 MB); {r['states']:,} "
-                      f"stored values, {r['canonical']:,} configurations solved "
+                      f"stored values ({r['states'] * 8 / 1e9:.2f} GB), "
+                      f"{r['canonical']:,} configurations solved "
                       f"({r['frozen']:,} written from a frozen row); load average before "
                       f"{before}, after {load_average()}", flush=True)
             if False not in options:

@@ -163,6 +163,8 @@ def _gather(
     boxes: int,
     step_shift: IntArray,
     step_points: FloatArray,
+    lane_lo: int,
+    lane_hi: int,
 ) -> None:
     """Step 1: fill ``one`` and ``m2`` for the configuration ``codes`` (at flat index ``base``).
 
@@ -180,7 +182,9 @@ def _gather(
     ``penalties`` is the number of **lanes** (penalty counts times step totals,
     :mod:`qwixx_math.solver.layout`); a mark at row r's cell q reads the lanes
     ``step_shift[r, q]`` further on (``boxes`` for a step cell, CS2), and the lanes that
-    would pass the last step total stay -inf (no state reaches them).
+    would pass the last step total stay -inf (no state reaches them).  Only the lanes
+    ``lane_lo <= p < lane_hi`` (the step totals the configuration can hold) are gathered;
+    the others of ``one`` and ``m2`` are left undefined (:func:`_turn_values` reads none).
     """
     k = open_rows.shape[0]
     P = penalties
@@ -193,9 +197,11 @@ def _gather(
         r = open_rows[t]
         acodes[r] = codes[r]
         amarks[r] = code_marks[codes[r]]
-    for x in range(players * level_stride):
-        one[np.uintp(x)] = -np.inf
-    for x in range(P * N_SUMS * one_stride):
+    for level in range(players):
+        for x in range(level * level_stride + lane_lo * one_stride,
+                       level * level_stride + lane_hi * one_stride):
+            one[np.uintp(x)] = -np.inf
+    for x in range(lane_lo * m2_stride, lane_hi * m2_stride):
         m2[np.uintp(x)] = -np.inf
 
     # --- one mark (action 1 only, action 2 only, or a passive player's white sum),
@@ -219,7 +225,7 @@ def _gather(
                 idx = (base + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
                        + roff + sh)
                 col = jj * N_SUMS + number_at[np.uintp(j), np.uintp(q)] - 2
-                for p in range(P - sh):
+                for p in range(lane_lo, min(lane_hi, P - sh)):
                     v = data[np.uintp(idx + p)]
                     one[np.uintp(lbase + col + p * one_stride)] = v
                     if spread:
@@ -232,7 +238,7 @@ def _gather(
                              step_shift[j, last_q], step_points)
                 amarks[j] = nj
                 col = jj * N_SUMS + number_at[j, last_q] - 2
-                for p in range(P):
+                for p in range(lane_lo, lane_hi):
                     one[lbase + col + p * one_stride] = tmp[p]
                     if spread:
                         for s in range(N_SUMS):
@@ -248,7 +254,7 @@ def _gather(
                 if d < 0:
                     continue
                 n = number_at[j, q] - 2
-                for p in range(P):
+                for p in range(lane_lo, lane_hi):
                     v = one[active + p * one_stride + jj * N_SUMS + n]
                     for s in range(N_SUMS):
                         cell = (p * N_SUMS + s) * one_stride + d * N_SUMS + n
@@ -305,14 +311,14 @@ def _gather(
     for x in range(n_lk):
         sh = lk_shift[x]
         idx = lk_index[x] + ra + sh
-        for p in range(P - sh):
+        for p in range(lane_lo, min(lane_hi, P - sh)):
             lk_values[np.uintp(x * P + p)] = data[np.uintp(idx + p)]
-        for p in range(max(0, P - sh), P):
+        for p in range(max(lane_lo, P - sh), lane_hi):
             lk_values[np.uintp(x * P + p)] = -np.inf
     for x in range(n_lk):
         t1 = lk_target[2 * x]
         t2 = lk_target[2 * x + 1]
-        for p in range(P):
+        for p in range(lane_lo, lane_hi):
             v = lk_values[np.uintp(x * P + p)]
             c1 = np.uintp(t1 + p * m2_stride)
             c2 = np.uintp(t2 + p * m2_stride)
@@ -370,7 +376,8 @@ def _gather(
                     idx = (idxj + si * (next_code[np.uintp(i), np.uintp(ci), np.uintp(a)] - ci)
                            + sh)
                     cell = ((number_at[np.uintp(i), np.uintp(a)] - 2) * k + jj) * N_SUMS + nclose
-                    for p in range(P - sh):  # (the lanes past the last total stay -inf)
+                    # (the lanes past the last total stay -inf)
+                    for p in range(lane_lo, min(lane_hi, P - sh)):
                         v = gain + data[np.uintp(idx + p)]
                         c = np.uintp(cell + p * m2_stride)
                         m2[c] = max(m2[c], v)
@@ -429,7 +436,7 @@ def _gather(
                 if going_on:
                     idx = (idx1 + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
                            + sh)
-                    for p in range(P - sh):
+                    for p in range(lane_lo, min(lane_hi, P - sh)):
                         v = gain + data[np.uintp(idx + p)]
                         c = np.uintp(cell + p * m2_stride)
                         m2[c] = max(m2[c], v)
@@ -683,7 +690,8 @@ def solve_batch(
         _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
                 dcell, identity, points, length, threshold, penalties, players, level_size,
                 a2_after_end, mask, open_rows, codes, base, one, m2, acodes, amarks, tmp,
-                lk_index, lk_target, lk_values, lk_shift, boxes, step_shift, step_points)
+                lk_index, lk_target, lk_values, lk_shift, boxes, step_shift, step_points,
+                lo * boxes, min(penalties, (hi + 1) * boxes))
         if phases & 2:
             _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
                          boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points)
