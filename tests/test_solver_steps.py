@@ -16,7 +16,8 @@ Checked here:
 * the symmetry group keeps step cells in place; the key, JSON and cache identity of a
   variant with steps differ from the same sheet without them;
 * Monte-Carlo play of a small steps layout's optimal policy through the rules core (slow);
-* the command line (``solve``, ``value``, ``advise``) on a steps layout given as a file;
+* the command line (``solve``, ``value``, ``advise``) on a steps layout given as a file,
+  and ``review_game`` on a small steps layout;
 * the policies (which count marks row by row) refuse step cells with CS2.
 
 The full Connected Steps solves take minutes: benchmarks/bench_connected_steps_solve.py.
@@ -42,6 +43,8 @@ from qwixx_math.errors import ParseError
 from qwixx_math.layouts import CONNECTED_STEPS, CONNECTED_STEPS_S21, OFFICIAL, SheetLayout
 from qwixx_math.model import COLOURS, Sheet
 from qwixx_math.policies import policy_value
+from qwixx_math.record import GameRecord, random_game
+from qwixx_math.review import review_game
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
@@ -234,3 +237,19 @@ def test_the_policies_refuse_step_cells_with_cs2() -> None:
     with pytest.raises(ParseError) as err:
         policy_value("fewest-skips", layout=CONNECTED_STEPS, cache=False)
     assert err.value.rule == "CS2"
+
+
+def test_review_judges_a_game_on_a_steps_layout() -> None:
+    """A random solitaire game on a small steps layout, reviewed by its solver table:
+    every decision's loss is >= 0, and a game played with the advisor's best plan loses
+    nothing."""
+    layout = SMALL["mixed"]
+    ruleset = Ruleset(players=1)
+    advisor = Advisor(solve(ruleset, layout=layout, cache=False))
+    record = random_game(1, seed=3, ruleset=ruleset, layout=layout)
+    review = review_game(record, advisor=advisor)
+    assert review.decisions and all(d.loss >= -1e-9 for d in review.decisions)
+    turns = optimal_game(advisor, layout, random.Random(5))[1]
+    best = review_game(GameRecord(("P1",), ruleset, tuple(turns), layout=layout),
+                       advisor=advisor)
+    assert all(abs(d.loss) <= 1e-9 for d in best.decisions)
