@@ -159,7 +159,9 @@ def run_kernel(layout: Layout, data: FloatArray, batch: IntArray, perms: IntArra
         layout.row_next_code, layout.number_at, layout.die_at, layout.points, v.open_codes,
         v.row_length, v.lock_threshold, v.penalty_boxes, 1, layout.level_size, False, 0,
         np.arange(4, dtype=np.int64), perms, batch, kernel.count_products(4), top,
-        np.array(lower, dtype=np.int64), np.array(gain), 0, len(batch), phases)
+        np.array(lower, dtype=np.int64), np.array(gain), v.penalty_boxes, layout.step_shift,
+        layout.step_points, layout.step_lo, layout.step_hi, layout.closed_steps, 0, len(batch),
+        phases)
 
 
 def bench_profile(data: FloatArray) -> dict[str, float]:

@@ -281,6 +281,7 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
     locks = sheet.layout.locks if isinstance(sheet, Sheet) else COLOURS
     if isinstance(sheet, Sheet):
         sheet.layout.check_single_cells("table_index (the policies' table look-up)")
+        sheet.layout.check_no_steps("table_index (the policies' table look-up)")
         sheet.layout.check_no_exchange("table_index (the policies' table look-up)")
         sheet.layout.check_six_faces("table_index (the policies' table look-up)")
     if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):

@@ -51,8 +51,9 @@ def _table_ready(name: str, layout: SheetLayout) -> bool:
     if name.startswith("policy:"):
         try:
             layout.check_single_cells("the policy engine")
+            layout.check_no_steps("the policy engine")
         except ParseError:
-            return True  # the policy engine refuses double cells: the stand-in plays
+            return True  # the policy engine refuses double cells, steps: the stand-in plays
     try:
         variant = Variant(layout)
     except ParseError:
@@ -114,6 +115,7 @@ def test_tabled_players_play_every_layout(name: str, layout: str) -> None:
         Variant(la)
         if name.startswith("policy:"):
             la.check_single_cells("the policy engine")
+            la.check_no_steps("the policy engine")
     except ParseError as exc:
         assert result.notes[0].startswith("plays as ") and str(exc) in result.notes[0]
     else:

@@ -1,7 +1,8 @@
 """Qwixx Connected, the Steps (VARIANTS.md §4; issue 34): the staircases transcribed from
 §4.1, play unchanged (CS1), the fifth score group T(crossed step cells) (CS2) everywhere a
 sheet is scored, both worked examples of §4.3, notation and records, the validator naming
-CS2, the SVG and text drawings, and the exact solver's typed refusal."""
+CS2, the SVG and text drawings, and the policies' typed refusal (the exact solver takes
+the steps: tests/test_solver_steps.py)."""
 
 from __future__ import annotations
 
@@ -256,22 +257,22 @@ def test_text_drawing_lists_the_steps() -> None:
     assert text.splitlines()[-1].endswith("score 10")   # 3 + 1 + 6
 
 
-# -- the exact solver refuses ------------------------------------------------------------------
+# -- the exact solver takes them, the policies refuse ------------------------------------------
 
 @pytest.mark.parametrize("layout", [CONNECTED_STEPS, CONNECTED_STEPS_S21], ids=lambda la: la.name)
-def test_the_exact_solver_refuses_step_cells_with_cs2(layout: SheetLayout) -> None:
-    with pytest.raises(ParseError) as err:
-        Variant(layout)
-    assert err.value.rule == "CS2" and "step cells" in str(err.value)
+def test_the_exact_solver_takes_step_cells(layout: SheetLayout) -> None:
+    """The solver holds the total of crossed step cells (tests/test_solver_steps.py checks
+    its values against the naive solver); the policies still score row by row."""
+    variant = Variant(layout)
+    assert variant.has_steps and variant.step_layers == 12 and not variant.is_plain
 
 
-def test_solver_commands_refuse_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["solve", "--layout", "connected-steps"],
-                 ["advise", "--sheet", "connected-steps|r:2", "--roll", "w:1,2/r:1/y:1/g:1/b:1"]):
+def test_policy_commands_refuse_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["policies", "--layout", "connected-steps"],):
         try:
             code = main(argv)
         except SystemExit as exc:
             code = int(exc.code or 0)
         err = capsys.readouterr().err
-        assert code == 2 and re.search(r"CS2: the exact solver does not handle step", err)
+        assert code == 2 and re.search(r"CS2: the policy engine does not handle step", err)
         assert len(err.strip().splitlines()) == 1

@@ -30,7 +30,7 @@ from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_gro
 from .threads import solver_threads
 from .variant import Variant
 
-__all__ = ["SolveStats", "frozen_codes", "solve_tables", "without_frozen"]
+__all__ = ["SolveStats", "frozen_codes", "frozen_step_range", "solve_tables", "without_frozen"]
 
 #: Slices per thread of a parallel batch (more slices balance the load better).
 SLICES_PER_THREAD = 4
@@ -86,6 +86,21 @@ def frozen_codes(variant: Variant, layout: Layout) -> tuple[int, list[int], list
     top_points = float(layout.points[layout.code_marks[top]])
     gain = [float(layout.points[layout.code_marks[code]]) - top_points for code in lower]
     return top, lower, gain
+
+
+def frozen_step_range(layout: Layout, top: int, lower: list[int]
+                      ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The step totals a row can hold at each code (:attr:`Layout.step_lo`,
+    :attr:`Layout.step_hi`), widened at the frozen ``top`` code to those of every
+    ``lower`` frozen code: a configuration solved with a row at ``top`` is written for
+    that row at the lower codes too (:func:`frozen_codes`), whose step totals may differ
+    (Qwixx Connected, the Steps, CS2)."""
+    lo = layout.step_lo.copy()
+    hi = layout.step_hi.copy()
+    if top >= 0 and lower:
+        lo[:, top] = lo[:, [top, *lower]].min(axis=1)
+        hi[:, top] = hi[:, [top, *lower]].max(axis=1)
+    return lo, hi
 
 
 def without_frozen(items: npt.NDArray[np.int64], level_start: npt.NDArray[np.int64],
@@ -205,6 +220,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
     top, lower, gain = frozen_codes(variant, layout)
     frozen_lower = np.array(lower, dtype=np.int64)
     frozen_gain = np.array(gain, dtype=np.float64)
+    step_lo, step_hi = frozen_step_range(layout, top, lower)
     total = stats.canonical_configurations
     done = 0
     if progress is not None:
@@ -218,9 +234,11 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
             args = (
                 data, layout.offsets, layout.strides, layout.code_last, layout.code_marks,
                 layout.row_next_code, layout.number_at, layout.die_at, layout.points,
-                n_codes, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
+                n_codes, variant.row_length, variant.lock_threshold, layout.lanes,
                 players, layout.level_size, action2_after_action1_end, rep, open_rows,
                 perms, batch, products, top, frozen_lower, frozen_gain,
+                variant.penalty_boxes, layout.step_shift, layout.step_points, step_lo,
+                step_hi, layout.closed_steps,
             )
             _run_batch(pool, threads, args, len(batch))
             done += len(batch)
@@ -234,7 +252,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 continue
             kernel.derive_table(
                 data, layout.offsets, layout.strides, rep, mask,
-                np.array(g, dtype=np.int64), open_rows, n_codes, variant.penalty_boxes,
+                np.array(g, dtype=np.int64), open_rows, n_codes, layout.lanes,
                 players, layout.level_size,
             )
         stats.seconds_derive += time.perf_counter() - t1

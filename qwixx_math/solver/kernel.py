@@ -85,20 +85,27 @@ def _after_value(
     open_rows: IntArray,
     acodes: IntArray,
     amarks: IntArray,
+    boxes: int,
+    shift: int,
+    step_points: FloatArray,
 ) -> None:
-    """``out[p]``: W of the current table's rows after a turn that closed at least one row.
+    """``out[x]``: W of the current table's rows after a turn that closed at least one row,
+    for every lane x (``penalties`` lanes: step total ``x // boxes``, penalty count
+    ``x % boxes``; one lane per penalty count on a sheet without steps).
 
     ``acodes``/``amarks`` hold every row's code and marks after the turn; the rows
     of ``new_mask`` that are open in the current table were closed this turn.
     ``roff`` selects the level read (``L * level_size``: the values when ``L``
-    other players roll before this player's next own roll).
+    other players roll before this player's next own roll).  ``shift``: the lanes the
+    turn's marks moved by (``boxes`` per step cell crossed); lanes past the last step
+    total are -inf (no state reaches them).  ``step_points[s]`` = T(s) (CS2).
     """
     if offsets[new_mask] < 0:  # enough rows closed: the game is over
         total = 0.0
         for t in range(open_rows.shape[0]):
             total += points[amarks[open_rows[t]]]
-        for p in range(penalties):
-            out[p] = total - PENALTY * p
+        for x in range(penalties):
+            out[x] = total + step_points[(x + shift) // boxes] - PENALTY * (x % boxes)
         return
     total = 0.0
     idx = offsets[new_mask]
@@ -108,9 +115,11 @@ def _after_value(
             total += points[amarks[r]]
         else:
             idx += strides[new_mask, r] * acodes[r]
-    idx += roff
-    for p in range(penalties):
-        out[p] = total + data[idx + p]
+    idx += roff + shift
+    for x in range(penalties - shift):
+        out[x] = total + data[idx + x]
+    for x in range(max(0, penalties - shift), penalties):
+        out[x] = -np.inf
 
 
 @jit()
@@ -150,6 +159,12 @@ def _gather(
     lk_index: IntArray,
     lk_target: IntArray,
     lk_values: FloatArray,
+    lk_shift: IntArray,
+    boxes: int,
+    step_shift: IntArray,
+    step_points: FloatArray,
+    lane_lo: int,
+    lane_hi: int,
 ) -> None:
     """Step 1: fill ``one`` and ``m2`` for the configuration ``codes`` (at flat index ``base``).
 
@@ -164,6 +179,12 @@ def _gather(
     die, as on the official sheet).  ``lk_*`` are scratch space for the look-up list.
     ``next_code[r, c, q]`` is row r's code after marking position q from code c (on a
     sheet with double cells the count is in crosses, DB1, so it depends on the row).
+    ``penalties`` is the number of **lanes** (penalty counts times step totals,
+    :mod:`qwixx_math.solver.layout`); a mark at row r's cell q reads the lanes
+    ``step_shift[r, q]`` further on (``boxes`` for a step cell, CS2), and the lanes that
+    would pass the last step total stay -inf (no state reaches them).  Only the lanes
+    ``lane_lo <= p < lane_hi`` (the step totals the configuration can hold) are gathered;
+    the others of ``one`` and ``m2`` are left undefined (:func:`_turn_values` reads none).
     """
     k = open_rows.shape[0]
     P = penalties
@@ -176,9 +197,11 @@ def _gather(
         r = open_rows[t]
         acodes[r] = codes[r]
         amarks[r] = code_marks[codes[r]]
-    for x in range(players * level_stride):
-        one[np.uintp(x)] = -np.inf
-    for x in range(P * N_SUMS * one_stride):
+    for level in range(players):
+        for x in range(level * level_stride + lane_lo * one_stride,
+                       level * level_stride + lane_hi * one_stride):
+            one[np.uintp(x)] = -np.inf
+    for x in range(lane_lo * m2_stride, lane_hi * m2_stride):
         m2[np.uintp(x)] = -np.inf
 
     # --- one mark (action 1 only, action 2 only, or a passive player's white sum),
@@ -198,9 +221,11 @@ def _gather(
             nj = code_marks[cj]
             sj = strides[mask, j]
             for q in range(code_last[cj] + 1, last_q):
-                idx = base + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj) + roff
+                sh = step_shift[np.uintp(j), np.uintp(q)]
+                idx = (base + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
+                       + roff + sh)
                 col = jj * N_SUMS + number_at[np.uintp(j), np.uintp(q)] - 2
-                for p in range(P):
+                for p in range(lane_lo, min(lane_hi, P - sh)):
                     v = data[np.uintp(idx + p)]
                     one[np.uintp(lbase + col + p * one_stride)] = v
                     if spread:
@@ -209,10 +234,11 @@ def _gather(
             if nj >= threshold:  # R8: the last number closes the row
                 amarks[j] = nj + 2
                 _after_value(tmp, data, offsets, strides, points, P, roff,
-                             mask | (1 << j), open_rows, acodes, amarks)
+                             mask | (1 << j), open_rows, acodes, amarks, boxes,
+                             step_shift[j, last_q], step_points)
                 amarks[j] = nj
                 col = jj * N_SUMS + number_at[j, last_q] - 2
-                for p in range(P):
+                for p in range(lane_lo, lane_hi):
                     one[lbase + col + p * one_stride] = tmp[p]
                     if spread:
                         for s in range(N_SUMS):
@@ -228,7 +254,7 @@ def _gather(
                 if d < 0:
                     continue
                 n = number_at[j, q] - 2
-                for p in range(P):
+                for p in range(lane_lo, lane_hi):
                     v = one[active + p * one_stride + jj * N_SUMS + n]
                     for s in range(N_SUMS):
                         cell = (p * N_SUMS + s) * one_stride + d * N_SUMS + n
@@ -256,6 +282,7 @@ def _gather(
                 if dq < 0:
                     continue
                 lk_index[np.uintp(n_lk)] = base + si * (next_code[ui, uc1, uq] - ci)
+                lk_shift[np.uintp(n_lk)] = step_shift[ui, np.uintp(a)] + step_shift[ui, uq]
                 cell = (na * k + dq) * N_SUMS + number_at[ui, uq] - 2
                 lk_target[np.uintp(2 * n_lk)] = cell
                 lk_target[np.uintp(2 * n_lk + 1)] = cell
@@ -276,18 +303,22 @@ def _gather(
                     t1 = (na * k + dq) * N_SUMS + nq
                     t2 = (nq * k + da) * N_SUMS + na
                     lk_index[np.uintp(n_lk)] = bi + sj * (next_code[uj, ucj, uq] - cj)
+                    lk_shift[np.uintp(n_lk)] = step_shift[ui, np.uintp(a)] + step_shift[uj, uq]
                     lk_target[np.uintp(2 * n_lk)] = t1 if dq >= 0 else t2
                     lk_target[np.uintp(2 * n_lk + 1)] = t2 if da >= 0 else t1
                     n_lk += 1
     # (unsigned indices: numba checks signed ones for negative-index wraparound)
     for x in range(n_lk):
-        idx = lk_index[x] + ra
-        for p in range(P):
+        sh = lk_shift[x]
+        idx = lk_index[x] + ra + sh
+        for p in range(lane_lo, min(lane_hi, P - sh)):
             lk_values[np.uintp(x * P + p)] = data[np.uintp(idx + p)]
+        for p in range(max(lane_lo, P - sh), lane_hi):
+            lk_values[np.uintp(x * P + p)] = -np.inf
     for x in range(n_lk):
         t1 = lk_target[2 * x]
         t2 = lk_target[2 * x + 1]
-        for p in range(P):
+        for p in range(lane_lo, lane_hi):
             v = lk_values[np.uintp(x * P + p)]
             c1 = np.uintp(t1 + p * m2_stride)
             c2 = np.uintp(t2 + p * m2_stride)
@@ -306,12 +337,14 @@ def _gather(
             na = code_marks[next_code[i, ci, a]]
             if na < threshold:
                 continue
-            if na != found:
+            sh = step_shift[i, a] + step_shift[i, last_q]
+            if na * (2 * P + 1) + sh != found:
                 amarks[i] = na + 2
                 _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask | (1 << i), open_rows, acodes, amarks)
+                             mask | (1 << i), open_rows, acodes, amarks, boxes, sh,
+                             step_points)
                 amarks[i] = ni
-                found = na
+                found = na * (2 * P + 1) + sh
             # the last cell has the row's lock colour: die i
             cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, last_q] - 2
             _max_into(m2, cell, m2_stride, tmp)
@@ -339,9 +372,12 @@ def _gather(
                 ci = codes[i]
                 si = strides[maskj, i]
                 for a in range(code_last[ci] + 1, last_q):
-                    idx = idxj + si * (next_code[np.uintp(i), np.uintp(ci), np.uintp(a)] - ci)
+                    sh = step_shift[np.uintp(i), np.uintp(a)] + step_shift[j, last_q]
+                    idx = (idxj + si * (next_code[np.uintp(i), np.uintp(ci), np.uintp(a)] - ci)
+                           + sh)
                     cell = ((number_at[np.uintp(i), np.uintp(a)] - 2) * k + jj) * N_SUMS + nclose
-                    for p in range(P):
+                    # (the lanes past the last total stay -inf)
+                    for p in range(lane_lo, min(lane_hi, P - sh)):
                         v = gain + data[np.uintp(idx + p)]
                         c = np.uintp(cell + p * m2_stride)
                         m2[c] = max(m2[c], v)
@@ -357,7 +393,8 @@ def _gather(
                 acodes[i] = next_code[i, ci, a]
                 amarks[i] = code_marks[acodes[i]]
                 _after_value(tmp, data, offsets, strides, points, P, ra,
-                             maskj, open_rows, acodes, amarks)
+                             maskj, open_rows, acodes, amarks, boxes,
+                             step_shift[i, a] + step_shift[j, last_q], step_points)
                 _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
                           m2_stride, tmp)
             acodes[i] = ci
@@ -395,9 +432,11 @@ def _gather(
                 if d < 0 or d == ii:
                     continue  # R9: die i left play with its row (or no die has this colour)
                 cell = (s * k + d) * N_SUMS + number_at[j, q] - 2
+                sh = step_shift[i, last_q] + step_shift[j, q]
                 if going_on:
-                    idx = idx1 + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
-                    for p in range(P):
+                    idx = (idx1 + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
+                           + sh)
+                    for p in range(lane_lo, min(lane_hi, P - sh)):
                         v = gain + data[np.uintp(idx + p)]
                         c = np.uintp(cell + p * m2_stride)
                         m2[c] = max(m2[c], v)
@@ -405,13 +444,14 @@ def _gather(
                 acodes[j] = next_code[j, cj, q]
                 amarks[j] = code_marks[acodes[j]]
                 _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask1, open_rows, acodes, amarks)
+                             mask1, open_rows, acodes, amarks, boxes, sh, step_points)
                 _max_into(m2, cell, m2_stride, tmp)
             if nj >= threshold:
                 acodes[j] = cj
                 amarks[j] = nj + 2
                 _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask1 | (1 << j), open_rows, acodes, amarks)
+                             mask1 | (1 << j), open_rows, acodes, amarks, boxes,
+                             step_shift[i, last_q] + step_shift[j, last_q], step_points)
                 _max_into(m2, (s * k + jj) * N_SUMS + number_at[j, last_q] - 2, m2_stride,
                           tmp)
             acodes[j] = cj
@@ -431,8 +471,17 @@ def _turn_values(
     zv: FloatArray,
     zd: IntArray,
     products: IntArray,
+    boxes: int,
+    lane_lo: int,
+    lane_hi: int,
+    step_points: FloatArray,
 ) -> None:
-    """Step 2: ``vals[L * penalties + p]`` for every level L and penalty count p.
+    """Step 2: ``vals[L * penalties + p]`` for every level L and lane p (a penalty count
+    ``p % boxes`` and a step total ``p // boxes``, :mod:`qwixx_math.solver.layout`).
+
+    Only the lanes ``lane_lo <= p < lane_hi`` are computed (the step totals the
+    configuration can hold, CS2; every lane on a sheet without steps); the others are
+    -inf, and no state reaches them.
 
     Level 0 is this player's own roll (the Bellman step of ``one``'s level
     ``players - 1`` and ``m2``); level L >= 1 is another player's roll, on which
@@ -452,9 +501,14 @@ def _turn_values(
     faces = 1
     for _ in range(k):
         faces *= 6
-    for p in range(P - 1, -1, -1):
+    for p in range(P):
+        if p < lane_lo or p >= lane_hi:
+            for level in range(players):
+                vals[level * P + p] = -np.inf
+    for p in range(lane_hi - 1, lane_lo - 1, -1):
         # R11: a turn without a mark costs a penalty box (R13: the last one ends the game)
-        pen = vals[last + p + 1] if p + 1 < P else score - PENALTY * P
+        pen = (vals[last + p + 1] if (p + 1) % boxes != 0
+               else score + step_points[p // boxes] - PENALTY * boxes)
         total = 0.0
         for w1 in range(1, 7):
             for w2 in range(w1, 7):
@@ -546,6 +600,12 @@ def solve_batch(
     frozen_top: int,
     frozen_lower: IntArray,
     frozen_gain: FloatArray,
+    boxes: int,
+    step_shift: IntArray,
+    step_points: FloatArray,
+    step_lo: IntArray,
+    step_hi: IntArray,
+    closed_steps: IntArray,
     start: int,
     stop: int,
     phases: int,
@@ -570,6 +630,11 @@ def solve_batch(
     written, plus ``frozen_gain[x]``, for that row at ``frozen_lower[x]`` instead
     (every combination over the frozen rows), so those configurations, at lower
     levels than their item, are never solved.  ``frozen_lower`` empty: none.
+    **Lanes**: ``penalties`` is the number of values per configuration, the penalty
+    counts (``boxes``) times the step totals (:mod:`qwixx_math.solver.layout`); a
+    configuration is solved in the lanes of the step totals its rows can hold
+    (``step_lo``/``step_hi`` per row and code, plus ``closed_steps[mask]`` for the
+    closed rows), the others are -inf.  ``step_shift``/``step_points``: see :func:`_gather`.
     ``phases`` is 3 (gather and expected maximum) except when profiling: 1 runs
     the gather only and writes meaningless values.
     """
@@ -597,6 +662,7 @@ def solve_batch(
     lk_index = np.empty(lk_cap, dtype=np.int64)
     lk_target = np.empty(2 * lk_cap, dtype=np.int64)
     lk_values = np.empty(lk_cap * penalties)
+    lk_shift = np.empty(lk_cap, dtype=np.int64)
     codes = np.zeros(m, dtype=np.int64)
     acodes = np.zeros(m, dtype=np.int64)
     amarks = np.zeros(m, dtype=np.int64)
@@ -613,16 +679,22 @@ def solve_batch(
             config //= n_codes
         base = offsets[mask]
         score = 0.0
+        lo = 0
+        hi = closed_steps[mask]
         for t in range(k):
             r = open_rows[t]
             base += strides[mask, r] * codes[r]
             score += points[code_marks[codes[r]]]
+            lo += step_lo[r, codes[r]]
+            hi += step_hi[r, codes[r]]
         _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
                 dcell, identity, points, length, threshold, penalties, players, level_size,
                 a2_after_end, mask, open_rows, codes, base, one, m2, acodes, amarks, tmp,
-                lk_index, lk_target, lk_values)
+                lk_index, lk_target, lk_values, lk_shift, boxes, step_shift, step_points,
+                lo * boxes, min(penalties, (hi + 1) * boxes))
         if phases & 2:
-            _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products)
+            _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
+                         boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points)
         else:
             vals[:] = 0.0
         for g in range(perms.shape[0]):

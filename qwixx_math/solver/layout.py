@@ -4,17 +4,24 @@ All tables of a variant share one flat float64 array.  For every set ``C`` of
 closed rows that leaves the game running (fewer than ``closed_rows_to_end``
 rows) there is a table ``W_C`` over the open rows and the penalties:
 
-    V(state) = sum of row_points(marks) over the closed rows + W_C(open codes, penalties)
+    V(state) = sum of row_points(marks) over the closed rows + W_C(open codes, s, penalties)
 
-``W_C`` has shape ``(N,) * k + (P,)`` in C order, with ``N`` open codes per row,
-``k`` open rows (in increasing row index), ``P`` penalty boxes.  The penalties
-are innermost so that the ``P`` values of one row configuration share a cache
-line.  The table model of K players (1 in solitaire) stores K such arrays, one
+(``s``: the crossed step cells of every row, closed ones included; their points
+T(final s) are part of ``W_C``.)
+
+``W_C`` has shape ``(N,) * k + (S, P)`` in C order, with ``N`` open codes per row,
+``k`` open rows (in increasing row index), ``P`` penalty boxes and ``S`` totals of
+crossed step cells (Qwixx Connected, the Steps: 0 .. 11, since the fifth group scores
+T(total), CS2; ``S`` = 1 on every other sheet).  The ``S * P`` values of one row
+configuration (its **lanes**, lane ``s * P + p``) are innermost, so that they share
+cache lines; a mark on a step cell reads lane ``s * P + p + P`` of where it leads.
+
+The table model of K players (1 in solitaire) stores K such arrays, one
 per level ``L`` (the value when ``L`` other players roll before this player's
 next own roll), one after the other.  The value of table ``C`` at open codes
-``c``, level ``L`` and penalties ``p`` is at
+``c``, level ``L``, step total ``s`` and penalties ``p`` is at
 
-    L * level_size + offsets[C] + sum(strides[C, r] * c[r] for r open) + p
+    L * level_size + offsets[C] + sum(strides[C, r] * c[r] for r open) + s * P + p
 
 (``strides[C, r]`` is 0 for closed rows; ``offsets[C]`` is -1 when ``C`` ends the game).
 """
@@ -49,6 +56,20 @@ class Layout:
     offsets: IntArray
     #: ``strides[mask, row]``: the flat stride of ``row``'s code in table ``mask``.
     strides: IntArray
+    #: Values per row configuration: penalty counts times step totals (``lanes``).
+    lanes: int
+    #: ``step_shift[row, q]``: the lanes a mark at position q of the row moves by (the
+    #: penalty boxes on a step cell, else 0).
+    step_shift: IntArray
+    #: ``step_points[s]``: T(s), the points of s crossed step cells (CS2), for s up to two
+    #: beyond the last total (0 on a sheet without steps).
+    step_points: FloatArray
+    #: ``step_lo[row, code]``, ``step_hi[row, code]``: the fewest and most step cells an
+    #: open row at ``code`` can hold; ``closed_steps[mask]``: the step cells of the rows
+    #: of ``mask`` (all 0 on a sheet without steps).
+    step_lo: IntArray
+    step_hi: IntArray
+    closed_steps: IntArray
     #: Total number of values (the number of stored states, every level).
     size: int
     #: Values per level (the solitaire table's size).
@@ -85,6 +106,7 @@ class Layout:
         n_codes = variant.open_codes
         length = variant.row_length
         penalties = variant.penalty_boxes
+        lanes = penalties * variant.step_layers
         masks = tuple(
             mask for mask in range(1 << m) if mask.bit_count() < variant.closed_rows_to_end
         )
@@ -94,7 +116,7 @@ class Layout:
         for mask in masks:
             open_rows = [r for r in range(m) if not mask >> r & 1]
             offsets[mask] = size
-            stride = penalties
+            stride = lanes
             for r in reversed(open_rows):
                 strides[mask, r] = stride
                 stride *= n_codes
@@ -142,6 +164,24 @@ class Layout:
                 die_at[r, q] = variant.die_at(r, q)
         points = np.array([row_points(k) for k in range(variant.max_marks + 3)],
                           dtype=np.float64)
+        step_shift = np.zeros((m, length), dtype=np.int64)
+        step_lo = np.zeros((m, n_codes), dtype=np.int64)
+        step_hi = np.zeros((m, n_codes), dtype=np.int64)
+        closed_steps = np.zeros(1 << m, dtype=np.int64)
+        if variant.has_steps:
+            is_step = [[int(variant.is_step_at(r, q)) for q in range(length)] for r in range(m)]
+            step_shift[:] = np.array(is_step, dtype=np.int64) * penalties
+            for r in range(m):
+                for code in range(1, n_codes):
+                    last, marks = int(code_last[code]), int(code_marks[code])
+                    before = sum(is_step[r][:last])  # step cells left of the last mark
+                    others = marks - 1  # marks left of the last mark
+                    step_lo[r, code] = is_step[r][last] + max(0, others - (last - before))
+                    step_hi[r, code] = is_step[r][last] + min(others, before)
+            for mask in range(1 << m):
+                closed_steps[mask] = sum(sum(is_step[r]) for r in range(m) if mask >> r & 1)
+        step_points = np.array([row_points(t) for t in range(variant.step_layers + 2)],
+                               dtype=np.float64) if variant.has_steps else np.zeros(3)
         return cls(
             variant=variant,
             players=players,
@@ -150,6 +190,12 @@ class Layout:
             strides=strides,
             size=size * players,
             level_size=size,
+            lanes=lanes,
+            step_shift=step_shift,
+            step_points=step_points,
+            step_lo=step_lo,
+            step_hi=step_hi,
+            closed_steps=closed_steps,
             code_last=code_last,
             code_marks=code_marks,
             next_code=next_code,
@@ -169,22 +215,24 @@ class Layout:
     def table_size(self, mask: int) -> int:
         """The number of values in table ``mask``."""
         k = self.variant.rows - mask.bit_count()
-        return int(self.variant.open_codes**k * self.variant.penalty_boxes)
+        return int(self.variant.open_codes**k * self.lanes)
 
-    def locate(self, rows: Sequence[RowState], penalties: int, before_me: int = 0
-               ) -> tuple[int, int]:
+    def locate(self, rows: Sequence[RowState], penalties: int, before_me: int = 0,
+               steps: int = 0) -> tuple[int, int]:
         """``(index, closed_points)`` of a running game's position: where its table
         value lives in the flat array, and the points of its closed rows (the
         position's value is their sum).  ``rows`` are the rows' compact states
         (:class:`qwixx_math.keys.RowState`, as :func:`~qwixx_math.keys.decode_key` gives
-        them) and must leave the game running; ``before_me`` is the level (0 .. players-1)."""
+        them) and must leave the game running; ``before_me`` is the level (0 .. players-1),
+        ``steps`` the crossed step cells (CS2; 0 on a sheet without steps)."""
         mask = 0
         closed_points = 0
         for i, r in enumerate(rows):
             if r.closed:
                 mask |= 1 << i
                 closed_points += row_points(r.count)
-        index = before_me * self.level_size + int(self.offsets[mask]) + penalties
+        index = (before_me * self.level_size + int(self.offsets[mask])
+                 + steps * self.variant.penalty_boxes + penalties)
         space = row_codes(self.variant.sheet) if self.variant.has_doubles else None
         for i, r in enumerate(rows):
             if not r.closed:

@@ -28,11 +28,12 @@ this player's own turn, N - 1 other rolls follow.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Iterator
 
 from ..dice.outcomes import weighted_rolls as _rolls
-from ..errors import InvalidStateError, ParseError
+from ..errors import InvalidStateError, ParseError, QwixxError
 from ..keys import key_space, sheet_from_key, sheet_key
 from ..model import COLOURS, Roll, Sheet, TurnPlan
 from ..rules import GameState, Phase, legal_action1, legal_plans
@@ -64,7 +65,7 @@ class NaiveSolver:
             raise ParseError(f"R3: a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                              f"not {players!r}")
         self.players = players
-        self._memo: dict[tuple[int, int], float] = {}
+        self._memo: dict[tuple[int, int, int], float] = {}
 
     # ---------------------------------------------------------------- positions
 
@@ -111,7 +112,9 @@ class NaiveSolver:
         if state.is_over:
             return float(state.sheets[0].score)
         sheet = state.sheets[0]
-        key = (sheet_key(sheet, state.closed), before_me)
+        # (the compact key holds each row's last mark and count, not which cells are
+        # steps: a sheet with step cells also needs their total, CS2)
+        key = (sheet_key(sheet, state.closed), sheet.steps_crossed, before_me)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
@@ -167,7 +170,37 @@ class NaiveSolver:
     def states(self) -> Iterator[GameState]:
         """Every position of the layout in which the game is not over: one sheet per
         compact key (:func:`qwixx_math.keys.sheet_from_key`) whose closed rows this player
-        locked, every penalty count that leaves the game running."""
+        locked, every penalty count that leaves the game running; on a sheet with step
+        cells (CS2), one sheet per key and total of crossed step cells."""
+        if not self.layout.steps:
+            yield from self._key_states()
+            return
+        seen: set[tuple[int, int]] = set()
+        for state in self._key_states():
+            for sheet in self._same_key(state.sheets[0]):
+                found = (sheet_key(sheet, state.closed), sheet.steps_crossed)
+                if found not in seen:
+                    seen.add(found)
+                    yield self.position(sheet)
+
+    def _same_key(self, sheet: Sheet) -> Iterator[Sheet]:
+        """Every sheet with the marks of ``sheet`` moved but each row's last mark, count and
+        lock kept (the sheets of one compact key)."""
+        choices: list[list[int]] = []
+        for colour in COLOURS:
+            mask = sheet.masks[colour.index]
+            bits = len(self.layout.numbers[self.layout.row_of[colour.index]]) \
+                if self.layout.row_of[colour.index] >= 0 else 0
+            choices.append([m for m in range(1 << bits) if m.bit_count() == mask.bit_count()
+                            and m.bit_length() == mask.bit_length()])
+        for masks in itertools.product(*choices):
+            try:
+                yield Sheet((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
+                            self.layout)
+            except QwixxError:
+                continue  # a lock without the marks it needs (R8)
+
+    def _key_states(self) -> Iterator[GameState]:
         for key in range(key_space(self.layout)):
             try:
                 sheet, closed = sheet_from_key(key, self.layout)

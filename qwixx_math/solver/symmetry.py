@@ -57,6 +57,8 @@ def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
                 return False
             if variant.weight_at(perm[i], p) != variant.weight_at(i, p):
                 return False  # a double cell must go to a double cell (DB1)
+            if variant.is_step_at(perm[i], p) != variant.is_step_at(i, p):
+                return False  # a step cell must go to a step cell (CS2)
     return True
 
 

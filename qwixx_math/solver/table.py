@@ -90,6 +90,7 @@ class SolverTable:
         self._level_size = int(self.layout.level_size)
         self._to_end = sheet.closed_rows_to_end
         self._boxes = sheet.penalty_boxes
+        self._steps = bool(sheet.steps)
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -193,7 +194,8 @@ class SolverTable:
         ``before_me`` = 0, 1, ... are copies of one layout, ``level_size`` values apart
         (:mod:`qwixx_math.solver.layout`); an open row's code is its mask's
         (:func:`qwixx_math.keys.row_code`; on a sheet with double cells
-        :func:`qwixx_math.keys.row_codes`)."""
+        :func:`qwixx_math.keys.row_codes`); on a sheet with step cells the crossed step
+        cells pick the lane (:mod:`qwixx_math.solver.layout`)."""
         masks = sheet.masks
         mask = 0
         points = 0
@@ -207,6 +209,8 @@ class SolverTable:
             return float(sheet.score)
         strides = self._strides[mask]
         index = self._offsets[mask] + sheet.penalties
+        if self._steps:  # the lane of the crossed step cells (CS2)
+            index += sheet.steps_crossed * self._boxes
         for r, ci, _, _, code in self._rows:
             if not mask >> r & 1:
                 index += strides[r] * code[masks[ci]]

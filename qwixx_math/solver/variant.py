@@ -39,6 +39,15 @@ open row states are (last, crosses) pairs (:func:`qwixx_math.keys.row_codes`).
 >>> double = Variant(DOUBLE_B)
 >>> double.key, double.open_codes, double.weight_at(0, 1), double.is_plain
 ('double-b', 78, 2, False)
+
+**Step cells** (Qwixx Connected, the Steps, VARIANTS.md §4): the sheet scores a fifth
+group T(crossed step cells) (CS2), so a state also holds the total of crossed step
+cells, 0 .. :attr:`Variant.step_layers` - 1 (:mod:`.layout`).
+
+>>> from qwixx_math.layouts import CONNECTED_STEPS
+>>> steps = Variant(CONNECTED_STEPS)
+>>> steps.has_steps, steps.step_layers, steps.is_step_at(0, 0), steps.is_step_at(0, 1)
+(True, 12, True, False)
 """
 
 from __future__ import annotations
@@ -85,7 +94,7 @@ def row_points(marks: int) -> int:
 
 #: The geometry a variant is compared and hashed by (its layout without the name).
 _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int,
-                  tuple[tuple[int, ...], ...]]
+                  tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +117,10 @@ class Variant:
         sheet = self.sheet
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
-        sheet.check_no_steps("the exact solver")
         sheet.check_no_exchange("the exact solver")
+        if sheet.steps and sheet.has_doubles:  # no pad has both; the step ranges count marks
+            raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
+                             "cells on a sheet with double cells", rule="CS2")
         sheet.check_six_faces("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
@@ -129,7 +140,7 @@ class Variant:
                            tuple(tuple(tuple(t) for t in die) for die in targets))
         object.__setattr__(self, "_identity", (
             sheet.numbers, dice, sheet.lock_threshold, sheet.penalty_boxes,
-            sheet.closed_rows_to_end, sheet.weights))
+            sheet.closed_rows_to_end, sheet.weights, sheet.steps))
 
     @classmethod
     def official(cls) -> Variant:
@@ -196,6 +207,22 @@ class Variant:
         """Whether some cell gives two crosses (Qwixx Double B, DB1)."""
         return self.sheet.has_doubles
 
+    @property
+    def has_steps(self) -> bool:
+        """Whether the sheet has step cells (Qwixx Connected, the Steps, CS2)."""
+        return bool(self.sheet.steps)
+
+    @property
+    def step_layers(self) -> int:
+        """The totals of crossed step cells a state can hold, 0 .. the number of step
+        cells (1 on a sheet without steps: the total is always 0)."""
+        return len(self.sheet.steps) + 1
+
+    def is_step_at(self, row: int, position: int) -> bool:
+        """Whether the cell at ``position`` of ``row`` is a step cell (CS2)."""
+        self.number_at(row, position)
+        return (row, position) in self.sheet.steps
+
     def weight_at(self, row: int, position: int) -> int:
         """The crosses the cell at ``position`` of ``row`` gives (1, or 2: DB1)."""
         self.number_at(row, position)
@@ -237,8 +264,10 @@ class Variant:
     @property
     def is_plain(self) -> bool:
         """True when every row reads up or down from 2 or 12, is one die's colour only
-        and has no double cell (the official sheet and :meth:`from_letters`' variants)."""
-        return not self.has_doubles and None not in self.directions and all(
+        and has no double cell nor step cell (the official sheet and :meth:`from_letters`'
+        variants)."""
+        return not self.has_doubles and not self.has_steps \
+            and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
 
     def number_at(self, row: int, position: int) -> int:
@@ -312,6 +341,7 @@ class Variant:
             "closed_rows_to_end": self.closed_rows_to_end,
             **({"weights": [list(w) for w in self.sheet.weights]} if self.has_doubles
                else {}),
+            **({"steps": [list(c) for c in self.sheet.steps]} if self.has_steps else {}),
         }
 
 

@@ -1,0 +1,103 @@
+"""Qwixx Connected, the Steps: the exact solitaire solves, their values, openings and
+advice speed (docs/variants.md, README's pad table).
+
+    PYTHONPATH=. python benchmarks/bench_connected_steps_solve.py
+        [--layout connected-steps ...] [--cache DIR] [--only-tables] [--a2 both|off|on]
+        [--positions N] [--montecarlo GAMES] [--seed S]
+
+For each layout (default ``connected-steps`` and ``connected-steps-s21``) and each R15
+option (``action2_after_game_end`` false, then true) the table is solved in a fresh
+process from an empty table cache (``--cache DIR/LAYOUT`` or a temporary directory; the
+JIT is warmed up on a tiny variant first, so the figure is the solve, not numba's
+compile), on every core (2 here), **one solve at a time**.  Printed per solve: wall and
+CPU seconds, peak RSS (goals: <= 5 minutes wall, <= 8 GB), the stored values and the
+optimal expected score (exact up to float64 rounding; the steps' fifth group, CS2,
+included).
+
+Then, with the R15-default table loaded: the opening marks (the value of the sheet after
+one mark, before the next roll, minus the start value; the best five and the best of each
+row), the mean latency of ``Advisor.advise`` over ``--positions`` positions (goal <= 1 ms
+per call) and ``--montecarlo`` games of the optimal policy through the rules core (an
+ESTIMATE: mean with its standard error, and how many standard errors from the exact
+value).  The machine is shared: the load average is printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_double_b import advice_latency, load_average, monte_carlo, openings, solve_in_child
+
+from qwixx_math.advice import Advisor
+from qwixx_math.layouts import LAYOUTS, layout_named
+from qwixx_math.ruleset import Ruleset
+from qwixx_math.solver import solve, symmetry_group
+
+STEPS_PADS = tuple(name for name, layout in LAYOUTS.items() if layout.steps)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layout", action="append", choices=STEPS_PADS)
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="solve into DIR/LAYOUT and keep the tables (it must not hold "
+                             "them yet); default a temporary directory")
+    parser.add_argument("--a2", choices=("both", "off", "on"), default="both",
+                        help="which R15 options to solve (default both)")
+    parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--montecarlo", type=int, default=1000, metavar="GAMES",
+                        help="games of optimal play to check the value (0: none)")
+    parser.add_argument("--only-tables", action="store_true",
+                        help="skip the solves: read the tables --cache already holds")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    options = {"both": (False, True), "off": (False,), "on": (True,)}[args.a2]
+    with tempfile.TemporaryDirectory() as temporary:
+        root = args.cache if args.cache is not None else Path(temporary)
+        for name in args.layout or ("connected-steps", "connected-steps-s21"):
+            layout = layout_named(name)
+            cache = root / name
+            for a2 in () if args.only_tables else options:
+                before = load_average()
+                r = solve_in_child(name, a2, cache)
+                assert not r["loaded"], "the table cache was not empty"
+                print(f"{name} (action2_after_game_end={a2}): optimal expected score "
+                      f"{r['start_value']:.6f}; solved from an empty table cache in "
+                      f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU, peak RSS "
+                      f"{r['peak_rss_mb']:.0f} MB (goals 300 s, 8000 MB); {r['states']:,} "
+                      f"stored values ({r['states'] * 8 / 1e9:.2f} GB), "
+                      f"{r['canonical']:,} configurations solved "
+                      f"({r['frozen']:,} written from a frozen row); load average before "
+                      f"{before}, after {load_average()}", flush=True)
+            if False not in options:
+                continue
+            table = solve(Ruleset(players=1), layout=layout, cache=cache, progress=False)
+            assert table.loaded
+            print(f"{name}: symmetry group of order {len(symmetry_group(table.variant))}")
+            best = openings(table, layout)
+            print(f"{name} opening marks (value after the mark minus the start value, R15 "
+                  f"default), best five: " + ", ".join(
+                      f"{row} {number} {delta:+.2f}" for delta, row, number in best[:5]))
+            print(f"{name} best opening per row: " + ", ".join(
+                f"{row} {number} {delta:+.2f}" for row in (c.value for c in layout.locks)
+                for delta, r, number in [next(x for x in best if x[1] == row)] if r == row))
+            advisor = Advisor(table)
+            mean, p99, plans = advice_latency(advisor, layout, args.positions, 1)
+            print(f"{name} advise: mean {mean:.3f} ms, p99 {p99:.3f} ms per call over "
+                  f"{args.positions} positions ({plans:.1f} plans each; goal <= 1 ms; load "
+                  f"average {load_average()})", flush=True)
+            if args.montecarlo:
+                mc, se = monte_carlo(advisor, layout, args.montecarlo, args.seed)
+                gap = (mc - table.start_value) / se
+                print(f"{name} optimal play through the rules core, {args.montecarlo} games "
+                      f"(estimate): mean {mc:.2f} +- {se:.2f} (standard error) against the "
+                      f"exact {table.start_value:.6f}: {gap:+.2f} standard errors", flush=True)
+            del table, advisor
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
