@@ -4,15 +4,28 @@ the validator, drawings and both worked examples of §5.3."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import PlayedGame, games
 
+from qwixx_math.cli import main
 from qwixx_math.colours import Colour
 from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError
 from qwixx_math.layouts import CONNECTED_CHAIN, LAYOUTS, OFFICIAL, Confidence, SheetLayout
 from qwixx_math.model import Mark, Roll, Sheet, TurnPlan
-from qwixx_math.notation import parse_roll, parse_sheet
+from qwixx_math.notation import (
+    format_sheet,
+    parse_mark,
+    parse_roll,
+    parse_sheet,
+    sheet_from_json,
+    sheet_to_json,
+)
+from qwixx_math.record import GameRecord, TurnRecord, replay
 from qwixx_math.rules import (
     GameState,
     legal_action2,
@@ -22,6 +35,7 @@ from qwixx_math.rules import (
     turn_outcomes,
 )
 from qwixx_math.ruleset import Ruleset
+from qwixx_math.validation import validate_record
 
 #: VARIANTS.md §5.1, sheet A, as (colour, number) pairs: R6-Y6, R11-Y11, Y3-G11, Y8-G6,
 #: G9-B9, G4-B4.
@@ -260,3 +274,148 @@ def test_legal_plans_are_the_plans_the_core_accepts(rng: object) -> None:
     for after in turn_outcomes(state, roll):
         for sheet in after.sheets:  # every sheet a turn leaves keeps its pairs whole (CC7)
             Sheet(sheet.masks, sheet.penalties, CC)
+
+
+# -- 3. notation, records, validator -----------------------------------------------------------
+
+def _partners_whole(sheet: Sheet) -> bool:
+    return all(len({bool(sheet.masks[CC.locks[r].index] >> p & 1) for r, p in pair}) == 1
+               for pair in CC.chain)
+
+
+@settings(max_examples=20, deadline=None)
+@given(games(layout=st.just(CC)))
+def test_random_games_keep_pairs_whole_and_round_trip(game: PlayedGame) -> None:
+    """Every state of a random game keeps each pair whole (CC7); every sheet reads back
+    from its text and JSON; the record reads back from JSON, replays and validates."""
+    for state in game.states:
+        for sheet in state.sheets:
+            assert _partners_whole(sheet)
+            assert parse_sheet(format_sheet(sheet)) == sheet
+            assert sheet_from_json(json.loads(json.dumps(sheet_to_json(sheet)))) == sheet
+        assert GameState.from_json(json.loads(json.dumps(state.to_json()))) == state
+    back = GameRecord.from_json(json.loads(json.dumps(game.record.to_json())))
+    assert back == game.record and replay(back)[-1] == game.final
+    assert validate_record(back).valid
+
+
+def _solitaire(moves: list[tuple[str, str, str]], scores: list[int] | None = None
+               ) -> GameRecord:
+    """A one-player Connected Chain record: each turn a roll, an action-1 and an action-2
+    mark (``-`` none)."""
+    turns = []
+    for k, (roll, a1, a2) in enumerate(moves):
+        turns.append(TurnRecord(0, parse_roll(roll),
+                                (None if a1 == "-" else parse_mark(a1),),
+                                None if a2 == "-" else parse_mark(a2),
+                                None if scores is None else (scores[k],), None))
+    return GameRecord(("P1",), Ruleset(1), tuple(turns), layout=CC)
+
+
+_ALL = "/r:1/y:1/g:1/b:1"
+
+
+def test_the_validator_names_cc1_for_a_score_without_the_partner() -> None:
+    """Yellow 3 forces green 11: 1 + 1 = 2 points, not 1 (CC1); yellow 6 then forces red 6."""
+    moves = [("w:1,2" + _ALL, "y3", "-"), ("w:3,3" + _ALL, "y6", "-")]
+    assert validate_record(_solitaire(moves, [2, 5]), partial=True, dialects=False).valid
+    report = validate_record(_solitaire(moves, [1, 3]), partial=True, dialects=False)
+    assert [(v.turn, v.rule) for v in report.violations] == [(1, "CC1"), (2, "CC1")]
+    assert "of the chain pair yellow 3 / green 11" in report.violations[0].message
+
+
+def test_the_validator_names_cc2_for_a_partner_left_out_of_a_closed_row() -> None:
+    """Yellow closed with 2,4,5,7,9,10,12 (8 crosses, 36); green 6 forces yellow 8 into
+    the closed row: 45 + 1 (VARIANTS.md §5.3, example 2)."""
+    moves = [(f"w:{a},{b}" + _ALL, m, "-") for a, b, m in (
+        (1, 1, "y2"), (2, 2, "y4"), (2, 3, "y5"), (3, 4, "y7"), (4, 5, "y9"), (5, 5, "y10"),
+        (6, 6, "y12"))]
+    moves.append(("w:3,3/r:1/g:1/b:1", "g6", "-"))
+    scores = [1, 3, 6, 10, 15, 21, 36, 46]
+    assert validate_record(_solitaire(moves, scores), partial=True, dialects=False).valid
+    report = validate_record(_solitaire(moves, [*scores[:-1], 37]), partial=True,
+                             dialects=False)
+    assert [(v.turn, v.rule) for v in report.violations] == [(8, "CC2")]
+    assert "yellow 8" in report.violations[0].message
+
+
+def test_the_validator_names_cc3_for_a_cell_the_partner_jumped() -> None:
+    """Red 2, 3, 4; yellow 6 forces red 6 (CC3: red 5 is lost); red 5 then is refused
+    citing CC3, with the pair named."""
+    moves = [("w:1,1" + _ALL, "r2", "-"), ("w:1,2" + _ALL, "r3", "-"),
+             ("w:2,2" + _ALL, "r4", "-"), ("w:3,3" + _ALL, "y6", "-"),
+             ("w:2,3" + _ALL, "r5", "-")]
+    report = validate_record(_solitaire(moves), partial=True, dialects=False)
+    assert [(v.turn, v.rule) for v in report.violations] == [(5, "CC3")]
+    assert "chain partner of yellow 6" in report.violations[0].message
+    # crossing red 6 itself, voluntarily, leaves red 5 behind under plain R7
+    moves[3] = ("w:3,3" + _ALL, "r6", "-")
+    report = validate_record(_solitaire(moves), partial=True, dialects=False)
+    assert [(v.turn, v.rule) for v in report.violations] == [(5, "R7")]
+
+
+def test_generate_writes_chain_games_that_validate(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["generate", "--layout", "connected-chain", "--games", "3", "--seed", "4"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and len(lines) == 3
+    for k, line in enumerate(lines):
+        record = json.loads(line)
+        assert record["layout"] == "connected-chain"
+        final = replay(GameRecord.from_json(record))[-1]
+        assert final.scores == tuple(record["result"]["scores"])
+        assert all(_partners_whole(s) for s in final.sheets)
+        path = tmp_path / f"game{k}.json"
+        path.write_text(line, encoding="utf-8")
+        assert main(["validate", str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_the_corpus_has_legal_and_illegal_chain_cases() -> None:
+    from qwixx_math.validation.corpus_cases import HAND_CHAIN_LEGALITY, HAND_CHAIN_TRANSITIONS
+
+    for rule in ("CC1", "CC2", "CC3", "CC5"):
+        cases = [c for c in HAND_CHAIN_LEGALITY if rule in c.rules]
+        assert any(c.expect == "legal" for c in cases) or any(
+            rule in t.rules for t in HAND_CHAIN_TRANSITIONS), rule
+        assert any(c.expect != "legal" for c in cases), rule
+    for rule in ("CC1", "CC2", "CC3", "CC4", "CC7"):
+        assert any(rule in t.rules for t in HAND_CHAIN_TRANSITIONS), rule
+
+
+_CELLS = [(r, p) for r in range(4) for p in range(10)]
+
+
+@st.composite
+def chain_pairs(draw: st.DrawFn) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    cells = draw(st.lists(st.sampled_from(_CELLS), min_size=2, max_size=16, unique=True))
+    cells = cells[:len(cells) // 2 * 2]
+    return tuple((cells[i], cells[i + 1]) for i in range(0, len(cells), 2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(chain_pairs(), st.data())
+def test_any_chain_round_trips_through_json_key_and_sheets(
+        pairs: tuple[tuple[tuple[int, int], tuple[int, int]], ...], data: st.DataObject) -> None:
+    layout = _chain_layout(pairs)
+    assert SheetLayout.from_json(json.loads(json.dumps(layout.to_json()))) == layout
+    assert SheetLayout.from_key(layout.key) == layout
+    # crossing any cells with their partners gives a sheet that reads back
+    sheet = Sheet.empty(layout)
+    for row, p in data.draw(st.lists(st.sampled_from(_CELLS), max_size=8)):
+        sheet = sheet.marked(layout.locks[row].index, p)
+    checked = Sheet(sheet.masks, 0, layout)  # no half pair (CC7)
+    assert parse_sheet(format_sheet(checked)) == checked
+    assert sheet_from_json(json.loads(json.dumps(sheet_to_json(checked)))) == checked
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=4), max_leaves=12))
+def test_fuzzed_chain_fields_raise_parse_errors_only(chain: object) -> None:
+    data = dict(OFFICIAL.to_json(), name="fuzz-chain", chain=chain)
+    try:
+        layout = SheetLayout.from_json(data)
+    except ParseError:
+        return
+    assert SheetLayout.from_json(layout.to_json()) == layout
