@@ -28,6 +28,7 @@ from qwixx_math.notation import (
 from qwixx_math.record import GameRecord, TurnRecord, replay
 from qwixx_math.rules import (
     GameState,
+    can_mark,
     legal_action2,
     legal_plans,
     new_game,
@@ -35,6 +36,7 @@ from qwixx_math.rules import (
     turn_outcomes,
 )
 from qwixx_math.ruleset import Ruleset
+from qwixx_math.svg import sheet_svg, sheet_text
 from qwixx_math.validation import validate_record
 
 #: VARIANTS.md §5.1, sheet A, as (colour, number) pairs: R6-Y6, R11-Y11, Y3-G11, Y8-G6,
@@ -419,3 +421,89 @@ def test_fuzzed_chain_fields_raise_parse_errors_only(chain: object) -> None:
     except ParseError:
         return
     assert SheetLayout.from_json(layout.to_json()) == layout
+
+
+# -- 4. worked examples and drawings -----------------------------------------------------------
+
+def _play_solitaire(turns: list[tuple[str, str, str]]) -> GameState:
+    """A one-player game on sheet A through the public API: each turn a roll and a plan."""
+    state = new_game(1, layout="connected-chain")
+    for roll, a1, a2 in turns:
+        state = state.play_plan(parse_roll(roll), TurnPlan.parse(f"{a1}/{a2}"))
+    return state
+
+
+def test_worked_example_1_frontier_jump_scores_59() -> None:
+    """VARIANTS.md §5.3 example 1, played turn by turn: yellow 6 forces red 6 past red 5."""
+    a = "/r:1/y:1/g:1/b:1"
+    start = _play_solitaire([("w:1,1" + a, "r2", "-"), ("w:1,2" + a, "r3", "-"),
+                             ("w:2,2" + a, "r4", "-"), ("w:1,1" + a, "y2", "-"),
+                             ("w:1,2" + a, "y3", "-")])   # y3 forces g11
+    assert start.sheets[0].marks(Colour.GREEN) == (11,)
+    jumped = start.play_plan(parse_roll("w:3,3" + a), TurnPlan.parse("y6/-"))
+    assert jumped.sheets[0].marks(Colour.RED) == (2, 3, 4, 6)
+    assert not can_mark(jumped, 0, "red", 5)  # lost (CC3)
+    rest = [("w:3,4" + a, "y7", "-"), ("w:4,5" + a, "g9", "-"),   # g9 forces b9
+            ("w:4,4" + a, "y8", "-"),                            # y8 forces g6
+            ("w:2,2" + a, "g4", "-"),                            # g4 forces b4
+            ("w:5,6" + a, "y11", "-"),                           # y11 forces r11
+            ("w:6,6" + a, "y12", "-"),                           # yellow closed
+            ("w:1,1/r:1/g:1/b:1", "-", "-")]                     # one penalty
+    state = jumped
+    for roll, a1, a2 in rest:
+        state = state.play_plan(parse_roll(roll), TurnPlan.parse(f"{a1}/{a2}"))
+    sheet = state.sheets[0]
+    assert sheet == parse_sheet("connected-chain|r:2,3,4,6,11/y:2,3,6,7,8,11,12,lock/"
+                                "g:11,9,6,4/b:9,4/p:1")
+    assert [sheet.row_score(c) for c in CC.locks] == [15, 36, 10, 3]
+    assert sheet.score == 15 + 36 + 10 + 3 - 5 == 59
+    assert _partners_whole(sheet)
+
+
+def test_worked_example_2_into_a_closed_row_scores_73() -> None:
+    """VARIANTS.md §5.3 example 2: yellow closed with 8 crosses; green 6 later forces
+    yellow 8 into it: 9 crosses, 45 points."""
+    a, no_y = "/r:1/y:1/g:1/b:1", "/r:1/g:1/b:1"
+    state = _play_solitaire(
+        [(f"w:{x},{y}" + a, m, "-") for x, y, m in (
+            (1, 1, "y2"), (2, 2, "y4"), (2, 3, "y5"), (3, 4, "y7"), (4, 5, "y9"),
+            (5, 5, "y10"), (6, 6, "y12"))]
+        + [(f"w:{x},{y}" + no_y, m, "-") for x, y, m in (
+            (1, 1, "r2"), (1, 2, "r3"), (2, 2, "r4"), (2, 3, "r5"), (3, 4, "r7"),
+            (6, 6, "g12"), (5, 5, "g10"), (6, 6, "b12"), (5, 6, "b11"), (4, 4, "g8"))])
+    assert state.closed == frozenset({Colour.YELLOW}) and state.sheets[0].score == 60
+    state = state.play_plan(parse_roll("w:3,3" + no_y), TurnPlan.parse("g6/-"))
+    sheet = state.sheets[0]
+    assert sheet.marks(Colour.YELLOW) == (2, 4, 5, 7, 8, 9, 10, 12)
+    assert [sheet.row_score(c) for c in CC.locks] == [15, 45, 10, 3]
+    assert sheet.score == 73 and state.closed == frozenset({Colour.YELLOW})
+
+
+def test_svg_circles_the_chain_cells_and_links_the_pairs() -> None:
+    import xml.etree.ElementTree as ET
+
+    sheet = parse_sheet("connected-chain|r:2,6/y:6/p:1")
+    root = ET.fromstring(sheet_svg(sheet))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    cells = root.findall(".//s:g[@class='cell']", ns)
+    partners = {(c.get("data-row"), int(c.get("data-number", ""))): c.get("data-partner")
+                for c in cells if c.get("data-partner")}
+    expected = {}
+    for (c1, n1), (c2, n2) in SHEET_A:
+        expected[(c1, n1)], expected[(c2, n2)] = f"{c2} {n2}", f"{c1} {n1}"
+    assert partners == expected
+    for cell in cells:
+        circled = cell.findall("s:circle[@class='chain-cell']", ns)
+        assert len(circled) == (cell.get("data-partner") is not None)
+    lines = root.findall(".//s:line[@class='chain']", ns)
+    found = {}
+    for line in lines:
+        first, second = (tuple(x.rsplit(" ", 1)) for x in line.get("data-cells", "").split("/"))
+        found[(first[0], int(first[1])), (second[0], int(second[1]))] = line.get("data-crossed")
+        # each pair of sheet A is one column of two adjacent rows: a short vertical line
+        assert line.get("x1") == line.get("x2")
+        assert 0 < float(line.get("y2", "")) - float(line.get("y1", "")) < 40
+    assert set(found) == SHEET_A
+    assert {k for k, v in found.items() if v == "true"} == {(("red", 6), ("yellow", 6))}
+    assert "chain  [R6-Y6] R11-Y11" in sheet_text(sheet)
+    assert "chain-cell" not in sheet_svg(parse_sheet("r:2"))
