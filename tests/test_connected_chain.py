@@ -350,6 +350,11 @@ def test_the_validator_names_cc3_for_a_cell_the_partner_jumped() -> None:
     report = validate_record(_solitaire(moves), partial=True, dialects=False)
     assert [(v.turn, v.rule) for v in report.violations] == [(5, "CC3")]
     assert "chain partner of yellow 6" in report.violations[0].message
+    # in one turn: yellow 6 in action 1, then white + red 5 in action 2
+    one_turn = [*moves[:3], ("w:3,3/r:2/y:1/g:1/b:1", "y6", "r5")]
+    report = validate_record(_solitaire(one_turn), partial=True, dialects=False)
+    assert [(v.turn, v.step.value, v.rule) for v in report.violations] == [
+        (4, "action2", "CC3")]
     # crossing red 6 itself, voluntarily, leaves red 5 behind under plain R7
     moves[3] = ("w:3,3" + _ALL, "r6", "-")
     report = validate_record(_solitaire(moves), partial=True, dialects=False)
@@ -507,3 +512,23 @@ def test_svg_circles_the_chain_cells_and_links_the_pairs() -> None:
     assert {k for k, v in found.items() if v == "true"} == {(("red", 6), ("yellow", 6))}
     assert "chain  [R6-Y6] R11-Y11" in sheet_text(sheet)
     assert "chain-cell" not in sheet_svg(parse_sheet("r:2"))
+
+
+def test_turn_events_on_a_chain_sheet_equal_the_brute_force_count() -> None:
+    """The turn-event calculator asks the rules core after each action-1 choice, so a
+    partner cross that moves a frontier (yellow 6 -> red 6) shapes action 2's chances;
+    the fast sums equal the count over every roll."""
+    from qwixx_math.dice import brute_force_events, turn_events
+
+    # blue closed, so five dice roll (7,776 outcomes for the brute force)
+    sheet = parse_sheet("connected-chain|r:2,3,4/y:2,3/g:11,9/b:12,11,10,9,8,2,lock")
+    assert turn_events(sheet) == brute_force_events(sheet)
+
+
+def test_solver_commands_refuse_the_chain_with_exit_2(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    for argv in (["solve", "--layout", "connected-chain"],
+                 ["value", "--layout", "connected-chain", "--sheet", "connected-chain|r:2"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "CC1" in err[0] and "chain pairs" in err[0]

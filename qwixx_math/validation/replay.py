@@ -464,8 +464,10 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
             except IllegalMoveError as exc:
                 assert turn.action2 is not None
                 legal = _choices(legal_action2(after1))
-                rule, text = _frontier_rule(exc, turn.action2, after1.sheets[turn.active],
-                                            partners[turn.active])
+                a = turn.active
+                rule, text = _frontier_rule(exc, turn.action2, after1.sheets[a], partners[a] | (
+                    _partner_cells(before.sheets[a], after1.sheets[a], (turn.action1[a],))
+                    if record.layout.chain else set()))
                 out.append(Violation(k, Step.ACTION2, turn.active, rule,
                                      f"{text}; legal: {', '.join(legal)}",
                                      format_mark(turn.action2), legal))
