@@ -532,3 +532,17 @@ def test_solver_commands_refuse_the_chain_with_exit_2(capsys: pytest.CaptureFixt
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "CC1" in err[0] and "chain pairs" in err[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="rygb:0123456789,/-lockp ", max_size=40))
+def test_fuzzed_chain_sheet_text_raises_typed_errors_only(text: str) -> None:
+    """Sheet text on sheet A: a sheet, or a ParseError / InvalidStateError (CC7 for half a
+    pair), never another exception; a sheet read back is whole (CC7) and round-trips."""
+    from qwixx_math.errors import QwixxError
+
+    try:
+        sheet = parse_sheet(f"connected-chain|{text}")
+    except QwixxError:
+        return
+    assert _partners_whole(sheet) and parse_sheet(format_sheet(sheet)) == sheet
