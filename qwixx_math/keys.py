@@ -157,6 +157,7 @@ class SheetKey:
     def __post_init__(self) -> None:
         if not isinstance(self.layout, SheetLayout):
             raise ParseError(f"SheetKey.layout must be a SheetLayout, not {self.layout!r}")
+        self.layout.check_no_chain("a sheet key")
         n = self.layout.rows
         if not (isinstance(self.rows, tuple) and len(self.rows) == n
                 and all(isinstance(r, RowState) for r in self.rows)):
@@ -219,6 +220,7 @@ def key_space(layout: SheetLayout = OFFICIAL) -> int:
     """
     if not isinstance(layout, SheetLayout):
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
+    layout.check_no_chain("a sheet key")
     if layout.has_doubles:
         return int(row_codes(layout).size ** layout.rows * (layout.penalty_boxes + 1))
     space = layout.penalty_boxes + 1
@@ -283,6 +285,7 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
         sheet.layout.check_single_cells("table_index (the policies' table look-up)")
         sheet.layout.check_no_steps("table_index (the policies' table look-up)")
         sheet.layout.check_no_exchange("table_index (the policies' table look-up)")
+        sheet.layout.check_no_chain("table_index (the policies' table look-up)")
         sheet.layout.check_six_faces("table_index (the policies' table look-up)")
     if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):
         raise ParseError(f"closed_mask is a whole number 0..{(1 << len(locks)) - 1}, "
@@ -314,6 +317,7 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
         raise ParseError(f"expected a Sheet, not {type(sheet).__name__}")
     shut = colour_set(closed, "closed colours")
     layout = sheet.layout
+    layout.check_no_chain("a sheet key")
     if layout.has_doubles:
         space = row_codes(layout)
         k = 0

@@ -35,6 +35,14 @@ in play (CS1), and the sheet scores a fifth group T(crossed step cells) (CS2,
 reconstruction (no official sheet could be read); ``connected-steps-2`` to ``-5`` and
 ``connected-steps-s21`` are the other reconstructions VARIANTS.md lists.
 
+**Chain pairs** (Qwixx Connected, the Chain, VARIANTS.md §5).  ``chain`` lists the
+disjoint pairs of circled cells joined by a printed line, each ``((row, position), (row,
+position))``; crossing one cell of a pair forces the cross of its partner (CC1, applied by
+:meth:`qwixx_math.model.Sheet.marked`), which ignores R7 and a closed row (CC2), may move the
+row's frontier (CC3), never sits on a row's last number and so never locks a row (CC4).
+:data:`CONNECTED_CHAIN` is sheet A (checked); the other sheets of the pad are unknown and
+not shipped: give one as a layout file (docs/layouts.md).
+
 **X-Change fields** (Qwixx X-Change, VARIANTS.md §9).  ``exchange`` lists the fields of
 the X-Change track left to right, each a pair of numbers usable both ways (XC1, XC2); the
 track scores nothing.  :data:`X_CHANGE` is the checked pad.  The rules core does not play
@@ -65,6 +73,7 @@ from .files import read_text_bounded
 from .parsing import shown, spelling_hint
 
 __all__ = [
+    "CONNECTED_CHAIN",
     "CONNECTED_STEPS",
     "CONNECTED_STEPS_S21",
     "DOUBLE_B",
@@ -148,6 +157,9 @@ class SheetLayout:
     #: How many cells at the end of each row are lock numbers (1; 2 for Longo, LG2): each
     #: needs ``lock_threshold`` crosses, crossing one closes the row (so at most one is crossed).
     lock_cells: int = 1
+    #: Connected Chain: the pairs of chain cells, each ((row, position), (row, position)),
+    #: sorted; ``()`` = none (CC1).
+    chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -169,6 +181,10 @@ class SheetLayout:
     lock_bits: tuple[int, ...] = field(init=False, repr=False, compare=False)
     #: step_mask[ci]: the mask of the step positions of the row locked by COLOURS[ci] (CS2).
     step_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: partner[ci]: for each position of the row locked by COLOURS[ci], its chain partner as
+    #: (lock colour index, position), or None (CC1); ``()`` on a layout without pairs.
+    partner: tuple[tuple[tuple[int, int] | None, ...], ...] = field(
+        init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
     _locks: tuple[Colour, ...] = field(init=False, repr=False, compare=False)
 
@@ -222,6 +238,7 @@ class SheetLayout:
         object.__setattr__(self, "weights", weights)
         object.__setattr__(self, "steps", self._checked_steps())
         object.__setattr__(self, "exchange", self._checked_exchange())
+        object.__setattr__(self, "chain", self._checked_chain())
         if not isinstance(self.confidence, Confidence):
             raise ParseError(f"layout {self.name}: confidence must be a Confidence, not "
                              f"{self.confidence!r}")
@@ -246,7 +263,7 @@ class SheetLayout:
         object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
                                                 self.penalty_boxes, self.closed_rows_to_end,
                                                 self.weights, self.steps, self.exchange,
-                                                self.faces, self.lock_cells)))
+                                                self.faces, self.lock_cells, self.chain)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -309,6 +326,36 @@ class SheetLayout:
                              f"(VARIANTS.md §9.1), not {shown(fields)}", rule="XC1")
         return fields
 
+    def _checked_chain(self) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+        """``chain`` checked (pairs of two cells of the layout, disjoint, never on a row's
+        last number: CC4) and sorted, each pair's cells in order."""
+        pairs = self.chain
+        if pairs == ():
+            return ()
+        if not (isinstance(pairs, tuple) and all(
+                isinstance(pair, tuple) and len(pair) == 2 and all(
+                    isinstance(c, tuple) and len(c) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
+                    for c in pair) for pair in pairs)):
+            raise ParseError(f"layout {self.name}: chain pairs are ((row, position), (row, "
+                             f"position)) pairs of cells, not {shown(pairs)}", rule="CC1")
+        seen: set[tuple[int, int]] = set()
+        for pair in pairs:
+            for row, p in pair:
+                if not 0 <= row < len(self.numbers) or not 0 <= p < len(self.numbers[row]):
+                    raise ParseError(f"layout {self.name}: chain cell ({row}, {p}) is not a "
+                                     "cell of the layout", rule="CC1")
+                if p >= len(self.numbers[row]) - self.lock_cells:
+                    raise ParseError(f"layout {self.name}: chain cell ({row}, {p}) is the "
+                                     f"{self.colours[row][-1].value} row's last number; a "
+                                     "partner cross may never lock a row", rule="CC4")
+                if (row, p) in seen:
+                    raise ParseError(f"layout {self.name}: chain cell ({row}, {p}) is in two "
+                                     "pairs (or paired with itself); pairs are disjoint",
+                                     rule="CC6")
+                seen.add((row, p))
+        return tuple(sorted((min(a, b), max(a, b)) for a, b in pairs))
+
     def _tables(self, locks: Sequence[Colour]) -> None:
         """The rules core's tables, by lock colour index: the row index (-1: no such row),
         each number's position (-1: not printed) and cell colour, the last position's bit,
@@ -340,6 +387,13 @@ class SheetLayout:
         step_mask = [0] * len(COLOURS)
         for row, p in self.steps:
             step_mask[locks[row].index] |= 1 << p
+        partner: list[list[tuple[int, int] | None]] = [
+            [None] * len(self.numbers[row_of[ci]]) if row_of[ci] >= 0 else []
+            for ci in range(len(COLOURS))] if self.chain else []
+        for a, b in self.chain:
+            for (r1, p1), (r2, p2) in ((a, b), (b, a)):
+                partner[locks[r1].index][p1] = (locks[r2].index, p2)
+        object.__setattr__(self, "partner", tuple(tuple(row) for row in partner))
         for name, value in (("row_of", tuple(row_of)), ("pos", tuple(pos)),
                             ("lock_bits", tuple(lock_bits)),
                             ("step_mask", tuple(step_mask)),
@@ -493,6 +547,30 @@ class SheetLayout:
             raise ParseError(f"{what} does not handle step cells (their fifth score group) "
                              f"yet (layout {self.name})", rule="CS2")
 
+    def check_no_chain(self, what: str) -> None:
+        """Raise ParseError naming CC1 if this layout has chain pairs, whose forced partner
+        crosses ``what`` (a part of the library that models a row by its own marks alone:
+        the exact solver, the keys, the row Markov chain, the policies) does not handle."""
+        if self.chain:
+            raise ParseError(f"{what} does not handle chain pairs (their forced partner "
+                             f"crosses) yet (layout {self.name})", rule="CC1")
+
+    def chain_partner(self, row: Colour | str, number: int) -> tuple[Colour, int] | None:
+        """The chain partner of the cell of ``row`` showing ``number``, as (row by its
+        lock colour, number), or None (CC1).
+
+        >>> CONNECTED_CHAIN.chain_partner("yellow", 6)
+        (<Colour.RED: 'red'>, 6)
+        """
+        p = self.position(row, number)
+        if p is None or not self.partner:
+            return None
+        found = self.partner[Colour.of(row).index][p]
+        if found is None:
+            return None
+        ci, q = found
+        return COLOURS[ci], self.numbers[self.row_of[ci]][q]
+
     def check_no_exchange(self, what: str) -> None:
         """Raise ParseError naming XC1 if this layout has an X-Change track, whose exchanges
         ``what`` (a part of the library that plays or solves a sheet) does not offer."""
@@ -548,8 +626,10 @@ class SheetLayout:
             for r, cs, ws in zip(self.numbers, self.colours, self.weights, strict=True))
         steps = "".join(f"{r}{p:x}" for r, p in self.steps)
         exchange = "".join(f"{a:x}{b:x}" for a, b in self.exchange)
+        chain = "".join(f"{r}{p:x}" for pair in self.chain for r, p in pair)
         return (f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
-                + (f"-s{steps}" if steps else "") + (f"-x{exchange}" if exchange else ""))
+                + (f"-s{steps}" if steps else "") + (f"-x{exchange}" if exchange else "")
+                + (f"-c{chain}" if chain else ""))
 
     def shows(self, row: Colour | str, number: int) -> bool:
         """Whether ``row`` (a lock colour the layout has) prints ``number``."""
@@ -596,7 +676,7 @@ class SheetLayout:
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),
                            weights=tuple(weights) if doubled else (), steps=steps,
-                           exchange=exchange)
+                           exchange=exchange, chain=_key_chain(match.group(7) or ""))
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
@@ -606,7 +686,9 @@ class SheetLayout:
                 steps: tuple[tuple[int, int], ...] = (),
                 exchange: tuple[tuple[int, int], ...] = (),
                 confidence: Confidence = Confidence.UNKNOWN, source: str = "",
-                faces: int = 6, lock_cells: int = 1) -> SheetLayout:
+                faces: int = 6, lock_cells: int = 1,
+                chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
+                ) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
         (``weights``: the crosses of each cell, ``steps`` the step cells, ``exchange`` the
         X-Change fields, see :class:`SheetLayout`)."""
@@ -624,7 +706,7 @@ class SheetLayout:
             colours.append(tuple(c for _, c in row))
         return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
-                   exchange, confidence, source, faces, lock_cells)
+                   exchange, confidence, source, faces, lock_cells, chain)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
@@ -673,6 +755,8 @@ class SheetLayout:
             out["steps"] = [[self.locks[r].value, p] for r, p in self.steps]
         if self.exchange:
             out["exchange"] = [list(f) for f in self.exchange]
+        if self.chain:
+            out["chain"] = [[[self.locks[r].value, p] for r, p in pair] for pair in self.chain]
         if self.faces != 6:
             out["faces"] = self.faces
         if self.lock_cells != 1:
@@ -722,13 +806,14 @@ class SheetLayout:
         locks = [cells[-1][1] for cells in rows]
         steps = _json_steps(data.get("steps", []), locks, [len(r) for r in rows])
         exchange = _json_exchange(data.get("exchange", []))
+        chain = _json_chain(data.get("chain", []), locks, [len(r) for r in rows])
         doubled = any(w != 1 for ws in weights for w in ws)
         try:
             if ints["faces"] not in FACES:
                 raise ParseError(f"layout field 'faces': 6 or 8 (8: Qwixx Longo), not "
                                  f"{ints['faces']}", rule="LG1")
             layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
-                                 steps=steps, exchange=exchange,
+                                 steps=steps, exchange=exchange, chain=chain,
                                  confidence=Confidence(confidence), source=source, **ints)
         except ParseError as exc:
             raise ParseError(f"{exc}") from None
@@ -741,7 +826,7 @@ class SheetLayout:
 
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
-                "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells")
+                "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -820,6 +905,47 @@ def _json_steps(value: object, locks: Sequence[Colour], lengths: Sequence[int]
     return tuple(out)
 
 
+def _json_chain(value: object, locks: Sequence[Colour], lengths: Sequence[int]
+                ) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """The chain pairs of a layout's JSON form: ``[[row, position], [row, position]]``
+    pairs of cells (CC1), each cell as in ``steps``."""
+    shape = (f"layout field 'chain': a list of pairs [[row, position], [row, position]] "
+             f"(row: the colour of its lock, one of {', '.join(c.value for c in locks)}; "
+             f"position: 0 = leftmost), not {shown(value)}")
+    if not isinstance(value, list) or len(value) > 22:
+        raise ParseError(shape, rule="CC1")
+    names = [c.value for c in locks]
+    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for pair in value:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(
+                isinstance(cell, list) and len(cell) == 2 and isinstance(cell[0], str)
+                and isinstance(cell[1], int) and not isinstance(cell[1], bool)
+                for cell in pair)):
+            raise ParseError(shape, rule="CC1")
+        cells = []
+        for name, p in pair:
+            if name not in names:
+                raise ParseError(f"layout field 'chain': no {shown(name)} row; the rows are "
+                                 f"{', '.join(names)}", rule="CC1")
+            row = names.index(name)
+            if not 0 <= p < lengths[row]:
+                raise ParseError(f"layout field 'chain': the {name} row has positions 0 to "
+                                 f"{lengths[row] - 1}, not {p}", rule="CC1")
+            cells.append((row, p))
+        pairs.append((cells[0], cells[1]))
+    return tuple(pairs)
+
+
+def _key_chain(text: str) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """The chain pairs of a spelled-out key's ``-c`` part: 4 characters a pair, each cell
+    its row index and hexadecimal position."""
+    if len(text) % 4:
+        raise ParseError(f"a layout key's chain part (-c) has 4 characters a pair (row, "
+                         f"position, row, position), not {shown(text)}", rule="CC1")
+    return tuple(((int(text[i]), int(text[i + 1], 16)), (int(text[i + 2]), int(text[i + 3], 16)))
+                 for i in range(0, len(text), 4))
+
+
 def _json_exchange(value: object) -> tuple[tuple[int, int], ...]:
     """The X-Change fields of a layout's JSON form: ``[number, number]`` pairs, left to
     right (XC1, XC2)."""
@@ -836,7 +962,8 @@ def _json_exchange(value: object) -> tuple[tuple[int, int], ...]:
 _KEY = re.compile(
     r"((?:[rygbRYGB][2-9a-c])+(?:\.(?:[rygbRYGB][2-9a-c])+){0,3})"
     r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])(?:-s((?:[0-3][0-9a]){1,44}))?"
-    r"(?:-x((?:[2-9a-c]{2}){1,11}))?")
+    r"(?:-x((?:[2-9a-c]{2}){1,11}))?"
+    r"(?:-c((?:[0-3][0-9a]){2,44}))?")
 
 
 def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
@@ -966,6 +1093,17 @@ CONNECTED_STEPS_S21 = _staircase(
     "VARIANTS.md §4.1: reconstruction S21 ('layout A', an unidentified Dutch implementation "
     "citing BGG/Thimble Toys), unverified")
 
+#: Qwixx Connected, the Chain (VARIANTS.md §5.1): sheet "A", six pairs, each in one column
+#: of two adjacent rows: R6-Y6, R11-Y11, Y3-G11, Y8-G6, G9-B9, G4-B4 (checked, S5).
+CONNECTED_CHAIN = SheetLayout(
+    "connected-chain", OFFICIAL.numbers, OFFICIAL.colours,
+    chain=(((0, 4), (1, 4)), ((0, 9), (1, 9)), ((1, 1), (2, 1)), ((1, 6), (2, 6)),
+           ((2, 3), (3, 3)), ((2, 8), (3, 8))),
+    confidence=Confidence.CHECKED,
+    source="VARIANTS.md §5.1: sheet A, S5 (from a photo and a render of the physical sheet; "
+           "S2's sheet 1 equals it minus G9-B9; S11 counts twelve circled cells); the other "
+           "sheets of the pad are unknown")
+
 #: The fields of the X-Change track, left to right (VARIANTS.md §9.1, checked: S2 and S5 agree).
 X_CHANGE_FIELDS: tuple[tuple[int, int], ...] = (
     (8, 5), (9, 7), (11, 3), (7, 4), (10, 3), (8, 6), (10, 5), (11, 9), (6, 4))
@@ -991,7 +1129,7 @@ LONGO = SheetLayout.of_rows("longo", [
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
     la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, CONNECTED_STEPS,
-                           *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO)}
+                           *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO, CONNECTED_CHAIN)}
 
 
 def read_layout_file(path: str | Path) -> SheetLayout:
@@ -1017,8 +1155,8 @@ def read_layout_file(path: str | Path) -> SheetLayout:
 def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
     ``double-b``, ``double-b-alt``, ``connected-steps``, ``connected-steps-2`` to ``-5``,
-    ``connected-steps-s21``, ``longo``), or the layout a spelled-out :attr:`SheetLayout.key`
-    describes."""
+    ``connected-steps-s21``, ``longo``, ``connected-chain``), or the layout a spelled-out
+    :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
     if not isinstance(name, str):

@@ -29,6 +29,7 @@ __all__ = [
     "Roll",
     "Sheet",
     "TurnPlan",
+    "check_chain_pairs",
     "row_points",
 ]
 
@@ -190,6 +191,8 @@ class Sheet:
                     f"{colour.value} before it; this row has "
                     f"{layout.count[colour.index][mask & ~lock]}",
                 )
+        if layout.chain:
+            check_chain_pairs(masks, layout)
         p = self.penalties
         boxes = layout.penalty_boxes
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= boxes:
@@ -383,9 +386,15 @@ class Sheet:
 
     def marked(self, row: int, position: int) -> Sheet:
         """This sheet with the cell at ``position`` of row ``row`` (0..3) marked, without
-        checks (for the rules core, which has checked the mark)."""
+        checks (for the rules core, which has checked the mark); on a Connected Chain
+        sheet its chain partner too (CC1), wherever it lies and whether or not its row is
+        closed (CC2)."""
         m = list(self.masks)
         m[row] |= 1 << position
+        if self.layout.partner:
+            partner = self.layout.partner[row][position]
+            if partner is not None:
+                m[partner[0]] |= 1 << partner[1]
         return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout)
 
 
@@ -441,6 +450,24 @@ class Sheet:
     def _repr_svg_(self) -> str:
         """Jupyter shows the sheet as a picture."""
         return self.to_svg()
+
+
+def check_chain_pairs(masks: tuple[int, ...], layout: SheetLayout) -> None:
+    """Raise InvalidStateError naming CC7 if a chain pair of ``layout`` has one cell
+    crossed in the row ``masks`` and not the other (CC1 crosses both at once)."""
+    for pair in layout.chain:
+        cells = [(layout.locks[r], p) for r, p in pair]
+        crossed = [bool(masks[c.index] >> p & 1) for c, p in cells]
+        if crossed[0] != crossed[1]:
+            done, missing = cells if crossed[0] else cells[::-1]
+            raise InvalidStateError(
+                "CC7", f"{_cell_name(layout, *done)} is crossed but its chain partner "
+                       f"{_cell_name(layout, *missing)} is not; a pair has both cells "
+                       "crossed or neither")
+
+
+def _cell_name(layout: SheetLayout, colour: Colour, position: int) -> str:
+    return f"{colour.value} {layout.numbers[layout.row_of[colour.index]][position]}"
 
 
 def _marks(layout: SheetLayout) -> str:

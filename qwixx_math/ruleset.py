@@ -49,6 +49,13 @@ class Ruleset:
     ``players`` and ``action2_after_game_end`` are the Options of RULES.md (R3,
     R15).  ``die_removal``, ``end_check`` and ``simultaneous_close`` are dialect
     switches that default to the official rule (R9, R13/R14, R10).
+
+    ``cc_partner_moves_frontier`` is the Option CC3 of Qwixx Connected, the Chain
+    (VARIANTS.md §5.2): a partner cross right of its row's frontier becomes the new
+    frontier.  Only ``True`` (the default) exists: a row is stored as the mask of its
+    crossed cells, whose rightmost cross *is* the frontier, so a frontier that stays left
+    of a partner cross cannot be represented; ``False`` is refused (ParseError, CC3).  It
+    is not written by :meth:`to_json` (it never differs from its default).
     """
 
     players: int = 2
@@ -56,6 +63,7 @@ class Ruleset:
     die_removal: DieRemoval = DieRemoval.IMMEDIATE
     end_check: EndCheck = EndCheck.AFTER_ACTIONS
     simultaneous_close: bool = True
+    cc_partner_moves_frontier: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -71,6 +79,7 @@ class Ruleset:
             raise ParseError(f"Ruleset.die_removal must be a DieRemoval, not {self.die_removal!r}")
         if not isinstance(self.end_check, EndCheck):
             raise ParseError(f"Ruleset.end_check must be an EndCheck, not {self.end_check!r}")
+        _check_cc3(self.cc_partner_moves_frontier)
 
     @property
     def is_official(self) -> bool:
@@ -98,14 +107,15 @@ class Ruleset:
         if not isinstance(data, dict):
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
-                 "simultaneous_close"}
+                 "simultaneous_close", "cc_partner_moves_frontier"}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
         kwargs: dict[str, Any] = {}
         if "players" in data:
             kwargs["players"] = data["players"]
-        for name in ("action2_after_game_end", "simultaneous_close"):
+        for name in ("action2_after_game_end", "simultaneous_close",
+                     "cc_partner_moves_frontier"):
             if name in data:
                 kwargs[name] = data[name]
         if "die_removal" in data:
@@ -113,6 +123,16 @@ class Ruleset:
         if "end_check" in data:
             kwargs["end_check"] = _enum(EndCheck, data["end_check"], "end_check")
         return cls(**kwargs)
+
+
+def _check_cc3(value: object) -> None:
+    """The Option CC3 checked: only ``True`` can be played (see :class:`Ruleset`)."""
+    if value is not True:
+        raise ParseError(
+            f"Ruleset.cc_partner_moves_frontier must be True, not {value!r}: the rules core "
+            "keeps a row as the mask of its crosses, whose rightmost cross is the frontier, "
+            "so a partner cross that does not move the frontier cannot be represented",
+            rule="CC3")
 
 
 def _enum(kind: type[DieRemoval] | type[EndCheck], value: object, name: str) -> Any:

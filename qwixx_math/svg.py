@@ -23,7 +23,12 @@ carries stable attributes (``docs/drawing.md``):
   ``data-marked``; ``data-plan="penalty"`` on the box a penalty plan crosses),
   ``<g class="die">`` per die (``data-colour``: ``white`` or a colour, ``data-face``);
   ``<text class="score">`` the total and, on a Connected Steps sheet,
-  ``<text class="steps-score">`` the points of the step cells.
+  ``<text class="steps-score">`` the points of the step cells;
+* on a Connected Chain sheet (VARIANTS.md §5, CC1), each chain cell is circled
+  (``<circle class="chain-cell">`` in its cell, whose ``data-partner`` names the partner,
+  e.g. ``yellow 6``) and each pair is linked by a ``<line class="chain">`` from the edge of
+  one cell to the edge of the other, ``data-cells`` naming both (``red 6/yellow 6``) and
+  ``data-crossed`` (``true`` when both are crossed, ``false`` when neither).
 
 >>> from qwixx_math.notation import parse_sheet
 >>> svg = sheet_svg(parse_sheet("r:2,3/g:12/p:1"), plan="r5/-")
@@ -168,6 +173,7 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                          cls="title"))
         y += 24
     band_h = CELL + 2 * _PAD
+    centres: dict[tuple[int, int], tuple[float, float]] = {}  # chain cells (CC1)
     for numbers, colours in zip(layout.numbers, layout.colours, strict=True):
         row = colours[-1]
         band, _, dark = _PALETTE[row.index]
@@ -191,14 +197,21 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
             cy = y + _PAD
             step = (str(bool(layout.step_mask[row.index] >> position & 1)).lower()
                     if layout.steps else None)
+            partner = layout.chain_partner(row, number) if layout.chain else None
             out.append(
                 f'<g{_attrs(**{"class": "cell"}, data_row=row.value)}'
                 f'{_attrs(data_colour=cell_colour.value, data_number=number)}'
                 f'{_attrs(data_position=position, data_marked=str(marked).lower())}'
                 f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}'
-                f'{_attrs(data_step=step)}>')
+                f'{_attrs(data_step=step)}'
+                f'{_attrs(data_partner=None if partner is None else _cell_name(*partner))}>')
             out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
                        f'fill="{tint}" stroke="{ink}" stroke-width="1"/>')
+            if partner is not None:  # a Connected Chain cell: circled (CC1)
+                centres[(row.index, position)] = (x + CELL / 2, cy + CELL / 2)
+                out.append(f'<circle class="chain-cell" cx="{x + CELL / 2}" '
+                           f'cy="{cy + CELL / 2}" r="{CELL / 2 - 3}" fill="none" '
+                           f'stroke="{_INK}" stroke-width="2"/>')
             if step == "true":  # a Connected Steps step cell: framed (CS2)
                 out.append(f'<rect class="step" x="{x + 3}" y="{cy + 3}" width="{CELL - 6}" '
                            f'height="{CELL - 6}" rx="3" fill="none" stroke="{_INK}" '
@@ -233,6 +246,7 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                          f"{sheet.row_score(row)}", 16, dark, anchor="start",
                          weight="bold", cls="row-score"))
         y += band_h + _ROW_GAP
+    out.extend(_chain_links(sheet, centres))
     y += 4
     out.append(_text(_MARGIN, y + 14, "penalties", 14, anchor="start"))
     x = _MARGIN + 80
@@ -257,6 +271,32 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                      weight="bold", cls="score"))
     out.append("</g>")
     return out, y + 28 + _MARGIN
+
+
+def _cell_name(row: Colour, number: int) -> str:
+    return f"{row.value} {number}"
+
+
+def _chain_links(sheet: Sheet, centres: dict[tuple[int, int], tuple[float, float]]
+                 ) -> list[str]:
+    """The lines linking the chain pairs of ``sheet`` (CC1), from the edge of one cell to
+    the edge of the other (``centres``: each chain cell's centre by (lock colour index,
+    position))."""
+    layout = sheet.layout
+    out = []
+    for pair in layout.chain:
+        (c1, p1), (c2, p2) = [(layout.locks[r], p) for r, p in pair]
+        (x1, y1), (x2, y2) = centres[(c1.index, p1)], centres[(c2.index, p2)]
+        length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+        dx, dy = (x2 - x1) / length * CELL / 2, (y2 - y1) / length * CELL / 2
+        crossed = bool(sheet.masks[c1.index] >> p1 & 1)
+        names = f"{_cell_name(c1, layout.numbers[pair[0][0]][p1])}/" \
+                f"{_cell_name(c2, layout.numbers[pair[1][0]][p2])}"
+        out.append(f'<line class="chain"{_attrs(data_cells=names)}'
+                   f'{_attrs(data_crossed=str(crossed).lower())} x1="{x1 + dx:.1f}" '
+                   f'y1="{y1 + dy:.1f}" x2="{x2 - dx:.1f}" y2="{y2 - dy:.1f}" '
+                   f'stroke="{_INK}" stroke-width="3"/>')
+    return out
 
 
 def _padlock(cx: float, cy: float, colour: str) -> str:
@@ -438,6 +478,8 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
                      f"point{'' if points == 1 else 's'}{state}{note}")
     if layout.steps:
         lines.append(_steps_line(sheet))
+    if layout.chain:
+        lines.append(_chain_line(sheet))
     boxes = " ".join("[x]" if i < sheet.penalties else "[ ]"
                      for i in range(layout.penalty_boxes))
     penalty_note = "  (plan: a penalty)" if shown_plan is not None and shown_plan.penalty else ""
@@ -445,6 +487,23 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
     if shown_plan is not None:
         lines.append(f"plan {format_plan(shown_plan)}: {shown_plan.describe(layout)}")
     return "\n".join(lines)
+
+
+def _chain_line(sheet: Sheet) -> str:
+    """The text line of a Connected Chain sheet's pairs (CC1), ``[R6-Y6]`` a crossed pair.
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> print(_chain_line(parse_sheet("connected-chain|r:6/y:6")))
+    chain  [R6-Y6] R11-Y11 Y3-G11 Y8-G6 G9-B9 G4-B4
+    """
+    layout = sheet.layout
+    pairs = []
+    for pair in layout.chain:
+        text = "-".join(f"{layout.locks[r].letter.upper()}{layout.numbers[r][p]}"
+                        for r, p in pair)
+        r, p = pair[0]
+        pairs.append(f"[{text}]" if sheet.masks[layout.locks[r].index] >> p & 1 else text)
+    return f"chain  {' '.join(pairs)}"
 
 
 def _steps_line(sheet: Sheet) -> str:

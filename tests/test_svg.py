@@ -57,6 +57,14 @@ def marked_sheets(draw: st.DrawFn, layout: SheetLayout
             positions.remove(locks[0])
         rows[row] = [numbers[p] for p in positions]
         expected |= {(row, numbers[p]) for p in positions}
+    for pair in layout.chain:  # Connected Chain: both cells of a pair or neither (CC7)
+        cells = [(layout.locks[r], layout.numbers[r][p]) for r, p in pair]
+        if any(cell in expected for cell in cells):
+            for row, number in cells:
+                if (row, number) not in expected:
+                    expected.add((row, number))
+                    rows[row] = sorted([*rows[row], number],
+                                       key=lambda n, r=row: layout.position(r, n) or 0)
     penalties = draw(st.integers(0, layout.penalty_boxes))
     sheet = Sheet.from_marks(rows, penalties, layout)
     others = frozenset(draw(st.sets(st.sampled_from(layout.locks))))

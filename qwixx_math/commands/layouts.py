@@ -53,6 +53,8 @@ def describe(layout: SheetLayout) -> str:
         extras.append(f"double cells, lock at {layout.lock_threshold} crosses")
     if layout.steps:
         extras.append(f"{len(layout.steps)} step cells")
+    if layout.chain:
+        extras.append(f"{len(layout.chain)} chain pairs")
     if layout.faces != 6:
         extras.append(f"{layout.faces}-sided dice, rows of {max(map(len, layout.numbers))}")
     if layout.lock_cells != 1:

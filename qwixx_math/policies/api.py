@@ -70,6 +70,7 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
         raise ParseError(f"variant must be a solver Variant, not {variant!r}")
     variant.sheet.check_single_cells("the policy engine")  # their engine counts marks (DB1)
     variant.sheet.check_no_steps("the policy engine")  # it scores row by row (CS2)
+    variant.sheet.check_no_chain("the policy engine")
     return ruleset, variant
 
 

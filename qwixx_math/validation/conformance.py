@@ -63,6 +63,8 @@ from ..record import random_game, replay, uniform_chooser
 from ..rules import GameState, Phase, closes, legal_action2
 from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
+    HAND_CHAIN_LEGALITY,
+    HAND_CHAIN_TRANSITIONS,
     HAND_DOUBLE_LEGALITY,
     HAND_DOUBLE_TRANSITIONS,
     HAND_LEGALITY,
@@ -97,7 +99,8 @@ MANIFEST = "manifest.json"
 #: The corpus files, in the order they are written.
 CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 #: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
-RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2")
+RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2",
+            "CC1", "CC2", "CC3", "CC4", "CC5", "CC7")
 
 _RULE_PREFIX = re.compile(r"((?:R|DB)\d+): ")
 _STEPS = ("roll", "action1", "action2")
@@ -492,6 +495,9 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Connected Steps after Double B (VARIANTS.md §4)
     legality += [_hand_legality(s) for s in HAND_STEPS_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_STEPS_TRANSITIONS]
+    # Qwixx Connected, the Chain, after the Steps (VARIANTS.md §5)
+    legality += [_hand_legality(s) for s in HAND_CHAIN_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_CHAIN_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["HAND_DOUBLE_LEGALITY", "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY",
+__all__ = ["HAND_CHAIN_LEGALITY", "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
+           "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY",
            "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_STEPS_LEGALITY",
            "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
 
@@ -485,4 +486,71 @@ HAND_STEPS_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    "w:3,3/r:1/y:1/b:1", "b6,-", "-",
                    ("r:2,5,10,11/y:3,4,5,11/g:12,10,8,5,4,3,2,lock/b:9,7,6", "-"), (128, 0),
                    expect_active=1, layout=_CS),
+)
+
+_CC = "connected-chain"
+_YELLOW_CLOSED = "y:2,4,5,7,9,10,12,lock"
+
+#: Qwixx Connected, the Chain (VARIANTS.md §5, rules CC1-CC7) on sheet A (pairs R6-Y6,
+#: R11-Y11, Y3-G11, Y8-G6, G9-B9, G4-B4).  Every case is legal or breaks a plain rule (R7,
+#: R8, R9) that the pad's rule makes bite; a partner cross is never a move of its own, so
+#: CC1, CC2, CC3 and CC7 show in the transitions' sheets.  CC4 and CC6 are rules of the
+#: sheet data (a layout with a chain cell on a last number, or in two pairs, is refused),
+#: never of a move.
+HAND_CHAIN_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("cc1-chain-cell-is-a-cell", "Connected Chain: yellow 6 is a chain cell, "
+                 "crossed with the white sum like any cell", ("CC1",), ("-", "-"),
+                 "w:3,3/r:1/y:1/g:1/b:1", "action1", "legal", action1="y6,-", layout=_CC),
+    LegalitySpec("cc1-partner-cell-is-taken", "Connected Chain: red 6 was crossed as the "
+                 "partner of yellow 6 (CC1), so it cannot be crossed again", ("CC1", "R7"),
+                 ("r:6/y:6", "-"), "w:3,3/r:1/y:1/g:1/b:1", "action1", "R7", action1="r6,-",
+                 layout=_CC),
+    LegalitySpec("cc2-voluntary-cross-in-a-closed-row", "Connected Chain: yellow is closed; "
+                 "only a forced partner cross may enter it (CC2), not a voluntary yellow 8",
+                 ("CC2", "R9"), (_YELLOW_CLOSED, "-"), "w:4,4/r:1/g:1/b:1", "action1", "R9",
+                 action1="-,y8", player=1, layout=_CC),
+    LegalitySpec("cc3-jumped-cell-is-lost", "Connected Chain: red 6 (the partner of yellow 6) "
+                 "moved red's frontier past red 5, which is lost (CC3, R7)", ("CC3", "R7"),
+                 ("r:2,3,4,6/y:2,3,6/g:11", "-"), "w:2,3/r:1/y:1/g:1/b:1", "action1", "R7",
+                 action1="r5,-", layout=_CC),
+    LegalitySpec("cc3-right-of-the-jumped-frontier", "Connected Chain: right of red 6 (the "
+                 "partner of yellow 6) red 7 may be crossed (CC3)", ("CC3",),
+                 ("r:2,3,4,6/y:2,3,6/g:11", "-"), "w:3,4/r:1/y:1/g:1/b:1", "action1",
+                 "legal", action1="r7,-", layout=_CC),
+    LegalitySpec("cc5-partners-count-for-the-lock", "Connected Chain: red 2, 3, 6, 11 with "
+                 "red 6 and 11 partners of yellow 6 and 11, plus red 5: 5 crosses, so red 12 "
+                 "may close the row (CC5)", ("CC5", "R8"), ("r:2,3,5,6,11/y:6,11", "-"),
+                 _ALL, "action1", "legal", action1="r12,-", layout=_CC),
+    LegalitySpec("cc5-four-crosses-with-partners", "Connected Chain: red 3, 6, 11 with the "
+                 "partners counted is 3 crosses: red 12 still needs 5 (CC5, R8)",
+                 ("CC5", "R8"), ("r:3,6,11/y:6,11", "-"), _ALL, "action1", "R8",
+                 action1="r12,-", layout=_CC),
+)
+
+HAND_CHAIN_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("cc1-partners-in-action-1", "Connected Chain: yellow 6 forces red 6, red 6 "
+                   "forces yellow 6, for the active and the passive player alike (CC1)",
+                   ("CC1", "CC7"), ("-", "r:2"), "w:3,3/r:1/y:1/g:1/b:1", "y6,r6", "-",
+                   ("r:6/y:6", "r:2,6/y:6"), (2, 4), expect_active=1, layout=_CC),
+    TransitionSpec("cc2-partner-left-of-the-frontier", "Connected Chain: yellow 3 forces "
+                   "green 11, left of green's frontier 9 (CC2: no R7 for a partner)",
+                   ("CC1", "CC2"), ("g:12,10,9/b:9", "-"), "w:1,2/r:1/y:1/g:1/b:1", "y3,-",
+                   "-", ("y:3/g:12,11,10,9/b:9", "-"), (1 + 10 + 1, 0), expect_active=1,
+                   layout=_CC),
+    TransitionSpec("cc2-worked-example-73", "Connected Chain, VARIANTS.md §5.3 example 2: green "
+                   "6 forces yellow 8 into the closed yellow row, 9 crosses: 15 + 45 + 10 + 3 "
+                   "= 73", ("CC2", "CC5", "R16"),
+                   ("r:2,3,4,5,7/" + _YELLOW_CLOSED + "/g:12,10,8/b:12,11", "-"),
+                   "w:3,3/r:1/g:1/b:1", "g6,-", "-",
+                   ("r:2,3,4,5,7/y:2,4,5,7,8,9,10,12,lock/g:12,10,8,6/b:12,11", "-"), (73, 0),
+                   expect_active=1, layout=_CC),
+    TransitionSpec("cc3-frontier-jump", "Connected Chain, VARIANTS.md §5.3 example 1: yellow 6 "
+                   "forces red 6, red's new frontier (red 5 is lost)", ("CC1", "CC3"),
+                   ("r:2,3,4/y:2,3/g:11", "-"), "w:3,3/r:1/y:1/g:1/b:1", "y6,-", "-",
+                   ("r:2,3,4,6/y:2,3,6/g:11", "-"), (10 + 6 + 1, 0), expect_active=1,
+                   layout=_CC),
+    TransitionSpec("cc4-partner-never-locks", "Connected Chain: red 11 forces yellow 11 into a "
+                   "yellow row of 5 crosses; yellow stays open, no lock (CC4)", ("CC1", "CC4"),
+                   ("y:2,4,5,7,9", "-"), "w:5,6/r:1/y:1/g:1/b:1", "r11,-", "-",
+                   ("r:11/y:2,4,5,7,9,11", "-"), (1 + 21, 0), expect_active=1, layout=_CC),
 )

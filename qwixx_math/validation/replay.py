@@ -111,10 +111,7 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
     pos = sheet.layout.pos[mark.colour.index][mark.number]
     if pos < 0:
         return sheet
-    masks = list(sheet.masks)
-    masks[mark.colour.index] |= 1 << pos
-    return Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
-                           sheet.layout)
+    return sheet.marked(mark.colour.index, pos)  # with its chain partner, if any (CC1)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -229,6 +226,10 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
                            f"give: the active player who marks nothing in either action takes "
                            f"a penalty (the rules' total: {_breakdown(sheet)})")
     layout = sheet.layout
+    if layout.chain and claimed is not None:
+        found = _chain_gap(sheet, claimed)
+        if found is not None:
+            return found
     if layout.steps:  # Qwixx Connected Steps: a fifth group T(crossed step cells) (CS2)
         return "CS2", (f"the step cells score a fifth group n(n+1)/2 for n crossed step "
                        f"cells, each also counting in its row (CS2), added to the rows "
@@ -245,6 +246,76 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
                        f"{_breakdown(sheet)}")
     return "R16", (f"rows score n(n+1)/2 for n marks, the lock box counting as a mark (R16), "
                    f"minus {PENALTY_POINTS} per penalty box (R17): {_breakdown(sheet)}")
+
+
+def _chain_gap(sheet: Sheet, claimed: int) -> tuple[str, str] | None:
+    """The rule and words when the ``claimed`` total of a Connected Chain sheet is its
+    total without one cell of one or two crossed pairs: the other program left out (or
+    did not score) a forced partner cross (CC1, CC5), or one in a closed row (CC2)."""
+    layout = sheet.layout
+
+    def name(cell: tuple[int, int]) -> str:
+        return f"{layout.locks[cell[0]].value} {layout.numbers[cell[0]][cell[1]]}"
+
+    pairs = [pair for pair in layout.chain
+             if all(sheet.masks[layout.locks[r].index] >> p & 1 for r, p in pair)]
+    options = [(pair, cell) for pair in pairs for cell in pair]
+    for count in (1, 2):
+        for i, first in enumerate(options):
+            for second in (options[i + 1:] if count == 2 else [first]):
+                if count == 2 and first[0] == second[0]:
+                    continue
+                left = {first, second}
+                masks = list(sheet.masks)
+                for _, (r, p) in left:
+                    masks[layout.locks[r].index] &= ~(1 << p)
+                without = Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]),
+                                          sheet.penalties, layout)
+                if without.score != claimed:
+                    continue
+                named = " and ".join(f"{name(cell)} of the chain pair {name(pair[0])} / "
+                                     f"{name(pair[1])}" for pair, cell in sorted(left))
+                if any(layout.locks[r] in sheet.locked for _, (r, _p) in left):
+                    return "CC2", (f"the claimed score leaves out {named}, in a closed row: a "
+                                   f"partner cross is made even in a closed row (CC2) and "
+                                   f"counts for its score (CC5): {_breakdown(sheet)}")
+                return "CC1", (f"the claimed score leaves out {named}: crossing a chain cell "
+                               f"crosses its partner too (CC1), both cells of a pair are "
+                               f"crossed or neither (CC7), and partner crosses score (CC5): "
+                               f"{_breakdown(sheet)}")
+    return None
+
+
+def _frontier_rule(exc: IllegalMoveError, mark: Mark | None, sheet: Sheet,
+                   partners: set[tuple[int, int]]) -> tuple[str, str]:
+    """The rule and words of a refused mark: on a Connected Chain sheet, a mark left of a
+    frontier that a partner cross moved there cites CC3 (else the core's rule)."""
+    text = _strip_rule(exc)
+    if exc.rule != "R7" or mark is None or not partners:
+        return exc.rule, text
+    layout = sheet.layout
+    ci = mark.colour.index
+    front = sheet.masks[ci].bit_length() - 1
+    if (ci, front) not in partners or layout.pos[ci][mark.number] >= front:
+        return exc.rule, text
+    number = layout.numbers[layout.row_of[ci]][front]
+    partner = layout.chain_partner(mark.colour, number)
+    assert partner is not None
+    return "CC3", (f"{text} ({mark.colour.value} {number} was crossed as the chain partner of "
+                   f"{partner[0].value} {partner[1]}: a partner cross right of its row's "
+                   f"frontier becomes the new frontier, CC3)")
+
+
+def _partner_cells(before: Sheet, after: Sheet, marks: Sequence[Mark | None]
+                   ) -> set[tuple[int, int]]:
+    """The cells (lock colour index, position) crossed from ``before`` to ``after`` other
+    than the voluntary ``marks``: the forced partner crosses (CC1)."""
+    layout = after.layout
+    own = {(m.colour.index, layout.pos[m.colour.index][m.number]) for m in marks
+           if m is not None}
+    return {(ci, p) for ci in range(len(COLOURS))
+            for p in range((after.masks[ci] & ~before.masks[ci]).bit_length())
+            if (after.masks[ci] & ~before.masks[ci]) >> p & 1 and (ci, p) not in own}
 
 
 def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: bool
@@ -340,6 +411,7 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
     offsets = [0] * n  # claimed minus reference score differences already reported
     passive_passes = [0] * n
     adopted = [0] * n  # claimed minus the rules' penalty boxes, taken into the state
+    partners: list[set[tuple[int, int]]] = [set() for _ in range(n)]  # forced crosses (CC1)
     replayed = 0
     for k, turn in enumerate(record.turns, start=1):
         if state.is_over:
@@ -371,8 +443,10 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
                 out.omitted += 1
                 continue
             legal = _choices(_legal_action1(rolled, player, legal_only))
-            out.append(Violation(k, Step.ACTION1, player, exc.rule,
-                                 f"{_strip_rule(exc)}; legal: {', '.join(legal)}",
+            rule, text = _frontier_rule(exc, turn.action1[player], rolled.sheets[player],
+                                        partners[player])
+            out.append(Violation(k, Step.ACTION1, player, rule,
+                                 f"{text}; legal: {', '.join(legal)}",
                                  format_mark(turn.action1[player]), legal))
         if after1.phase is Phase.OVER:
             state = after1
@@ -390,8 +464,12 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
             except IllegalMoveError as exc:
                 assert turn.action2 is not None
                 legal = _choices(legal_action2(after1))
-                out.append(Violation(k, Step.ACTION2, turn.active, exc.rule,
-                                     f"{_strip_rule(exc)}; legal: {', '.join(legal)}",
+                a = turn.active
+                rule, text = _frontier_rule(exc, turn.action2, after1.sheets[a], partners[a] | (
+                    _partner_cells(before.sheets[a], after1.sheets[a], (turn.action1[a],))
+                    if record.layout.chain else set()))
+                out.append(Violation(k, Step.ACTION2, turn.active, rule,
+                                     f"{text}; legal: {', '.join(legal)}",
                                      format_mark(turn.action2), legal))
                 state = _lenient_action2(after1, turn.action2)
         if turn.penalties is not None:
@@ -405,6 +483,10 @@ def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,
         for i in range(n):
             if i != turn.active and turn.action1[i] is None:
                 passive_passes[i] += 1
+            if record.layout.chain:
+                partners[i] |= _partner_cells(before.sheets[i], state.sheets[i], (
+                    turn.action1[i] if i < len(turn.action1) else None,
+                    turn.action2 if i == turn.active else None))
         if turn.scores is not None:
             refused = {player: turn.action1[player] for player, _ in illegal}
             for i in range(n):
