@@ -11,9 +11,13 @@ sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing row
                                                  ``12,lock`` (``2,lock`` in green/blue);
                                                  ``lock`` may be left out (R8 implies it);
                                                  another layout than the official one is
-                                                 named first: ``mixx-a|r:2,3/.../p:0``
+                                                 named first: ``mixx-a|r:2,3/.../p:0``;
+                                                 Qwixx X-Change: the fields used,
+                                                 ``x-change|r:3/.../x:2,5/p:0``
 roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
-mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read
+mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read;
+                                                 X-Change: ``r3@x2`` (red 3 through
+                                                 field 2), ``x2`` (field 2 spent alone)
 plan       ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-``     ``penalty`` also reads as ``-/-``
 colours    ``g,b``                               also ``gb``, ``green,blue``, ``-`` = none
 ========== ===================================== ==========================================
