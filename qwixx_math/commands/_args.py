@@ -112,7 +112,8 @@ def add_layout_argument(parser: argparse.ArgumentParser, what: str | None = "the
         help=f"the printed sheet: official (default), mixx-a (colours mixed), mixx-b "
              f"(numbers mixed), see docs/mixx.md, double-b (double cells; double-b-alt: "
              f"green and blue doubled at 11, 9, 5, 3), connected-steps (also -2 to -5, "
-             f"-s21: step cells, reconstructed), see docs/variants.md, or a layout file "
+             f"-s21: step cells, reconstructed), x-change (the X-Change track, played "
+             f"but not solved), see docs/variants.md, or a layout file "
              f"FILE.json, see docs/layouts.md{named}; all names: {', '.join(LAYOUTS)}")
 
 
