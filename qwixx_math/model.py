@@ -163,6 +163,14 @@ class Mark:
         return f"{self.colour.value} {self.number}{where}"
 
 
+def _describe_exchange(mark: Mark) -> str:
+    """An X-Change action 1 in plain words (XC1, XC4)."""
+    if not mark.crosses:
+        return f"spend X-Change field {mark.field} alone"
+    return (f"mark {mark.colour.value} {mark.number} for the white sum, exchanged on "
+            f"X-Change field {mark.field}")
+
+
 def _check_field(value: object) -> None:
     """An X-Change field index: 0 .. MAX_EXCHANGE_FIELDS - 1 (XC1)."""
     if not (isinstance(value, int) and not isinstance(value, bool)
@@ -745,7 +753,9 @@ class TurnPlan:
         if self.penalty:
             return "mark nothing and take a penalty"
         parts = []
-        if self.action1 is not None:
+        if self.action1 is not None and self.action1.field is not None:  # X-Change (XC1)
+            parts.append(_describe_exchange(self.action1))
+        elif self.action1 is not None:
             parts.append(f"mark {self.action1.describe()} with the white sum")
         if self.action2 is not None:
             a2 = self.action2
