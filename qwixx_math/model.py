@@ -470,10 +470,11 @@ class Sheet:
                                self.used_fields)
 
     def with_field(self, field: int) -> Sheet:
-        """This sheet with X-Change field ``field`` used (XC1, XC2), without the rules'
-        checks (for the rules core, which has checked the exchange)."""
-        return Sheet.unchecked(self.masks, self.penalties, self.layout,
-                               (*self.used_fields, field))
+        """This sheet with X-Change field ``field`` used, checked against the track only
+        (XC1, XC2: the rules core checks the rest of the exchange)."""
+        used = (*self.used_fields, field)
+        _check_used_fields(used, self.layout)
+        return Sheet.unchecked(self.masks, self.penalties, self.layout, used)
 
 
     def with_penalty(self) -> Sheet:

@@ -818,6 +818,9 @@ def why_not_exchange(sheet: Sheet, mark: Mark, white_sum: int,
     and ``mark`` crosses the pair's other number (XC1); a field spent alone needs the
     Option ``xc_field_without_cross`` (XC4).  Whether the row takes the cross is R7-R9's
     business, as for any action-1 mark."""
+    _require_exchange_args(sheet, white_sum, ruleset)
+    if not isinstance(mark, Mark):
+        raise ParseError(f"mark must be a Mark, not {mark!r}")
     track = sheet.layout.exchange
     k = mark.field
     if k is None:
@@ -847,6 +850,15 @@ def why_not_exchange(sheet: Sheet, mark: Mark, white_sum: int,
     return None
 
 
+def _require_exchange_args(sheet: object, white_sum: object, ruleset: object) -> None:
+    if not isinstance(sheet, Sheet):
+        raise ParseError(f"sheet must be a Sheet, not {type(sheet).__name__}")
+    if not (_is_int(white_sum) and 0 <= white_sum <= 2 * max(FACES)):  # type: ignore[operator]
+        raise ParseError(f"white_sum must be a sum of two dice, not {white_sum!r}")
+    if not isinstance(ruleset, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
+
+
 def exchange_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
                      ruleset: Ruleset) -> tuple[Mark, ...]:
     """The exchange marks (XC1-XC4) ``sheet`` may make in action 1 for ``white_sum``,
@@ -854,6 +866,8 @@ def exchange_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
     whose pair holds the white sum, the pair's other number in every row R7 and R8
     allow; with the Option ``xc_field_without_cross``, each such field spent alone too
     (:meth:`Mark.spend`, after every cross).  Sorted by cell, then field."""
+    _require_exchange_args(sheet, white_sum, ruleset)
+    closed = colour_set(closed, "closed")
     layout = sheet.layout
     masks = sheet.masks
     allowed, lpos = layout.allowed, layout.pos
