@@ -45,9 +45,9 @@ not shipped: give one as a layout file (docs/layouts.md).
 
 **X-Change fields** (Qwixx X-Change, VARIANTS.md §9).  ``exchange`` lists the fields of
 the X-Change track left to right, each a pair of numbers usable both ways (XC1, XC2); the
-track scores nothing.  :data:`X_CHANGE` is the checked pad.  The rules core does not play
-exchanges yet: a game on such a sheet is refused (:meth:`SheetLayout.check_no_exchange`,
-XC1), and so is the exact solver; so X_CHANGE is not yet in :data:`LAYOUTS`.
+track scores nothing.  :data:`X_CHANGE` is the checked pad (``--layout x-change``).  The
+rules core plays exchanges (:mod:`qwixx_math.rules`); the exact solver, the row Markov
+chain and the table keys refuse such a sheet (:meth:`SheetLayout.check_no_exchange`, XC1).
 
 **Provenance.**  Each layout says how sure the project is that it is the printed pad
 (:class:`Confidence`, VARIANTS.md §0.3) and where it comes from (``source``); neither
@@ -1107,9 +1107,8 @@ CONNECTED_CHAIN = SheetLayout(
 #: The fields of the X-Change track, left to right (VARIANTS.md §9.1, checked: S2 and S5 agree).
 X_CHANGE_FIELDS: tuple[tuple[int, int], ...] = (
     (8, 5), (9, 7), (11, 3), (7, 4), (10, 3), (8, 6), (10, 5), (11, 9), (6, 4))
-#: Qwixx X-Change (VARIANTS.md §9): the official rows and the nine X-Change fields.  Not
-#: in :data:`LAYOUTS` (no ``--layout x-change``) until the rules core offers exchanges:
-#: today a game or a solve on it is refused citing XC1.
+#: Qwixx X-Change (VARIANTS.md §9): the official rows and the nine X-Change fields.  The
+#: rules core plays exchanges (XC1-XC4, XC6); the exact solver refuses the pad (XC1).
 X_CHANGE = SheetLayout(
     "x-change", OFFICIAL.numbers, OFFICIAL.colours, exchange=X_CHANGE_FIELDS,
     confidence=Confidence.CHECKED,
@@ -1129,7 +1128,8 @@ LONGO = SheetLayout.of_rows("longo", [
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
     la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, CONNECTED_STEPS,
-                           *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO, CONNECTED_CHAIN)}
+                           *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO, CONNECTED_CHAIN,
+                           X_CHANGE)}
 
 
 def read_layout_file(path: str | Path) -> SheetLayout:
@@ -1155,8 +1155,8 @@ def read_layout_file(path: str | Path) -> SheetLayout:
 def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
     ``double-b``, ``double-b-alt``, ``connected-steps``, ``connected-steps-2`` to ``-5``,
-    ``connected-steps-s21``, ``longo``, ``connected-chain``), or the layout a spelled-out
-    :attr:`SheetLayout.key` describes."""
+    ``connected-steps-s21``, ``longo``, ``connected-chain``, ``x-change``), or the layout a
+    spelled-out :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
     if not isinstance(name, str):

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import ClassVar
 
 from .colours import COLOUR_NAMES, COLOURS, Colour, as_colour  # noqa: F401
 from .errors import InvalidStateError, ParseError
-from .layouts import FACES, OFFICIAL, SheetLayout
+from .layouts import FACES, MAX_EXCHANGE_FIELDS, OFFICIAL, SheetLayout
 
 __all__ = [
     "COLOURS",
@@ -96,14 +97,34 @@ class Mark:
 
     colour: Colour
     number: int
+    #: Qwixx X-Change (XC1): the X-Change field this action-1 mark uses to exchange the
+    #: white sum for ``number``; None for a plain mark.  A field spent alone (XC4 under
+    #: ``xc_field_without_cross``) is :meth:`spend`, a mark with ``number`` 0 and no cross.
+    field: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.colour, Colour):
             raise ParseError(f"a mark needs a Colour, not {self.colour!r}")
+        if self.field is not None:
+            _check_field(self.field)
+            if self.number == 0 and self.colour is COLOURS[0]:
+                return  # a field spent alone (XC4)
         if not (isinstance(self.number, int) and not isinstance(self.number, bool)
                 and 2 <= self.number <= _TOP_NUMBER):
             raise ParseError(f"a row holds the numbers 2 to 12 (2 to {_TOP_NUMBER} with "
                              f"{_MAX_FACES}-sided dice, LG1), not {self.number!r}", rule="R2")
+
+    @classmethod
+    def spend(cls, field: int) -> Mark:
+        """X-Change field ``field`` spent alone, crossing no number (XC4 under the Option
+        ``xc_field_without_cross``); text ``x2``."""
+        return cls(COLOURS[0], 0, field)
+
+    @property
+    def crosses(self) -> bool:
+        """False only for an X-Change field spent alone (:meth:`spend`): it crosses no
+        number."""
+        return self.number != 0
 
     @property
     def position(self) -> int:
@@ -117,6 +138,8 @@ class Mark:
 
     @property
     def sort_key(self) -> tuple[int, int]:
+        if self.field is not None:
+            return _exchange_sort_key(self)
         return (self.colour.index, self.position)
 
     def __lt__(self, other: Mark) -> bool:
@@ -125,11 +148,51 @@ class Mark:
         return self.sort_key < other.sort_key
 
     def __str__(self) -> str:
+        if self.field is not None:
+            return _exchange_text(self)
         return f"{self.colour.letter}{self.number}"
 
+    def __repr__(self) -> str:
+        extra = "" if self.field is None else f", field={self.field!r}"
+        return f"Mark(colour={self.colour!r}, number={self.number!r}{extra})"
+
     def describe(self) -> str:
-        """Plain words: ``"red 8"``."""
-        return f"{self.colour.value} {self.number}"
+        """Plain words: ``"red 8"``; ``"red 3 (X-Change field 2)"``."""
+        if self.field is not None and not self.crosses:
+            return f"X-Change field {self.field} alone"
+        where = "" if self.field is None else f" (X-Change field {self.field})"
+        return f"{self.colour.value} {self.number}{where}"
+
+
+def _describe_exchange(mark: Mark) -> str:
+    """An X-Change action 1 in plain words (XC1, XC4)."""
+    if not mark.crosses:
+        return f"spend X-Change field {mark.field} alone"
+    return (f"mark {mark.colour.value} {mark.number} for the white sum, exchanged on "
+            f"X-Change field {mark.field}")
+
+
+def _check_field(value: object) -> None:
+    """An X-Change field index: 0 .. MAX_EXCHANGE_FIELDS - 1 (XC1)."""
+    if not (isinstance(value, int) and not isinstance(value, bool)
+            and 0 <= value < MAX_EXCHANGE_FIELDS):
+        raise ParseError(f"an X-Change field is numbered 0 to {MAX_EXCHANGE_FIELDS - 1}, "
+                         f"not {value!r}", rule="XC1")
+
+
+def _exchange_sort_key(mark: Mark) -> tuple[int, int]:
+    """An exchange mark sorts with its cell (a stable sort keeps the plain mark first, as
+    :func:`~qwixx_math.rules.legal_action1` lists them); a field spent alone after every
+    row."""
+    assert mark.field is not None
+    if not mark.crosses:
+        return (len(COLOURS), mark.field)
+    return (mark.colour.index, mark.colour.positions[mark.number])
+
+
+def _exchange_text(mark: Mark) -> str:
+    return (f"x{mark.field}" if not mark.crosses
+            else f"{mark.colour.letter}{mark.number}@x{mark.field}")
 
 
 #: MARKS[colour index][number]: the shared Mark value (numbers 0 and 1 unused).
@@ -157,6 +220,9 @@ class Sheet:
     masks: tuple[int, int, int, int] = (0, 0, 0, 0)
     penalties: int = 0
     layout: SheetLayout = OFFICIAL
+    #: Qwixx X-Change: the fields of the layout's track this player used, left to right
+    #: (XC1, XC2); always () on a layout without a track.
+    used_fields: tuple[int, ...] = ()
 
     EMPTY: ClassVar[Sheet]
 
@@ -193,6 +259,8 @@ class Sheet:
                 )
         if layout.chain:
             check_chain_pairs(masks, layout)
+        if self.used_fields:
+            _check_used_fields(self.used_fields, layout)
         p = self.penalties
         boxes = layout.penalty_boxes
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= boxes:
@@ -212,6 +280,7 @@ class Sheet:
         marks: Mapping[Colour, Iterable[int]] | None = None,
         penalties: int = 0,
         layout: SheetLayout = OFFICIAL,
+        used_fields: Iterable[int] = (),
     ) -> Sheet:
         """A sheet from the numbers marked in each row, in the order they were marked.
 
@@ -246,20 +315,31 @@ class Sheet:
                 mask |= 1 << pos
                 last, last_pos = number, pos
             masks[colour.index] = mask
-        return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout)
+        if isinstance(used_fields, (str, bytes)) or not isinstance(used_fields, Iterable):
+            raise ParseError(f"used_fields must list X-Change field numbers, not "
+                             f"{used_fields!r}", rule="XC1")
+        return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout,
+                   tuple(used_fields))
 
     @classmethod
     def unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
-                  layout: SheetLayout = OFFICIAL) -> Sheet:
+                  layout: SheetLayout = OFFICIAL, used_fields: tuple[int, ...] = ()) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
         sheet = object.__new__(cls)
         object.__setattr__(sheet, "masks", masks)
         object.__setattr__(sheet, "penalties", penalties)
         object.__setattr__(sheet, "layout", layout)
+        object.__setattr__(sheet, "used_fields", used_fields)
         return sheet
 
 
     # -- reading ------------------------------------------------------------------------------
+    @property
+    def last_field(self) -> int:
+        """The last X-Change field this player used, -1 if none (XC2: only fields right of
+        it remain usable)."""
+        return self.used_fields[-1] if self.used_fields else -1
+
     @property
     def rows(self) -> tuple[Colour, ...]:
         """The rows of the sheet, by lock colour, in order."""
@@ -395,7 +475,15 @@ class Sheet:
             partner = self.layout.partner[row][position]
             if partner is not None:
                 m[partner[0]] |= 1 << partner[1]
-        return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout)
+        return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout,
+                               self.used_fields)
+
+    def with_field(self, field: int) -> Sheet:
+        """This sheet with X-Change field ``field`` used, checked against the track only
+        (XC1, XC2: the rules core checks the rest of the exchange)."""
+        used = (*self.used_fields, field)
+        _check_used_fields(used, self.layout)
+        return Sheet.unchecked(self.masks, self.penalties, self.layout, used)
 
 
     def with_penalty(self) -> Sheet:
@@ -407,7 +495,7 @@ class Sheet:
 
             raise IllegalMoveError(
                 "R13", f"all {boxes} penalty boxes are crossed ({format_sheet(self)})")
-        return Sheet.unchecked(self.masks, self.penalties + 1, self.layout)
+        return Sheet.unchecked(self.masks, self.penalties + 1, self.layout, self.used_fields)
 
     # -- notation -----------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -473,6 +561,27 @@ def _cell_name(layout: SheetLayout, colour: Colour, position: int) -> str:
 def _marks(layout: SheetLayout) -> str:
     """What a row's count counts: marks, or crosses where double cells count 2 (DB1)."""
     return "crosses (a double cell counts 2)" if layout.has_doubles else "marks"
+
+
+def _check_used_fields(used: object, layout: SheetLayout) -> None:
+    """``Sheet.used_fields``: fields of the layout's track (XC1), strictly left to right,
+    each once (XC2)."""
+    if not (isinstance(used, tuple) and all(
+            isinstance(f, int) and not isinstance(f, bool) for f in used)):
+        raise ParseError(f"Sheet.used_fields must be a tuple of field numbers, not {used!r}",
+                         rule="XC1")
+    track = len(layout.exchange)
+    if not track:
+        raise ParseError(f"layout {layout.name} has no X-Change track, so no field is used",
+                         rule="XC1")
+    bad = [f for f in used if not 0 <= f < track]
+    if bad:
+        raise ParseError(f"layout {layout.name}'s X-Change fields are 0 to {track - 1}, not "
+                         f"{bad[0]!r}", rule="XC1")
+    if any(b <= a for a, b in pairwise(used)):
+        raise InvalidStateError(
+            "XC2", f"X-Change fields are used left to right, each once; not in the order "
+                   f"{', '.join(map(str, used))}")
 
 
 def _require_layout(layout: object) -> SheetLayout:
@@ -672,7 +781,9 @@ class TurnPlan:
         if self.penalty:
             return "mark nothing and take a penalty"
         parts = []
-        if self.action1 is not None:
+        if self.action1 is not None and self.action1.field is not None:  # X-Change (XC1)
+            parts.append(_describe_exchange(self.action1))
+        elif self.action1 is not None:
             parts.append(f"mark {self.action1.describe()} with the white sum")
         if self.action2 is not None:
             a2 = self.action2

@@ -11,9 +11,13 @@ sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing row
                                                  ``12,lock`` (``2,lock`` in green/blue);
                                                  ``lock`` may be left out (R8 implies it);
                                                  another layout than the official one is
-                                                 named first: ``mixx-a|r:2,3/.../p:0``
+                                                 named first: ``mixx-a|r:2,3/.../p:0``;
+                                                 Qwixx X-Change: the fields used,
+                                                 ``x-change|r:3/.../x:2,5/p:0``
 roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
-mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read
+mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read;
+                                                 X-Change: ``r3@x2`` (red 3 through
+                                                 field 2), ``x2`` (field 2 spent alone)
 plan       ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-``     ``penalty`` also reads as ``-/-``
 colours    ``g,b``                               also ``gb``, ``green,blue``, ``-`` = none
 ========== ===================================== ==========================================
@@ -62,6 +66,8 @@ _NUMBER = re.compile(r"[0-9]+\Z")
 # spaces: the ASCII space only, around the separators (docs/notation.md); ``red 8`` too
 _MARK = re.compile(r" *([a-z]+)(?:: *| *)([0-9]+) *\Z")
 _KEY = re.compile(r" *([a-z]+)\Z")
+# an X-Change mark: ``r3@x2`` (a mark, ``@x`` and the field) or ``x2`` (a field alone)
+_EXCHANGE = re.compile(r" *(?:([a-z]+ *:? *[0-9]+) *@ *)?x *([0-9]+) *\Z")
 #: The separators' padding: the ASCII space, not str.strip()'s tab, newline, no-break space.
 _SPACE = " "
 #: A short example of each notation, for the errors that say what was expected.
@@ -144,6 +150,8 @@ def format_sheet(sheet: Sheet) -> str:
         if sheet.is_locked(colour):
             numbers.append("lock")
         parts.append(f"{colour.letter}:{','.join(numbers) or '-'}")
+    if layout.exchange:  # Qwixx X-Change: the fields used (XC2)
+        parts.append(f"x:{','.join(str(f) for f in sheet.used_fields) or '-'}")
     parts.append(f"p:{sheet.penalties}")
     text = "/".join(parts)
     return text if layout.is_official else f"{layout.key}|{text}"
@@ -187,8 +195,14 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
     rows: dict[Colour, list[int]] = {}
     locks: set[Colour] = set()
     penalties: int | None = None
+    used: list[int] | None = None
     for key, body, offset in _segments(body_text, SHEET_EXAMPLE):
         offset += start
+        if key == "x":
+            if used is not None:
+                raise ParseError("the X-Change fields are given twice", text, offset)
+            used = _used_fields_text(body, text, offset, layout)
+            continue
         if key in _PENALTY_KEYS:
             if penalties is not None:
                 raise ParseError("penalties given twice", text, offset)
@@ -222,7 +236,24 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
                 pos += len(item) + 1
         rows[colour] = numbers
     _check_locks(rows, locks, layout)
-    return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout)
+    return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout,
+                            used or ())
+
+
+def _used_fields_text(body: str, text: str, offset: int, layout: SheetLayout) -> list[int]:
+    """The ``x:2,5`` part of a sheet: the X-Change fields used (``-`` for none, XC1)."""
+    if not layout.exchange:
+        raise ParseError(f"layout {layout.name} has no X-Change track, so no 'x:' part",
+                         text, offset, rule="XC1")
+    items = [t.strip(_SPACE) for t in body.split(",")]
+    if items == ["-"]:
+        return []
+    used = []
+    for item in items:
+        used.append(_int(item, text, offset, f"an X-Change field (0 to "
+                                             f"{len(layout.exchange) - 1})"))
+        offset += len(item) + 1
+    return used
 
 
 def _check_shown(layout: SheetLayout, colour: Colour, number: int, text: str = "",
@@ -265,6 +296,8 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     rows = COLOURS if layout.is_official else layout.locks
     out.update({c.value: list(sheet.marks(c)) for c in rows})
     out["locks"] = [c.value for c in rows if sheet.is_locked(c)]
+    if layout.exchange:  # Qwixx X-Change: the fields used (XC2)
+        out["exchange"] = list(sheet.used_fields)
     out["penalties"] = sheet.penalties
     return out
 
@@ -279,7 +312,7 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     """
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
-    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout"}
+    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "exchange"}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
@@ -322,7 +355,13 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     penalties = data.get("penalties", 0)
     if not _is_int(penalties):
         raise ParseError("sheet.penalties must be a number")
-    return Sheet.from_marks(rows, penalties, lay)
+    used = data.get("exchange", [])
+    if not isinstance(used, list) or not all(_is_int(f) for f in used):
+        raise ParseError("sheet.exchange must be a list of X-Change field numbers", rule="XC1")
+    if used and not lay.exchange:
+        raise ParseError(f"layout {lay.name} has no X-Change track, so sheet.exchange must "
+                         "be empty", rule="XC1")
+    return Sheet.from_marks(rows, penalties, lay, used)
 
 
 # -- roll -----------------------------------------------------------------------------------------
@@ -448,12 +487,22 @@ def format_mark(mark: Mark | None) -> str:
     """``r8``, or ``-`` for no mark."""
     if mark is not None:
         _require(mark, Mark, "a mark")
+    if mark is not None and mark.field is not None:
+        return str(mark)  # r3@x2, x2 (Qwixx X-Change)
     return "-" if mark is None else f"{mark.colour.letter}{mark.number}"
 
 
 def parse_mark(text: str) -> Mark:
-    """Read a mark: ``r8``, ``red 8``, ``G:12``."""
+    """Read a mark: ``r8``, ``red 8``, ``G:12``; an X-Change exchange ``r3@x2`` (red 3
+    for the white sum through field 2), a field spent alone ``x2`` (XC1, XC4)."""
     text = _require_str(text, "a mark")
+    exchange = _EXCHANGE.match(text)
+    if exchange is not None:
+        field = _int(exchange.group(2), text, exchange.start(2), "an X-Change field number")
+        if exchange.group(1) is None:
+            return Mark.spend(field)
+        mark = parse_mark(exchange.group(1))
+        return Mark(mark.colour, mark.number, field)
     match = _MARK.match(text)
     if match is None:
         raise ParseError(f"expected a mark such as 'r8' or 'green 12', not {text!r}", text, 0)
@@ -507,6 +556,10 @@ def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
     """``{"colour": "red", "number": 8}`` or None."""
     if mark is not None:
         _require(mark, Mark, "a mark")
+    if mark is not None and mark.field is not None:  # Qwixx X-Change
+        if not mark.crosses:
+            return {"field": mark.field}
+        return {"colour": mark.colour.value, "number": mark.number, "field": mark.field}
     return None if mark is None else {"colour": mark.colour.value, "number": mark.number}
 
 
@@ -518,6 +571,8 @@ def mark_from_json(data: object, top: int = 12) -> Mark | None:
         return None
     if isinstance(data, str):
         return _parse_optional_mark(data)
+    if isinstance(data, dict) and "field" in data:
+        return _exchange_mark_from_json(data, top)
     if not isinstance(data, dict) or set(data) != {"colour", "number"}:
         raise ParseError('a mark must be null or {"colour": ..., "number": ...}')
     colour, number = data["colour"], data["number"]
@@ -526,6 +581,21 @@ def mark_from_json(data: object, top: int = 12) -> Mark | None:
     if number > top:
         raise ParseError(f"a row holds the numbers 2 to {top}, not {number!r}", rule="R2")
     return Mark(_colour(colour), number)
+
+
+def _exchange_mark_from_json(data: dict[Any, Any], top: int) -> Mark:
+    """``{"colour": "red", "number": 3, "field": 2}`` or ``{"field": 2}`` (XC1, XC4)."""
+    field = data["field"]
+    if not _is_int(field):
+        raise ParseError("mark.field must be an X-Change field number", rule="XC1")
+    if set(data) == {"field"}:
+        return Mark.spend(field)
+    if set(data) != {"colour", "number", "field"}:
+        raise ParseError('an X-Change mark is {"colour": ..., "number": ..., "field": ...} '
+                         'or {"field": ...}')
+    plain = mark_from_json({"colour": data["colour"], "number": data["number"]}, top)
+    assert plain is not None
+    return Mark(plain.colour, plain.number, field)
 
 
 def plan_to_json(plan: TurnPlan) -> dict[str, Any]:

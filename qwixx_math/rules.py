@@ -74,6 +74,7 @@ __all__ = [
     "GameState",
     "Phase",
     "can_mark",
+    "exchange_action1",
     "legal_action1",
     "legal_action2",
     "legal_plans",
@@ -82,6 +83,7 @@ __all__ = [
     "plan_key",
     "random_roll",
     "turn_outcomes",
+    "why_not_exchange",
     "why_not_mark",
 ]
 
@@ -185,7 +187,6 @@ class GameState:
         if not isinstance(self.phase, Phase):
             raise ParseError(f"GameState.phase must be a Phase, not {self.phase!r}")
         layout = self.sheets[0].layout
-        layout.check_no_exchange("the rules core")  # it would list no exchange (XC1)
         for i, sheet in enumerate(self.sheets):
             if sheet.layout != layout:
                 raise InvalidStateError(
@@ -260,7 +261,14 @@ class GameState:
         for i, mark in enumerate(action1):
             if mark is None:
                 continue
-            if mark.number != roll.white_sum:
+            if mark.field is not None:
+                if mark.field not in self.sheets[i].used_fields:
+                    raise InvalidStateError(
+                        "XC1", f"player {i}'s action-1 mark {mark.describe()} uses a field "
+                               f"their sheet does not show used: {format_sheet(self.sheets[i])}")
+                if not mark.crosses:
+                    continue
+            elif mark.number != roll.white_sum:
                 raise InvalidStateError(
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not the white sum "
                           f"{roll.white_sum}")
@@ -380,7 +388,11 @@ class GameState:
                     "R14", f"the game ended when player {ended_at}'s mark closed a second "
                            f"colour; player {i} may not mark {mark.describe()} "
                            "(end_check=sequential)", i)
-            if mark.number != s:
+            if mark.field is not None:  # an exchange (XC1-XC4): the field is used
+                sheets[i] = self._exchanged(i, mark, sheets[i], s)
+                if not mark.crosses:
+                    continue
+            elif mark.number != s:
                 raise self._illegal(
                     "R5", f"action 1 marks the white sum {s}; player {i} chose "
                           f"{mark.describe()}", i)
@@ -389,12 +401,12 @@ class GameState:
                 raise self._illegal("R9", f"{colour.value} is closed; player {i} may not mark "
                                           f"{mark.describe()}", i)
             sheet = sheets[i]
-            pos = lpos[colour.index][s]
+            pos = lpos[colour.index][mark.number]
             if pos < 0:
                 raise self._illegal("R2", f"layout {layout.name}'s {colour.value} row does not "
-                                          f"show {s}; player {i} may not mark it", i)
+                                          f"show {mark.number}; player {i} may not mark it", i)
             if not allowed_t[colour.index][sheet.masks[colour.index]] >> pos & 1:
-                reason = sheet.why_not(colour, s)
+                reason = sheet.why_not(colour, mark.number)
                 assert reason is not None
                 raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
             if 1 << pos & lock_bits[colour.index]:  # the last number closes the row (R8, LG2)
@@ -549,6 +561,15 @@ class GameState:
             where = self.describe()
         return IllegalMoveError(rule, f"{message} ({where})", player)
 
+    def _exchanged(self, player: int, mark: Mark, sheet: Sheet, white_sum: int) -> Sheet:
+        """``sheet`` with the field of the exchange ``mark`` used, once XC1, XC2 and XC4
+        allow it (the cross itself is checked as any action-1 cross)."""
+        reason = why_not_exchange(sheet, mark, white_sum, self.ruleset)
+        if reason is not None:
+            raise self._illegal(reason[0], f"player {player}: {reason[1]}", player)
+        assert mark.field is not None
+        return sheet.with_field(mark.field)
+
     def _why_not_action2(self, mark: Mark) -> tuple[str, str] | None:
         """Why the active player may not mark ``mark`` in action 2, or None.
 
@@ -556,6 +577,9 @@ class GameState:
         the row must still be open (its own die in play), and so must the die."""
         roll = self.roll
         assert roll is not None
+        if mark.field is not None:
+            return ("XC5", f"{mark.describe()}: an exchange is made in action 1 only "
+                           "(xc_in_action2=False)")
         layout = self.sheets[0].layout
         colour = mark.colour
         name = colour.value
@@ -691,7 +715,7 @@ def closes(layout: SheetLayout, mark: Mark) -> bool:
     numbers on Longo (LG2)."""
     if layout is OFFICIAL:
         return mark.closes
-    return layout.closes(mark.colour, mark.number)
+    return mark.crosses and layout.closes(mark.colour, mark.number)
 
 
 
@@ -795,9 +819,93 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
         return tuple([mark for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]
                       if ALLOWED[masks[row]] & bit and colour not in closed])
     allowed = layout.allowed
-    return tuple([mark for row, bit, colour, mark
-                  in _action1_for(layout)[roll.white[0] + roll.white[1]]
-                  if allowed[row][masks[row]] & bit and colour not in closed])
+    plain = tuple([mark for row, bit, colour, mark
+                   in _action1_for(layout)[roll.white[0] + roll.white[1]]
+                   if allowed[row][masks[row]] & bit and colour not in closed])
+    if layout.exchange:  # exchange marks after the plain one of the same cell (XC1)
+        both = plain + exchange_action1(sheet, roll.white_sum, closed, state.ruleset)
+        return tuple(sorted(both, key=lambda m: (
+            mark_key(layout, m), -1 if m.field is None else m.field)))
+    return plain
+
+
+def why_not_exchange(sheet: Sheet, mark: Mark, white_sum: int,
+                     ruleset: Ruleset) -> tuple[str, str] | None:
+    """Why the X-Change track of ``sheet`` does not allow the exchange ``mark``
+    (``mark.field`` set) of ``white_sum``, as ``(rule id, reason)``, or None: the field
+    exists (XC1), lies right of the last field used (XC2), its pair holds the white sum
+    and ``mark`` crosses the pair's other number (XC1); a field spent alone needs the
+    Option ``xc_field_without_cross`` (XC4).  Whether the row takes the cross is R7-R9's
+    business, as for any action-1 mark."""
+    _require_exchange_args(sheet, white_sum, ruleset)
+    if not isinstance(mark, Mark):
+        raise ParseError(f"mark must be a Mark, not {mark!r}")
+    track = sheet.layout.exchange
+    k = mark.field
+    if k is None:
+        return None
+    if not track:
+        return ("XC1", f"layout {sheet.layout.name} has no X-Change track; "
+                       f"{mark.describe()} exchanges nothing")
+    if k >= len(track):
+        return ("XC1", f"the X-Change track has fields 0 to {len(track) - 1}, not {k}")
+    if k <= sheet.last_field:
+        return ("XC2", f"X-Change field {k} is not right of field {sheet.last_field}, the "
+                       "last one used; fields are used left to right, each once, and "
+                       "skipped fields are lost")
+    a, b = track[k]
+    if white_sum not in (a, b):
+        return ("XC1", f"X-Change field {k} exchanges {a} and {b}; the white sum "
+                       f"{white_sum} is neither")
+    if not mark.crosses:
+        if not ruleset.xc_field_without_cross:
+            return ("XC4", f"X-Change field {k} is crossed only together with a cross of "
+                           f"{b if a == white_sum else a} (xc_field_without_cross=False)")
+        return None
+    other = b if a == white_sum else a
+    if mark.number != other:
+        return ("XC1", f"X-Change field {k} exchanges the white sum {white_sum} for "
+                       f"{other}, not {mark.number}")
+    return None
+
+
+def _require_exchange_args(sheet: object, white_sum: object, ruleset: object) -> None:
+    if not isinstance(sheet, Sheet):
+        raise ParseError(f"sheet must be a Sheet, not {type(sheet).__name__}")
+    if not (_is_int(white_sum) and 0 <= white_sum <= 2 * max(FACES)):  # type: ignore[operator]
+        raise ParseError(f"white_sum must be a sum of two dice, not {white_sum!r}")
+    if not isinstance(ruleset, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
+
+
+def exchange_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                     ruleset: Ruleset) -> tuple[Mark, ...]:
+    """The exchange marks (XC1-XC4) ``sheet`` may make in action 1 for ``white_sum``,
+    the colours ``closed`` out of reach (R9): for each field right of the last one used
+    whose pair holds the white sum, the pair's other number in every row R7 and R8
+    allow; with the Option ``xc_field_without_cross``, each such field spent alone too
+    (:meth:`Mark.spend`, after every cross).  Sorted by cell, then field."""
+    _require_exchange_args(sheet, white_sum, ruleset)
+    closed = colour_set(closed, "closed")
+    layout = sheet.layout
+    masks = sheet.masks
+    allowed, lpos = layout.allowed, layout.pos
+    marks: list[tuple[int, int, int, Mark]] = []
+    spends: list[Mark] = []
+    for k in range(sheet.last_field + 1, len(layout.exchange)):
+        a, b = layout.exchange[k]
+        if white_sum not in (a, b):
+            continue
+        other = b if a == white_sum else a
+        for c in layout.locks:
+            ci = c.index
+            pos = lpos[ci][other] if other < len(lpos[ci]) else -1
+            if pos >= 0 and c not in closed and allowed[ci][masks[ci]] >> pos & 1:
+                marks.append((ci, pos, k, Mark(c, other, k)))
+        if ruleset.xc_field_without_cross:
+            spends.append(Mark.spend(k))
+    marks.sort(key=lambda t: t[:3])
+    return tuple(m for *_, m in marks) + tuple(spends)
 
 
 def legal_action2(state: GameState) -> tuple[Mark, ...]:
@@ -894,6 +1002,8 @@ def mark_key(layout: SheetLayout, mark: Mark | None) -> tuple[int, int, int]:
     blue) and left to right (on the official sheet, ``Mark.sort_key``'s order)."""
     if mark is None:
         return (0, 0, 0)
+    if not mark.crosses:  # an X-Change field spent alone (XC4), after every cross
+        return (1, len(COLOURS), mark.field or 0)
     return (1, mark.colour.index, layout.pos[mark.colour.index][mark.number])
 
 
@@ -905,7 +1015,7 @@ def plan_key(layout: SheetLayout, plan: TurnPlan) -> tuple[tuple[int, int, int],
 
 
 def why_not_mark(state: GameState, player: int, colour: Colour | str,
-                 number: int) -> tuple[str, str] | None:
+                 number: int, field: int | None = None) -> tuple[str, str] | None:
     """None when ``player`` may mark ``number`` in ``colour``'s row now, else
     ``(rule id, reason)``.
 
@@ -917,6 +1027,10 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
     * in the ``action2`` phase: only the active player marks (R6), a number white +
       ``colour`` makes, with that colour's die still in play (R9);
     * once the game is over, nobody marks (the rule that ended it).
+
+    ``field`` asks about an exchange on a Qwixx X-Change sheet (``r3@x2``, XC1-XC5): the
+    track must allow it (:func:`why_not_exchange`; before the roll, whatever the white
+    sum) and the row the cross.
     """
     _require_state(state)
     if not (_is_int(player) and 0 <= player < len(state.sheets)):
@@ -929,8 +1043,14 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
     if phase is Phase.ACTION2:
         if player != state.active:
             return ("R6", f"only the active player (player {state.active}) marks in action 2")
+        if field is not None:
+            return state._why_not_action2(Mark(colour, number, field))
         return state._why_not_action2(MARKS[colour.index][number])
-    if phase is Phase.ACTION1:
+    if field is not None:
+        reason = _why_not_exchange_now(state, player, Mark(colour, number, field))
+        if reason is not None:
+            return reason
+    elif phase is Phase.ACTION1:
         assert state.roll is not None
         if number != state.roll.white_sum:
             return ("R5", f"action 1 marks the white sum {state.roll.white_sum}, not {number}")
@@ -939,7 +1059,24 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
     return state.sheets[player].why_not(colour, number)
 
 
-def can_mark(state: GameState, player: int, colour: Colour | str, number: int) -> bool:
+def _why_not_exchange_now(state: GameState, player: int, mark: Mark
+                          ) -> tuple[str, str] | None:
+    """:func:`why_not_exchange` for ``player`` in ``state`` (phase ROLL or ACTION1): before
+    the roll, for a white sum the field's pair holds (either one that exchanges for
+    ``mark.number``)."""
+    sheet = state.sheets[player]
+    if state.roll is not None:
+        return why_not_exchange(sheet, mark, state.roll.white_sum, state.ruleset)
+    track = sheet.layout.exchange
+    k = mark.field
+    if track and k is not None and k < len(track) and mark.number in track[k]:
+        a, b = track[k]
+        return why_not_exchange(sheet, mark, b if a == mark.number else a, state.ruleset)
+    return why_not_exchange(sheet, mark, 0, state.ruleset)
+
+
+def can_mark(state: GameState, player: int, colour: Colour | str, number: int,
+             field: int | None = None) -> bool:
     """Whether ``player`` may mark ``number`` in ``colour``'s row now (see :func:`why_not_mark`).
 
     >>> from qwixx_math.notation import parse_sheet
@@ -950,7 +1087,7 @@ def can_mark(state: GameState, player: int, colour: Colour | str, number: int) -
     >>> why_not_mark(game, 1, "red", 9)
     ('R9', 'red is closed; nobody may mark it any more')
     """
-    return why_not_mark(state, player, colour, number) is None
+    return why_not_mark(state, player, colour, number, field) is None
 
 
 def action1_choices(state: GameState, others: Sequence[Mark | None] | None,

@@ -64,6 +64,12 @@ class Ruleset:
     end_check: EndCheck = EndCheck.AFTER_ACTIONS
     simultaneous_close: bool = True
     cc_partner_moves_frontier: bool = True
+    #: Qwixx X-Change, XC4: whether a field may be spent alone, without a cross (VARIANTS.md
+    #: §9.2; default False: a field is crossed only with a legal cross of its number).
+    xc_field_without_cross: bool = False
+    #: Qwixx X-Change, XC5: exchanges in action 2 too.  Only False is implemented; True
+    #: raises ParseError naming XC5.
+    xc_in_action2: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -72,9 +78,13 @@ class Ruleset:
             raise ParseError(
                 f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {self.players}",
                 rule="R3")
-        for name in ("action2_after_game_end", "simultaneous_close"):
+        for name in ("action2_after_game_end", "simultaneous_close", *_XC_OPTIONS):
             if not isinstance(getattr(self, name), bool):
                 raise ParseError(f"Ruleset.{name} must be true or false")
+        if self.xc_in_action2:
+            raise ParseError("xc_in_action2=True (an exchange in action 2) is not "
+                             "implemented; only the default False (exchanges in action 1 "
+                             "only) is played", rule="XC5")
         if not isinstance(self.die_removal, DieRemoval):
             raise ParseError(f"Ruleset.die_removal must be a DieRemoval, not {self.die_removal!r}")
         if not isinstance(self.end_check, EndCheck):
@@ -99,6 +109,8 @@ class Ruleset:
             "die_removal": self.die_removal.value,
             "end_check": self.end_check.value,
             "simultaneous_close": self.simultaneous_close,
+            # the X-Change Options only when set, so that other rulesets read as before
+            **{name: True for name in _XC_OPTIONS if getattr(self, name)},
         }
 
     @classmethod
@@ -107,7 +119,7 @@ class Ruleset:
         if not isinstance(data, dict):
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
-                 "simultaneous_close", "cc_partner_moves_frontier"}
+                 "simultaneous_close", "cc_partner_moves_frontier", *_XC_OPTIONS}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
@@ -115,7 +127,7 @@ class Ruleset:
         if "players" in data:
             kwargs["players"] = data["players"]
         for name in ("action2_after_game_end", "simultaneous_close",
-                     "cc_partner_moves_frontier"):
+                     "cc_partner_moves_frontier", *_XC_OPTIONS):
             if name in data:
                 kwargs[name] = data[name]
         if "die_removal" in data:
@@ -133,6 +145,10 @@ def _check_cc3(value: object) -> None:
             "keeps a row as the mask of its crosses, whose rightmost cross is the frontier, "
             "so a partner cross that does not move the frontier cannot be represented",
             rule="CC3")
+
+
+#: The Options of Qwixx X-Change (VARIANTS.md §9.2, XC4 and XC5).
+_XC_OPTIONS = ("xc_field_without_cross", "xc_in_action2")
 
 
 def _enum(kind: type[DieRemoval] | type[EndCheck], value: object, name: str) -> Any:

@@ -29,6 +29,9 @@ carries stable attributes (``docs/drawing.md``):
   e.g. ``yellow 6``) and each pair is linked by a ``<line class="chain">`` from the edge of
   one cell to the edge of the other, ``data-cells`` naming both (``red 6/yellow 6``) and
   ``data-crossed`` (``true`` when both are crossed, ``false`` when neither).
+* on a Qwixx X-Change sheet ``<g class="exchange">`` the track, a ``<g class="field">`` per
+  field (``data-index``, ``data-pair``, ``data-used``, ``data-lost``, ``data-plan="1"`` on
+  the field a plan's exchange uses).
 
 >>> from qwixx_math.notation import parse_sheet
 >>> svg = sheet_svg(parse_sheet("r:2,3/g:12/p:1"), plan="r5/-")
@@ -99,6 +102,11 @@ def _plan_arg(plan: TurnPlan | str | None, sheet: Sheet) -> TurnPlan | None:
         raise ParseError(f"plan must be a TurnPlan, its text ('r8/g9') or None, not {plan!r}")
     layout = sheet.layout
     for mark in plan.marks:
+        if mark.field is not None and mark.field >= len(layout.exchange):
+            raise ParseError(f"the plan uses X-Change field {mark.field}, which the "
+                             f"{layout.name} sheet does not print", rule="XC1")
+        if not mark.crosses:
+            continue
         if not (mark.colour in layout.locks and layout.shows(mark.colour, mark.number)):
             raise ParseError(f"the plan marks {mark.describe()}, which the {layout.name} "
                              "sheet does not print", rule="R2")
@@ -247,6 +255,9 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                          weight="bold", cls="row-score"))
         y += band_h + _ROW_GAP
     out.extend(_chain_links(sheet, centres))
+    if layout.exchange:  # Qwixx X-Change: the track under the rows
+        track, y = _exchange_parts(sheet, y, plan)
+        out.extend(track)
     y += 4
     out.append(_text(_MARGIN, y + 14, "penalties", 14, anchor="start"))
     x = _MARGIN + 80
@@ -297,6 +308,51 @@ def _chain_links(sheet: Sheet, centres: dict[tuple[int, int], tuple[float, float
                    f'y1="{y1 + dy:.1f}" x2="{x2 - dx:.1f}" y2="{y2 - dy:.1f}" '
                    f'stroke="{_INK}" stroke-width="3"/>')
     return out
+
+
+def _planned_field(plan: TurnPlan | None) -> int | None:
+    """The X-Change field the plan's action 1 uses, if any."""
+    return None if plan is None or plan.action1 is None else plan.action1.field
+
+
+def _exchange_parts(sheet: Sheet, top: float, plan: TurnPlan | None
+                    ) -> tuple[list[str], float]:
+    """The X-Change track (VARIANTS.md §9.1) from height ``top``: one ``<g class="field">``
+    per field (``data-index``, ``data-pair``, ``data-used``, ``data-lost``: left of the
+    last field used and not used, XC2; ``data-plan="1"`` on the field the plan uses)."""
+    layout = sheet.layout
+    band_h = CELL + 2 * _PAD
+    band_w = _LABEL + 2 * _PAD + len(layout.exchange) * (CELL + _GAP)
+    out = [f'<g{_attrs(**{"class": "exchange"})}>',
+           f'<rect x="{_MARGIN}" y="{top}" width="{band_w}" '
+           f'height="{band_h}" rx="8" fill="#8a8a8a"/>',
+           _text(_MARGIN + 8, top + band_h / 2, "x-change", 13, "#ffffff", anchor="start",
+                 weight="bold")]
+    used = set(sheet.used_fields)
+    planned = _planned_field(plan)
+    x = _MARGIN + _LABEL + _PAD
+    for index, (a, b) in enumerate(layout.exchange):
+        is_used = index in used
+        lost = not is_used and index < sheet.last_field
+        cy = top + _PAD
+        out.append(f'<g{_attrs(**{"class": "field"}, data_index=index, data_pair=f"{a}/{b}")}'
+                   f'{_attrs(data_used=str(is_used).lower(), data_lost=str(lost).lower())}'
+                   f'{_attrs(data_plan="1" if index == planned else None)}>')
+        out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
+                   f'fill="#f2f2f2" stroke="{_INK}" stroke-width="1"/>')
+        out.append(_text(x + CELL / 2, cy + CELL / 2, f"{a}/{b}", 13, _INK, weight="bold",
+                         opacity="0.35" if lost else None))
+        if is_used:
+            out.append(_cross(x, cy, CELL))
+        if index == planned:
+            out.append(f'<rect class="plan" x="{x - 2}" y="{cy - 2}" width="{CELL + 4}" '
+                       f'height="{CELL + 4}" rx="6" fill="none" stroke="{_INK}" '
+                       'stroke-width="4" stroke-dasharray="7 3"/>')
+            out.append(_badge(x + CELL - 1, cy + 1, "1"))
+        out.append("</g>")
+        x += CELL + _GAP
+    out.append("</g>")
+    return out, top + band_h + _ROW_GAP
 
 
 def _padlock(cx: float, cy: float, colour: str) -> str:
@@ -480,6 +536,8 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         lines.append(_steps_line(sheet))
     if layout.chain:
         lines.append(_chain_line(sheet))
+    if layout.exchange:
+        lines.append(_exchange_line(sheet, _planned_field(shown_plan)))
     boxes = " ".join("[x]" if i < sheet.penalties else "[ ]"
                      for i in range(layout.penalty_boxes))
     penalty_note = "  (plan: a penalty)" if shown_plan is not None and shown_plan.penalty else ""
@@ -504,6 +562,28 @@ def _chain_line(sheet: Sheet) -> str:
         r, p = pair[0]
         pairs.append(f"[{text}]" if sheet.masks[layout.locks[r].index] >> p & 1 else text)
     return f"chain  {' '.join(pairs)}"
+
+
+def _exchange_line(sheet: Sheet, planned: int | None = None) -> str:
+    """The text line of the X-Change track: ``[9/7]`` a field used, ``.`` a field lost
+    (left of the last one used, XC2), ``<11/3>`` the field a plan uses.
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> print(_exchange_line(parse_sheet("x-change|r:3/x:1,2")))
+    x-change   .    [9/7]  [11/3]  7/4    10/3   8/6    10/5   11/9   6/4    2 used
+    """
+    cells = []
+    for index, (a, b) in enumerate(sheet.layout.exchange):
+        pair = f"{a}/{b}"
+        if index in sheet.used_fields:
+            cells.append(f"[{pair}]")
+        elif index == planned:
+            cells.append(f"<{pair}>")
+        elif index < sheet.last_field:
+            cells.append(f" {'.':^{len(pair)}} ")
+        else:
+            cells.append(f" {pair} ")
+    return f"x-change {' '.join(f'{c:^6}' for c in cells)}  {len(sheet.used_fields)} used"
 
 
 def _steps_line(sheet: Sheet) -> str:

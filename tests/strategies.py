@@ -38,7 +38,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from qwixx_math.layouts import CONNECTED_STEPS, MIXX_A, MIXX_B, OFFICIAL, SheetLayout
+from qwixx_math.layouts import CONNECTED_STEPS, MIXX_A, MIXX_B, OFFICIAL, X_CHANGE, SheetLayout
 from qwixx_math.model import (
     COLOURS,
     LAST_POSITION,
@@ -88,8 +88,10 @@ __all__ = [
 #: A small plain layout: three rows (red 2..7 up, yellow 12..7 down, green 2..7 up), a lock
 #: after 2 marks, 3 penalty boxes, the game ends when 2 rows are closed.
 TINY = SheetLayout.plain("tiny", "ada", 6, lock_threshold=2, penalty_boxes=3)
-#: The layouts the rules properties run on (Connected Steps: play unchanged, CS1).
-RULE_LAYOUTS: tuple[SheetLayout, ...] = (OFFICIAL, MIXX_A, MIXX_B, TINY, CONNECTED_STEPS)
+#: The layouts the rules properties run on (Connected Steps: play unchanged, CS1; X-Change:
+#: the exchanges of legal_action1 too, XC1-XC4).
+RULE_LAYOUTS: tuple[SheetLayout, ...] = (OFFICIAL, MIXX_A, MIXX_B, TINY, CONNECTED_STEPS,
+                                         X_CHANGE)
 
 
 def layouts(official_weight: int = 6) -> st.SearchStrategy[SheetLayout]:

@@ -61,14 +61,15 @@ def test_manifest_counts_hashes_and_coverage() -> None:
         assert entry["cases"] == len(cases)
         assert entry["sha256"] == hashlib.sha256((CHECKED_IN / name).read_bytes()).hexdigest()
     # every rule id is exercised, and counted right
-    for rule in (f"R{i}" for i in range(1, 19)):
+    for rule in (*(f"R{i}" for i in range(1, 19)), *(f"XC{i}" for i in range(1, 7))):
         counts = manifest["rules"][rule]
         assert counts["legality"] + counts["transitions"] > 0, rule
         assert counts["legality"] == sum(
             1 for c in LEGALITY if rule in c["rule_ids"] or c["rule"] == rule)
     assert set(manifest["switches"]) == {
         "action2_after_game_end=true", "die_removal=end_of_turn", "end_check=end_of_turn",
-        "end_check=sequential", "simultaneous_close=false"}
+        "end_check=sequential", "simultaneous_close=false",
+        "xc_field_without_cross=true"}  # Qwixx X-Change (XC4)
 
 
 def test_cases_are_language_neutral_and_stably_formatted() -> None:

@@ -1,8 +1,8 @@
 """Qwixx X-Change as layout data (issue 34, VARIANTS.md §9): the nine X-Change fields on
 ``SheetLayout.exchange``, their JSON form and spelled-out key, the checked pad
 :data:`X_CHANGE`, and the typed XC1 refusals of every part that does not offer exchanges
-yet (the rules core, the exact solver, the row Markov chain).  The exchange itself (XC1 to
-XC5 as moves) is not implemented; see docs/variants.md."""
+(the exact solver, the row Markov chain).  The exchange as moves is
+tests/test_x_change_play.py."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def test_the_pad_has_the_nine_checked_fields_of_variants_md() -> None:
     # the track is part of the pad: it differs from the official sheet, hash included
     assert X_CHANGE != OFFICIAL and hash(X_CHANGE) != hash(OFFICIAL)
     assert _copy(X_CHANGE_FIELDS) == X_CHANGE and _copy(X_CHANGE_FIELDS[:8]) != X_CHANGE
-    # not published until the rules core plays it (no --layout x-change that is refused)
-    assert "x-change" not in LAYOUTS and OFFICIAL.exchange == ()
+    # published now that the rules core plays it (--layout x-change)
+    assert LAYOUTS["x-change"] is X_CHANGE and OFFICIAL.exchange == ()
 
 
 def test_the_track_scores_nothing_worked_examples_of_9_3() -> None:
@@ -71,12 +71,18 @@ def test_the_track_scores_nothing_worked_examples_of_9_3() -> None:
 
 
 def test_a_sheet_of_the_pad_round_trips_through_its_notation() -> None:
-    """The sheet's text names its pad by the spelled-out key (the track included)."""
+    """The sheet's text names its pad (published: by name; a copy under another name by
+    the spelled-out key, the track included) and the fields used (``x:``)."""
     sheet = Sheet.from_marks({R: [3, 5], G: [12]}, 1, layout=X_CHANGE)
     text = str(sheet)
-    assert "-x8597b374a386a5b964|" in text
+    assert text == "x-change|r:3,5/y:-/g:12/b:-/x:-/p:1"
     back = Sheet.parse(text)
     assert back == sheet and back.layout.exchange == X_CHANGE_FIELDS
+    house = Sheet.from_marks({R: [3, 5]}, layout=_copy(X_CHANGE_FIELDS, "mine"),
+                             used_fields=(1, 4))
+    text = str(house)
+    assert "-x8597b374a386a5b964|" in text and text.endswith("/x:1,4/p:0")
+    assert Sheet.parse(text) == house
 
 
 # -- JSON form and key ---------------------------------------------------------------------------
@@ -152,13 +158,11 @@ def test_fuzzed_key_suffixes_raise_only_parse_errors(suffix: str) -> None:
     assert SheetLayout.from_key(layout.key) == layout
 
 
-# -- the refusals until exchanges are played -----------------------------------------------------
+# -- the refusals of the parts that do not play exchanges ----------------------------------------
 
-def test_the_rules_core_refuses_a_game_on_the_pad_citing_xc1() -> None:
-    """It would list no exchange among the legal moves: a silent wrong answer."""
-    with pytest.raises(ParseError) as info:
-        new_game(2, layout=X_CHANGE)
-    assert info.value.rule == "XC1" and "rules core" in str(info.value)
+def test_the_rules_core_plays_the_pad() -> None:
+    """The rules core no longer refuses the pad (tests/test_x_change_play.py plays it)."""
+    assert new_game(2, layout=X_CHANGE).layout is X_CHANGE
 
 
 def test_the_exact_solver_refuses_the_pad_citing_xc1() -> None:

@@ -33,7 +33,7 @@ from ..layouts import LAYOUTS, SheetLayout, layout_named
 from ..model import COLOURS, Colour, Mark, Roll
 from ..notation import format_roll, mark_to_json, parse_roll, roll_from_json, sheet_to_json
 from ..record import GameRecord, GameResult, TurnRecord, replay
-from ..rules import GameState, Phase, new_game, random_roll, why_not_mark
+from ..rules import GameState, Phase, legal_action1, new_game, random_roll, why_not_mark
 from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 
 __all__ = ["MAX_NAME", "MAX_UNDO", "CoachGame", "Snapshot", "layout_json"]
@@ -62,15 +62,29 @@ class Snapshot:
                         self.turns if turns is None else turns, self.names, self.first)
 
 
+def exchange_field(state: GameState, player: int, row: Colour, number: int) -> int | None:
+    """The X-Change field a tap on ``row``, ``number`` uses in action 1: None when the
+    white sum marks the cell itself (or nothing does), else the leftmost field whose
+    exchange crosses it (XC1, XC2)."""
+    if why_not_mark(state, player, row, number) is None:
+        return None
+    fields = [m.field for m in legal_action1(state, player)
+              if m.field is not None and m.crosses and (m.colour, m.number) == (row, number)]
+    return min((f for f in fields if f is not None), default=None)
+
+
 def layout_json(layout: SheetLayout) -> dict[str, Any]:
     """What the page needs to draw a sheet of ``layout``: each row's lock colour, numbers
-    left to right, the colour of each cell and whether it is a double cell (DB1)."""
+    left to right, the colour of each cell and whether it is a double cell (DB1), and
+    the X-Change track (XC1)."""
     return {"name": layout.name, "penalty_boxes": layout.penalty_boxes,
             "lock_threshold": layout.lock_threshold,
             "rows": [{"lock": lock.value, "numbers": list(layout.numbers[i]),
                       "colours": [c.value for c in layout.colours[i]],
                       "doubles": [layout.is_double(lock, n) for n in layout.numbers[i]]}
-                     for i, lock in enumerate(layout.locks)]}
+                     for i, lock in enumerate(layout.locks)],
+            # Qwixx X-Change: the track's fields, left to right (empty on other pads)
+            "exchange": [list(pair) for pair in layout.exchange]}
 
 
 def _names(raw: object, players: int) -> tuple[str, ...]:
@@ -218,9 +232,14 @@ class CoachGame:
             rolled = state.with_roll(roll)
             self._push(self._now.step(rolled))
 
-    def tap(self, player: object, colour: object, number: object) -> None:
+    def tap(self, player: object, colour: object, number: object,
+            field: object = None) -> None:
         """A tap on ``player``'s sheet at ``colour``'s row, ``number``: an action-1 choice
-        (or taking one back) or the active player's action 2."""
+        (or taking one back) or the active player's action 2.
+
+        On a Qwixx X-Change sheet an action-1 tap on a cell the white sum cannot mark but
+        an exchange can (XC1) is that exchange, through the leftmost field that allows it
+        (the one that loses fewest fields, XC2); ``field`` names another one."""
         with self._lock:
             now = self._now
             state = now.state
@@ -230,15 +249,20 @@ class CoachGame:
             row = Colour.parse(colour)
             if not isinstance(number, int) or isinstance(number, bool):
                 raise ParseError(f"number must be a whole number, not {number!r}")
-            if state.phase is Phase.ACTION1 and now.pending[p] is not None \
-                    and now.pending[p] == Mark(row, number):
+            if field is not None and (not isinstance(field, int) or isinstance(field, bool)):
+                raise ParseError(f"field must be an X-Change field number, not {field!r}")
+            taken = now.pending[p] if state.phase is Phase.ACTION1 else None
+            if taken is not None and (taken.colour, taken.number) == (row, number) \
+                    and field in (None, taken.field):
                 self._set_pending(p, None)
                 return
-            reason = why_not_mark(state, p, row, number)
+            if field is None and state.phase is Phase.ACTION1 and state.layout.exchange:
+                field = exchange_field(state, p, row, number)
+            reason = why_not_mark(state, p, row, number, field)
             if reason is not None:
                 raise IllegalMoveError(reason[0], f"{self.names[p]} may not mark "
                                                   f"{row.value} {number}: {reason[1]}", p)
-            mark = Mark(row, number)
+            mark = Mark(row, number, field)
             if state.phase is Phase.ACTION1:
                 self._set_pending(p, mark)
             else:  # ACTION2, the active player (why_not_mark refused everything else)

@@ -250,7 +250,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/api/new": lambda: game.new(body),
             "/api/roll": lambda: game.roll(body.get("roll")),
             "/api/tap": lambda: game.tap(body.get("player"), body.get("colour"),
-                                         body.get("number")),
+                                         body.get("number"), body.get("field")),
             "/api/skip": game.skip,
             "/api/done": game.done,
             "/api/undo": game.undo,

@@ -113,7 +113,8 @@ def add_layout_argument(parser: argparse.ArgumentParser, what: str | None = "the
              f"(numbers mixed), see docs/mixx.md, double-b (double cells; double-b-alt: "
              f"green and blue doubled at 11, 9, 5, 3), connected-steps (also -2 to -5, "
              f"-s21: step cells, reconstructed), connected-chain (sheet A's chain pairs), "
-             f"see docs/variants.md, or a layout file "
+             f"x-change (the X-Change track, played but not solved), see docs/variants.md, "
+             f"or a layout file "
              f"FILE.json, see docs/layouts.md{named}; all names: {', '.join(LAYOUTS)}")
 
 

@@ -82,6 +82,8 @@ def _best_action1(state: GameState, seat: int) -> Mark | None:
     if best_h < PENALTY:
         best_h = PENALTY
     for a1 in legal_action1(state, seat):
+        if not a1.crosses:  # an X-Change field spent alone (XC4): greedy never spends one
+            continue
         row = a1.colour.index
         pos = pos_of[row][a1.number]
         mask = masks[row]
@@ -117,7 +119,7 @@ def _best_action1_any(state: GameState, seat: int) -> Mark | None:
             h = 0.0
             after = list(masks)
             for mark in (plan.action1, plan.action2):
-                if mark is not None:
+                if mark is not None and mark.crosses:  # (a field spent alone skips nothing)
                     ci = mark.colour.index
                     h += MARK_WEIGHT - skipped((after[0], after[1], after[2], after[3]),
                                                mark, layout)

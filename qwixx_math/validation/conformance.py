@@ -73,6 +73,8 @@ from .corpus_cases import (
     HAND_STEPS_LEGALITY,
     HAND_STEPS_TRANSITIONS,
     HAND_TRANSITIONS,
+    HAND_XC_LEGALITY,
+    HAND_XC_TRANSITIONS,
     LegalitySpec,
     TransitionSpec,
 )
@@ -100,9 +102,10 @@ MANIFEST = "manifest.json"
 CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 #: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
 RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2",
-            "CC1", "CC2", "CC3", "CC4", "CC5", "CC7")
+            "CC1", "CC2", "CC3", "CC4", "CC5", "CC7",
+            *(f"XC{i}" for i in range(1, 7)))
 
-_RULE_PREFIX = re.compile(r"((?:R|DB)\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB|XC)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -467,7 +470,7 @@ def _transition_rules(case: dict[str, Any]) -> list[str]:
 def _switches(ruleset_json: dict[str, Any]) -> list[str]:
     official = Ruleset(players=ruleset_json["players"]).to_json()
     return [f"{k}={json.dumps(v).strip(chr(34))}" for k, v in sorted(ruleset_json.items())
-            if v != official[k]]
+            if v != official.get(k, False)]  # (an X-Change Option is absent when false)
 
 
 def _dump_cases(cases: list[dict[str, Any]]) -> str:
@@ -498,6 +501,9 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Connected, the Chain, after the Steps (VARIANTS.md §5)
     legality += [_hand_legality(s) for s in HAND_CHAIN_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_CHAIN_TRANSITIONS]
+    # Qwixx X-Change last (VARIANTS.md §9)
+    legality += [_hand_legality(s) for s in HAND_XC_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_XC_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):

@@ -23,6 +23,9 @@ The Qwixx Connected Steps cases (:data:`HAND_STEPS_LEGALITY`, :data:`HAND_STEPS_
 VARIANTS.md §4, rules CS1-CS2) come after them, on the layout ``connected-steps`` (S2's
 sheet 1: steps R2 Y3 Y4 R5 G8 B7 B6 G5 R10 Y11 G2).  A wrong score (CS2) cannot be a move,
 so CS2 shows here in transitions' scores; a record claiming one is the validator's case.
+
+The Qwixx X-Change cases (:data:`HAND_XC_LEGALITY`, :data:`HAND_XC_TRANSITIONS`;
+VARIANTS.md §9, rules XC1-XC6) come last, on the layout ``x-change``.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from dataclasses import dataclass, field
 __all__ = ["HAND_CHAIN_LEGALITY", "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
            "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY",
            "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_STEPS_LEGALITY",
-           "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
+           "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS", "HAND_XC_LEGALITY",
+           "HAND_XC_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,4 +557,70 @@ HAND_CHAIN_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    "yellow row of 5 crosses; yellow stays open, no lock (CC4)", ("CC1", "CC4"),
                    ("y:2,4,5,7,9", "-"), "w:5,6/r:1/y:1/g:1/b:1", "r11,-", "-",
                    ("r:11/y:2,4,5,7,9,11", "-"), (1 + 21, 0), expect_active=1, layout=_CC),
+)
+
+_XC = "x-change"
+#: White 5 + 6 = 11: the fields (11, 3) (field 2) and (11, 9) (field 7) exchange it.
+_W11 = "w:5,6/r:1/y:1/g:1/b:1"
+_SPEND: dict[str, object] = {"xc_field_without_cross": True}
+
+#: Qwixx X-Change (VARIANTS.md §9, rules XC1-XC6) on the layout ``x-change``: a sheet's
+#: ``x:`` part lists the fields used, a mark ``r3@x2`` crosses red 3 for the white sum
+#: through field 2, ``x2`` spends field 2 alone (XC4 Option).
+HAND_XC_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("xc1-exchange-the-white-sum", "X-Change: white sum 11, field 2 (11, 3): "
+                 "red 3 instead of 11", ("XC1",), ("-", "-"), _W11, "action1", "legal",
+                 action1="r3@x2,-", layout=_XC),
+    LegalitySpec("xc1-pair-lacks-the-white-sum", "X-Change: field 0 is (8, 5); it cannot "
+                 "exchange the white sum 11", ("XC1",), ("-", "-"), _W11, "action1", "XC1",
+                 action1="r5@x0,-", layout=_XC),
+    LegalitySpec("xc1-only-the-pair-s-other-number", "X-Change: field 2 exchanges 11 for 3, "
+                 "not for 4", ("XC1",), ("-", "-"), _W11, "action1", "XC1",
+                 action1="r4@x2,-", layout=_XC),
+    LegalitySpec("xc2-skip-fields-to-the-right", "X-Change: after field 1, field 7 (11, 9) "
+                 "may be used, losing fields 2-6", ("XC2",), ("x:1", "-"), _W11, "action1",
+                 "legal", action1="y9@x7,-", layout=_XC),
+    LegalitySpec("xc2-no-field-left-of-the-last", "X-Change: after field 7, field 2 is lost",
+                 ("XC2",), ("x:7", "-"), _W11, "action1", "XC2", action1="r3@x2,-",
+                 layout=_XC),
+    LegalitySpec("xc2-each-field-once", "X-Change: field 2 is used already", ("XC2",),
+                 ("x:2", "-"), _W11, "action1", "XC2", action1="r3@x2,-", layout=_XC),
+    LegalitySpec("xc3-a-passive-player-exchanges", "X-Change: the non-active player exchanges "
+                 "for themselves while the active player crosses the plain 11",
+                 ("XC1", "XC3"), ("-", "x:0"), _W11, "action1", "legal", action1="r11,g3@x2",
+                 player=1, layout=_XC),
+    LegalitySpec("xc4-no-field-alone-by-default", "X-Change: a field is crossed only with a "
+                 "cross of its exchanged number (xc_field_without_cross=False)", ("XC4",),
+                 ("-", "-"), _W11, "action1", "XC4", action1="x2,-", layout=_XC),
+    LegalitySpec("xc4-field-alone-under-the-option", "X-Change: under "
+                 "xc_field_without_cross a field may be spent alone", ("XC4",), ("-", "-"),
+                 _W11, "action1", "legal", action1="x2,-", ruleset=_SPEND, layout=_XC),
+    LegalitySpec("xc4-the-exchanged-cross-must-land", "X-Change: red 3 is left of red 4, so "
+                 "field 2 cannot land in red (R7)", ("XC4", "R7"), ("r:4", "-"), _W11,
+                 "action1", "R7", action1="r3@x2,-", layout=_XC),
+    LegalitySpec("xc5-no-exchange-in-action2", "X-Change: exchanges are made in action 1 only "
+                 "(xc_in_action2=False)", ("XC5",), ("-", "-"), _W11, "action2", "XC5",
+                 action1="-,-", action2="r3@x2", layout=_XC),
+    LegalitySpec("xc5-action2-after-an-exchange", "X-Change: after red 3 through field 2, "
+                 "white + red 1 = 7 in action 2 as usual", ("XC5", "R6"), ("-", "-"), _W11,
+                 "action2", "legal", action1="r3@x2,-", action2="r7", layout=_XC),
+)
+
+HAND_XC_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("xc6-an-exchange-spares-the-penalty", "X-Change: the active player "
+                   "crosses red 3 through field 2 and passes action 2: no penalty (V6)",
+                   ("XC1", "XC6"), ("-", "-"), _W11, "r3@x2,-", "-", ("r:3/x:2", "-"),
+                   (1, 0), expect_active=1, layout=_XC),
+    TransitionSpec("xc2-the-skipped-fields-are-lost", "X-Change: field 7 after field 1; the "
+                   "track's last field is then 7", ("XC2",), ("r:2/x:1", "-"), _W11,
+                   "y9@x7,-", "-", ("r:2/y:9/x:1,7", "-"), (2, 0), expect_active=1,
+                   layout=_XC),
+    TransitionSpec("xc3-each-player-their-own-track", "X-Change: both players exchange 11 "
+                   "through different fields; the dice and the other sheet are untouched",
+                   ("XC1", "XC3"), ("-", "x:0"), _W11, "r3@x2,b9@x7", "-",
+                   ("r:3/x:2", "b:9/x:0,7"), (1, 1), expect_active=1, layout=_XC),
+    TransitionSpec("xc4-a-field-spent-alone-spares-the-penalty", "X-Change, "
+                   "xc_field_without_cross: field 2 spent alone is the active player's cross; "
+                   "no penalty", ("XC4", "XC6"), ("-", "-"), _W11, "x2,-", "-", ("x:2", "-"),
+                   (0, 0), expect_active=1, ruleset=_SPEND, layout=_XC),
 )

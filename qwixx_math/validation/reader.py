@@ -33,7 +33,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..files import read_bytes_bounded
-from ..layouts import OFFICIAL, layout_named
+from ..layouts import MAX_EXCHANGE_FIELDS, OFFICIAL, layout_named
 from ..model import COLOURS, PENALTY_BOXES, Mark, Roll
 from ..record import RECORD_FORMAT, RECORD_VERSION, GameRecord, GameResult, TurnRecord
 from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, DieRemoval, EndCheck, Ruleset
@@ -52,7 +52,7 @@ _TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turn
 _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
 _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
-                   "simultaneous_close")
+                   "simultaneous_close", "xc_field_without_cross", "xc_in_action2")
 _COLOUR_NAMES = {c.value: c for c in COLOURS}
 
 
@@ -151,6 +151,8 @@ def _player(value: object, path: str, players: int) -> int:
 def _mark(value: object, path: str) -> Mark | None:
     if value is None:
         return None
+    if isinstance(value, dict) and "field" in value:
+        return _exchange_mark(value, path)
     data = _object(value, path, ("colour", "number"), ("colour", "number"))
     colour_raw = data["colour"]
     colour = _COLOUR_NAMES.get(colour_raw) if isinstance(colour_raw, str) else None
@@ -160,6 +162,18 @@ def _mark(value: object, path: str) -> Mark | None:
     number = _int(data["number"], f"{path}.number", 2, 12,
                   "a number of the row, 2 to 12 (R2)")
     return Mark(colour, number)
+
+
+def _exchange_mark(value: dict[str, Any], path: str) -> Mark:
+    """A Qwixx X-Change mark: ``{"colour", "number", "field"}`` (an exchange, XC1) or
+    ``{"field"}`` (a field spent alone, XC4)."""
+    field = _int(value["field"], f"{path}.field", 0, MAX_EXCHANGE_FIELDS - 1,
+                 f"an X-Change field, 0 to {MAX_EXCHANGE_FIELDS - 1} (XC1)")
+    if set(value) == {"field"}:
+        return Mark.spend(field)
+    plain = _mark({k: v for k, v in value.items() if k != "field"}, path)
+    assert plain is not None
+    return Mark(plain.colour, plain.number, field)
 
 
 def _roll(value: object, path: str) -> Roll:
@@ -200,9 +214,18 @@ def _ruleset(value: object, players: int) -> Ruleset:
         die_removal = _choice(DieRemoval, data["die_removal"], f"{path}.die_removal")
     if "end_check" in data:
         end_check = _choice(EndCheck, data["end_check"], f"{path}.end_check")
+    for name in ("xc_field_without_cross", "xc_in_action2"):  # Qwixx X-Change (XC4, XC5)
+        value = data.get(name, False)
+        if not isinstance(value, bool):
+            raise _fail(f"{path}.{name}", f"must be true or false, not {_kind(value)}")
+        flags[name] = value
+    if flags["xc_in_action2"]:
+        raise _fail(f"{path}.xc_in_action2", "XC5: exchanges in action 2 are not "
+                                              "implemented; only false is read")
     return Ruleset(players=players, action2_after_game_end=flags["action2_after_game_end"],
                    die_removal=die_removal, end_check=end_check,
-                   simultaneous_close=flags["simultaneous_close"])
+                   simultaneous_close=flags["simultaneous_close"],
+                   xc_field_without_cross=flags["xc_field_without_cross"])
 
 
 def _choice(kind: Any, value: object, path: str) -> Any:

@@ -107,11 +107,18 @@ class _Found:
 
 def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
     """``sheet`` with ``mark`` crossed whether or not the rules allow it (a cell its layout
-    does not print cannot be crossed: the sheet stays as it is)."""
-    pos = sheet.layout.pos[mark.colour.index][mark.number]
+    does not print cannot be crossed: the sheet stays as it is); an X-Change field the
+    mark names is used when it lies right of the last one used (XC2), else the track
+    stays as it is."""
+    used = sheet.used_fields
+    if mark.field is not None and mark.field > sheet.last_field \
+            and mark.field < len(sheet.layout.exchange):
+        used = (*used, mark.field)
+    pos = sheet.layout.pos[mark.colour.index][mark.number] if mark.crosses else -1
     if pos < 0:
-        return sheet
-    return sheet.marked(mark.colour.index, pos)  # with its chain partner, if any (CC1)
+        return Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout, used)
+    crossed = sheet.marked(mark.colour.index, pos)  # with its chain partner, if any (CC1)
+    return Sheet.unchecked(crossed.masks, crossed.penalties, crossed.layout, used)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -169,7 +176,7 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
 
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
     """``state`` with the penalty boxes the other program claims (its evident state)."""
-    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout)
+    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout, s.used_fields)
                    for s, p in zip(state.sheets, penalties, strict=True))
     n = len(sheets)
     four = any(p >= state.layout.penalty_boxes for p in penalties)
@@ -323,7 +330,7 @@ def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: boo
     """The rule and words when a claimed score ``gap`` (claimed - reference) is the
     player's illegal action-1 ``mark`` left out: the other program logged the mark but
     refused it (and, for an active player with no other mark, took a penalty box)."""
-    if mark is None:
+    if mark is None or not mark.crosses:
         return None
     pos = sheet.layout.pos[mark.colour.index][mark.number]
     if pos < 0:

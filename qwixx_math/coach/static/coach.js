@@ -153,6 +153,21 @@ function drawSheet(v, sheet, p) {
                    locked ? "\u2713" : ""));
     box.append(line);
   }
+  if (v.layout.exchange.length) {  // Qwixx X-Change: the track; tapping a cell exchanges by itself
+    const used = new Set(sheet.exchange);
+    const last = sheet.exchange.length ? sheet.exchange[sheet.exchange.length - 1] : -1;
+    const pendingField = v.pending[p] ? v.pending[p].field : undefined;
+    const track = el("div", {class: "track", id: `track-${p}`}, "X-Change ");
+    v.layout.exchange.forEach(([a, b], k) => {
+      let cls = "field";
+      if (used.has(k)) cls += " used";
+      else if (k < last) cls += " lost";
+      if (pendingField === k) cls += " pending";
+      track.append(el("span", {class: cls, title: `field ${k}: ${a} for ${b} or ${b} for ${a}`},
+                      `${a}/${b}`));
+    });
+    box.append(track);
+  }
   const pen = el("div", {class: "penalties"}, "Penalties ");
   for (let i = 0; i < v.layout.penalty_boxes; i++) {
     pen.append(el("span", {class: "penalty" + (i < sheet.penalties ? " taken" : "")},
