@@ -4,6 +4,19 @@
     python benchmarks/bench_win_separation.py --games 1 --limit 3 --reference 200   # a smoke run
     python benchmarks/bench_win_separation.py --timing     # the default's CPU seconds only
 
+Iterating is cheap with a saved reference (the reference does not depend on the default):
+
+    nice python benchmarks/bench_win_separation.py --cap 60 --limit 91 --deadline 2700 \
+        --save-reference research/win_separation_reference.json --reference-only
+    python benchmarks/bench_win_separation.py \
+        --reference-file research/win_separation_reference.json   # the default only
+
+``--save-reference FILE`` rewrites FILE (JSON: the arguments that choose the positions and
+the reference, and each position tried with its result) after every position, so a run
+cut short keeps what it played; position i of the file is position i of the same
+arguments with ``--limit i+1``. ``--reference-file FILE`` replays the default on those
+positions without playing the reference again (its arguments replace the command line's).
+
 ``--timing`` prints the CPU seconds of the default on the opening roll and on a mid-game
 roll (where the budget binds) and stops.
 
@@ -50,6 +63,7 @@ players, how each default stopped, and its CPU seconds (median, largest).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -57,12 +71,15 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_win_advice import positions
 
 from qwixx_math.arena.registry import make_player, player_seed
+from qwixx_math.model import TurnPlan
+from qwixx_math.notation import format_plan, parse_plan
 from qwixx_math.position import position
 from qwixx_math.rules import GameState
 from qwixx_math.table import TableAdvisor
@@ -104,8 +121,8 @@ def stage(state: GameState) -> str:
 
 
 def reference(state: GameState, seat: int, rollouts: int, batch: int, drop_z: float,
-              cap: float) -> tuple[object, str, int] | str | None:
-    """(the reference's first position, how it was separated, rollouts played in all), or
+              cap: float) -> tuple[TurnPlan, str, int] | str | None:
+    """(the reference's first choice, how it was separated, rollouts played in all), or
     None when the reference does not separate its first choice, or ``"cap"`` when it
     needed more than ``cap`` CPU seconds."""
     start = time.process_time()
@@ -139,7 +156,7 @@ def reference(state: GameState, seat: int, rollouts: int, batch: int, drop_z: fl
         alive = [c for c in alive if c == leader or (
             lambda m_se: m_se[0] - drop_z * m_se[1] <= 0.0)(paired(shares[leader], shares[c]))]
         if len(alive) == 1:
-            return keys[leader], "race", played
+            return plans[leader], "race", played
         if time.process_time() - start > cap:
             return "cap"
         if len(shares[leader]) >= rollouts:
@@ -150,7 +167,30 @@ def reference(state: GameState, seat: int, rollouts: int, batch: int, drop_z: fl
                     m, se = paired(shares[best], shares[c])
                     if m - Z95 * se <= 0.0:
                         return None
-            return keys[best], "5000" if rollouts == 5000 else f"{rollouts}", played
+            return plans[best], "5000" if rollouts == 5000 else f"{rollouts}", played
+
+
+#: The arguments that decide the positions and the reference (saved with it, checked on load).
+SAVED_ARGS = ("reference", "batch", "ref_drop_z", "games", "players", "sample", "limit", "seed",
+              "cap", "from_turn")
+
+
+def _load_reference(path: str, args: argparse.Namespace) -> dict[int, dict[str, Any]]:
+    """The saved reference results of ``path`` by position index; the file's arguments
+    replace the command line's."""
+    data = json.loads(Path(path).read_text())
+    for name in SAVED_ARGS:
+        setattr(args, name, data["args"][name])
+    return {r["index"]: r for r in data["positions"]}
+
+
+def _save_reference(path: str, args: argparse.Namespace, saved: list[dict[str, Any]]) -> None:
+    """Write the reference results so far (whole file, replaced atomically)."""
+    out = Path(path)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(json.dumps({"args": {name: getattr(args, name) for name in SAVED_ARGS},
+                               "positions": saved}, indent=1) + "\n")
+    tmp.replace(out)
 
 
 def main() -> None:
@@ -173,13 +213,23 @@ def main() -> None:
                         help="only positions from this turn on")
     parser.add_argument("--timing", action="store_true",
                         help="only time the default on the opening and a mid-game roll")
-    parser.add_argument("--old-budget", type=int, default=9000,
-                        help="the previous default's budget (0: do not run it)")
+    parser.add_argument("--old-budget", type=int, default=0,
+                        help="also run the default before the race with this budget (0: no)")
+    parser.add_argument("--save-reference", metavar="FILE",
+                        help="write the reference's result of every position tried to FILE "
+                             "(JSON, rewritten after each position)")
+    parser.add_argument("--reference-only", action="store_true",
+                        help="with --save-reference: play the reference only, no default")
+    parser.add_argument("--reference-file", metavar="FILE",
+                        help="read the reference's results from FILE (written by "
+                             "--save-reference; its arguments replace these) instead of "
+                             "playing them: only the default is played")
     args = parser.parse_args()
     if args.timing:
         TableAdvisor.for_ruleset(players=2, progress=False)
         timing()
         return
+    loaded = _load_reference(args.reference_file, args) if args.reference_file else None
     found = []
     for n in args.players:
         TableAdvisor.for_ruleset(players=n, progress=False)
@@ -191,7 +241,8 @@ def main() -> None:
         found = found[: args.limit]
     print(f"{len(found)} decisions of {args.games} games of win vs win per number of players "
           f"{args.players}: {dict(Counter(stage(s) for _, _, s, _ in found))}; reference "
-          f"{args.reference} rollouts per choice (race, drop at z={args.ref_drop_z}), default "
+          f"{args.reference} rollouts per choice (race, drop at z={args.ref_drop_z}"
+          f"{', read from ' + args.reference_file if args.reference_file else ''}), default "
           f"budget {SEPARATE_BUDGET} decisions", flush=True)
     advise_win_separated(found[0][2], found[0][3], budget=10)  # warm the caches
     wall = time.time()
@@ -201,34 +252,55 @@ def main() -> None:
     groups: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     stops: dict[str, Counter[str]] = defaultdict(Counter)
     times: dict[str, list[float]] = defaultdict(list)
-    variants = {"new": {}}
-    if args.old_budget:
+    variants: dict[str, dict[str, Any]] = {} if args.reference_only else {"new": {}}
+    if args.old_budget and not args.reference_only:
         variants["old"] = {"budget": args.old_budget, "drop_z": None, "model_keep": None}
+    saved: list[dict[str, Any]] = []
     capped = 0
-    for n, kind, state, seat in found:
+    for index, (n, kind, state, seat) in enumerate(found):
+        if loaded is not None and index not in loaded:
+            break  # the saved run stopped here
         if args.deadline and time.time() - wall > args.deadline:
             print(f"deadline: {len(found) - tried} positions not tried", flush=True)
             break
         tried += 1
-        start = time.process_time()
-        ref = reference(state, seat, args.reference, args.batch, args.ref_drop_z, args.cap)
-        ref_s = time.process_time() - start
+        where = f"  {n}p {stage(state):<7} turn {state.turn:>2} {kind:<7}"
+        if loaded is None:
+            start = time.process_time()
+            ref = reference(state, seat, args.reference, args.batch, args.ref_drop_z,
+                            args.cap)
+            ref_s = time.process_time() - start
+            saved.append({"index": index, "players": n, "turn": state.turn, "kind": kind,
+                          "seat": seat, "seconds": round(ref_s, 1),
+                          "result": ref if ref is None or isinstance(ref, str) else
+                          {"plan": format_plan(ref[0]), "way": ref[1], "played": ref[2]}})
+            if args.save_reference:
+                _save_reference(args.save_reference, args, saved)
+        else:
+            row = loaded[index]
+            if (row["players"], row["turn"], row["kind"], row["seat"]) != (
+                    n, state.turn, kind, seat):
+                raise SystemExit(f"{args.reference_file}: position {index} is not the one of "
+                                 "these arguments")
+            ref_s = row["seconds"]
+            result = row["result"]
+            ref = result if result is None or isinstance(result, str) else (
+                parse_plan(result["plan"]), result["way"], result["played"])
         if isinstance(ref, str):
             capped += 1
-            print(f"  {n}p {stage(state):<7} turn {state.turn:>2} {kind:<7}: undecided at the "
-                  f"cap ({ref_s:.0f} s)", flush=True)
+            print(f"{where}: undecided at the cap ({ref_s:.0f} s)", flush=True)
             continue
         if ref is None:
-            print(f"  {n}p {stage(state):<7} turn {state.turn:>2} {kind:<7}: not separated "
-                  f"({ref_s:.0f} s)", flush=True)
+            print(f"{where}: not separated ({ref_s:.0f} s)", flush=True)
             continue
-        key, way, played = ref
+        plan, way, played = ref
+        key = position_after(state, seat, plan)
         separated += 1
         how[way] += 1
         line = []
         for name, kw in variants.items():
             start = time.process_time()
-            default = advise_win_separated(state, seat, **kw)  # type: ignore[arg-type]
+            default = advise_win_separated(state, seat, **kw)
             times[name].append(time.process_time() - start)
             stops[name][default.stopped] += 1
             same = position_after(state, seat, default.best.plan) == key
@@ -237,16 +309,15 @@ def main() -> None:
                 for g in (stage(state), f"{n}p"):
                     groups[(name, g)][0] += same
                     groups[(name, g)][1] += 1
-            line.append(f"{name} {default.best.plan!s} {default.stopped}"
-                        f"{'' if same else ' DISAGREES'}")
-        print(f"  {n}p {stage(state):<7} turn {state.turn:>2} {kind:<7}: separated ({way}, "
-              f"{played} rollouts, {ref_s:.0f} s); " + "; ".join(line)
-              + f"; so far {agreed['new']}/{separated} new, {agreed['old']}/{separated} old "
-              f"of {tried} tried, {time.time() - wall:.0f} s", flush=True)
+            line.append(f"{name} {default.best.plan!s} {default.stopped} "
+                        f"{default.rollouts} rounds{'' if same else ' DISAGREES'}")
+        print(f"{where}: separated ({way} {plan!s}, {played} rollouts, {ref_s:.0f} s); "
+              + "; ".join(line) + "; so far " + ", ".join(
+                  f"{agreed[name]}/{separated} {name}" for name in variants)
+              + f" of {tried} tried, {time.time() - wall:.0f} s", flush=True)
     print(f"positions tried: {tried}; separated by the reference: {separated} ({dict(how)}); "
           f"undecided at the cap of {args.cap:g} CPU s: {capped}")
-    if not separated:
-        print("no position was separated by the reference")
+    if not separated or not variants:
         return
     for name in variants:
         k = agreed[name]

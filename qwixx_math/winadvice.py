@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,10 +78,11 @@ from .validation import game_seed
 
 __all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_BUDGET", "MAX_ROLLOUTS",
            "MIN_AUTO_ROLLOUTS", "RACE_FIRST", "RACE_STEP", "ROLLOUT_PLAYER",
-           "SEPARATE_BUDGET", "SEPARATE_DROP_Z", "SEPARATE_FIRST", "SEPARATE_MODEL_KEEP",
+           "SEPARATE_BUDGET", "SEPARATE_DROP_Z", "SEPARATE_FIRST", "SEPARATE_LEVEL",
+           "SEPARATE_MODEL_KEEP",
            "SEPARATE_STEP", "WinAdvice", "WinChoice", "advise_win", "advise_win_separated",
            "another_round", "model_shortlist", "model_wins", "paired", "position_after", "race",
-           "rollout_shares", "wilson"]
+           "rollout_shares", "separation_z", "wilson"]
 
 #: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
 #: counted as they are asked: under a second on one core with the ``win`` player in every
@@ -102,6 +104,9 @@ MAX_BUDGET = 1_000_000
 SEPARATE_BUDGET = 12_000
 #: :func:`advise_win_separated`: rounds (one rollout of every choice) before the first test.
 SEPARATE_FIRST = 16
+#: :func:`advise_win_separated`: the confidence of the separation over all its tests
+#: (:func:`separation_z`).
+SEPARATE_LEVEL = 0.95
 #: :func:`advise_win_separated`: rounds between two tests.
 SEPARATE_STEP = 8
 #: :func:`advise_win_separated`: positions (by the ``win`` model's estimate) that stay in
@@ -409,7 +414,7 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
     shares: list[list[float]] = [[] for _ in plans]
     ended = [True] * len(plans)
     alive = list(range(len(plans)))
-    rounds = 0
+    rounds = looks = 0
     stopped = "budget"
     while True:
         before = spent[0]
@@ -430,10 +435,11 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
         if drop_z is not None and rounds >= RACE_FIRST and \
                 (rounds - RACE_FIRST) % RACE_STEP == 0:
             alive = race(shares, evs, plans, keys, alive, drop_z)
-        if rounds >= SEPARATE_FIRST and (rounds - SEPARATE_FIRST) % SEPARATE_STEP == 0 \
-                and _separated(shares, evs, plans, keys, alive):
-            stopped = "separated"
-            break
+        if rounds >= SEPARATE_FIRST and (rounds - SEPARATE_FIRST) % SEPARATE_STEP == 0:
+            looks += 1
+            if _separated(shares, evs, plans, keys, alive, separation_z(looks)):
+                stopped = "separated"
+                break
         if rounds >= MIN_AUTO_ROLLOUTS and (
                 rounds >= MAX_ROLLOUTS or spent[0] + (spent[0] - before) > budget):
             break
@@ -514,19 +520,32 @@ def race(shares: Sequence[Sequence[float]], evs: Sequence[float],
     return sorted(kept)
 
 
+def separation_z(look: int) -> float:
+    """The z of :func:`advise_win_separated`'s ``look``-th separation test (1, 2, ...): the
+    tests spend the 5% error between them (``look`` gets 5% x 6 / (pi^2 look^2), and
+    those sum to 5%), so that the first choice is separated at 95% over all the looks,
+    not only per look.
+
+    >>> [round(separation_z(j), 2) for j in (1, 2, 3, 10)]
+    [2.16, 2.67, 2.93, 3.61]
+    """
+    alpha = (1.0 - SEPARATE_LEVEL) * 6.0 / (math.pi ** 2 * look ** 2)
+    return statistics.NormalDist().inv_cdf(1.0 - alpha / 2.0)
+
+
 def _separated(shares: Sequence[Sequence[float]], evs: Sequence[float],
                plans: Sequence[TurnPlan], keys: Sequence[object],
-               alive: Sequence[int]) -> bool:
+               alive: Sequence[int], z: float = _Z95) -> bool:
     """Whether the first choice of ``alive`` is separated from the second (the best that
-    leads to another position) at 95%: their paired interval lies above 0, or no other
-    position is left."""
+    leads to another position): their paired difference lies ``z`` standard errors above
+    0, or no other position is left."""
     order = _ranked(shares, evs, plans, alive)
     best = order[0]
     second = next((c for c in order if keys[c] != keys[best]), None)
     if second is None:
         return True
     mean, se = paired(shares[best], shares[second])
-    return mean - _Z95 * se > 0.0
+    return mean - z * se > 0.0
 
 
 def position_after(rolled: GameState, seat: int, plan: TurnPlan
@@ -684,15 +703,21 @@ def rollout_shares(rolled: GameState, player: int, plans: Sequence[TurnPlan],
                       for s in range(n)]
             decisions += n - 1
         dice = Dice.deal(seed, i)  # drawn once, read by every plan: the same rolls
+        played: dict[GameState, tuple[float, bool]] = {}
         for c, plan in enumerate(plans):
-            state = _finish_turn(rolled, player, plan, others)
-            if not state.is_over:
-                game = play(players, state, dice)  # the rest of this turn, then the game
-                decisions += game.asked
-                ended[c] = ended[c] and game.rolls == 0
-                state = game.final
-            winners = state.winners
-            shares[c].append(1.0 / len(winners) if player in winners else 0.0)
+            after = _finish_turn(rolled, player, plan, others)
+            if after not in played:  # plans that reach one state play one game on the dice
+                state, now = after, True
+                if not state.is_over:
+                    game = play(players, state, dice)  # the rest of this turn, then the game
+                    decisions += game.asked
+                    now = game.rolls == 0
+                    state = game.final
+                winners = state.winners
+                played[after] = (1.0 / len(winners) if player in winners else 0.0, now)
+            share, now = played[after]
+            ended[c] = ended[c] and now
+            shares[c].append(share)
         i += 1
         spent += decisions
         if rollouts is not None:

@@ -216,16 +216,27 @@ def test_win_words_say_the_game_ends(capsys: pytest.CaptureFixture[str]) -> None
     assert parse_plan(data["choices"][0]["plan"]) in (parse_plan("y12/-"), parse_plan("r12/-"))
 
 
-def test_the_agreement_benchmark_runs(monkeypatch: pytest.MonkeyPatch,
+def test_the_agreement_benchmark_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Smoke only: benchmarks/bench_win_separation.py on two tiny late positions (the
-    figure itself comes from running the benchmark, docs/advice.md)."""
+    figure itself comes from running the benchmark, docs/advice.md); a saved reference
+    replays to the same tally without playing the reference again."""
     script = ROOT / "benchmarks" / "bench_win_separation.py"
+    saved = tmp_path / "ref.json"
     monkeypatch.setattr(sys, "argv", [str(script), "--reference", "8", "--games", "1",
                                       "--from-turn", "20", "--limit", "2", "--sample", "1",
-                                      "--players", "2", "--batch", "8"])
+                                      "--players", "2", "--batch", "8",
+                                      "--save-reference", str(saved)])
     monkeypatch.syspath_prepend(str(script.parent))
     runpy.run_path(str(script), run_name="__main__")
     out = capsys.readouterr().out
     assert "2 decisions of 1 games of win vs win" in out
     assert "positions tried: 2; separated by the reference" in out
+    data = json.loads(saved.read_text())
+    assert data["args"]["reference"] == 8 and len(data["positions"]) == 2
+    monkeypatch.setattr(sys, "argv", [str(script), "--reference-file", str(saved)])
+    runpy.run_path(str(script), run_name="__main__")
+    again = capsys.readouterr().out
+    assert "read from" in again
+    tally = [line for line in out.splitlines() if line.startswith("positions tried")]
+    assert tally == [line for line in again.splitlines() if line.startswith("positions tried")]

@@ -660,3 +660,43 @@ def test_the_race_ranks_the_choices_that_left_after_the_others() -> None:
     assert "left the race early" in advice.to_text()
     assert advise_win_separated(rolled, 0, seed=2, budget=2500, model_keep=4,
                                 drop_z=1.0) == advice  # deterministic
+
+
+def test_separation_z_spends_five_percent_over_all_looks() -> None:
+    """Against a slow obvious computation: bisect the normal tail for each look's share of
+    the 5%, and the shares sum to (almost) 5%."""
+    from qwixx_math.winadvice import separation_z
+
+    def tail(z: float) -> float:  # two-sided normal tail, by erfc
+        return math.erfc(z / math.sqrt(2.0))
+
+    total = 0.0
+    for look in range(1, 2000):
+        alpha = 0.05 * 6.0 / (math.pi ** 2 * look ** 2)
+        lo, hi = 0.0, 20.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if tail(mid) > alpha else (lo, mid)
+        if look < 50:
+            assert separation_z(look) == pytest.approx(lo, abs=1e-6)
+        total += tail(separation_z(look))
+    assert 0.0499 < total <= 0.05 + 1e-9
+    assert all(separation_z(j) < separation_z(j + 1) for j in range(1, 30))
+
+
+def test_plans_that_reach_one_state_share_one_game() -> None:
+    """Two plans that mark the same cells play the same games (one game, shared), and a
+    plan's shares do not depend on which other plans are asked with it."""
+    rolled = GameState(Ruleset(2), (parse_sheet("r:-"), parse_sheet("r:-"))).with_roll(
+        parse_roll("w:3,4/r:3/y:2/g:5/b:6"))
+    players = [make_player("win", rolled.ruleset, 0), make_player("win", rolled.ruleset, 1)]
+    plans = [r.plan for r in TableAdvisor.for_ruleset(players=2, progress=False)
+             .advise_player(rolled, 0).plans]
+    keys = [position_after(rolled, 0, p) for p in plans]
+    twins = [(a, b) for a in range(len(plans)) for b in range(a + 1, len(plans))
+             if keys[a] == keys[b]]
+    assert twins
+    a, b = twins[0]
+    both, _ = rollout_shares(rolled, 0, [plans[a], plans[b]], players, 3, seed=8)
+    alone, _ = rollout_shares(rolled, 0, [plans[b]], players, 3, seed=8)
+    assert both[0] == both[1] == alone[0]
