@@ -18,7 +18,7 @@ import statistics
 import sys
 import time
 
-from bench_double_b import play  # the same greedy solitaire games
+from bench_double_b import greedy_game  # the same greedy solitaire games
 
 from qwixx_math.layouts import LAYOUTS, OFFICIAL
 from qwixx_math.model import Sheet
@@ -30,7 +30,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     start = time.perf_counter()
-    ends = [play(OFFICIAL, args.seed + g).sheets[0] for g in range(args.games)]
+    ends = [greedy_game(OFFICIAL, args.seed + g).sheets[0] for g in range(args.games)]
     sheets = [name for name, la in LAYOUTS.items() if la.steps]
     for name in ["official", *sheets]:
         layout = LAYOUTS[name]
