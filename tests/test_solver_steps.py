@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_solver_double import optimal_game
+from test_review import optimal_game
 from test_solver_layouts import check_every_state
 
 from qwixx_math.advice import Advisor
@@ -206,7 +206,7 @@ def test_optimal_play_reproduces_the_value_on_a_small_steps_layout() -> None:
     ruleset = Ruleset(players=1)
     advisor = Advisor(solve(ruleset, layout=layout, cache=False))
     rng = random.Random(34)
-    scores = [optimal_game(advisor, layout, rng)[0] for _ in range(3000)]
+    scores = [optimal_game(advisor, rng)[0] for _ in range(3000)]
     mean = statistics.fmean(scores)
     se = statistics.stdev(scores) / math.sqrt(len(scores))
     assert abs(mean - advisor.table.start_value) < 4 * se
@@ -249,7 +249,7 @@ def test_review_judges_a_game_on_a_steps_layout() -> None:
     record = random_game(1, seed=3, ruleset=ruleset, layout=layout)
     review = review_game(record, advisor=advisor)
     assert review.decisions and all(d.loss >= -1e-9 for d in review.decisions)
-    turns = optimal_game(advisor, layout, random.Random(5))[1]
+    turns = optimal_game(advisor, random.Random(5))[1]
     best = review_game(GameRecord(("P1",), ruleset, tuple(turns), layout=layout),
                        advisor=advisor)
     assert all(abs(d.loss) <= 1e-9 for d in best.decisions)
