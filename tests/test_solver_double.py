@@ -199,10 +199,15 @@ def test_impossible_row_states_are_refused_with_db1() -> None:
 def test_optimal_play_reproduces_the_value_on_a_small_double_layout(a2: bool) -> None:
     """The advisor's best plan, applied by the rules core, in 3,000 games: the mean score
     is within 4 standard errors of the table's start value."""
-    layout = SMALL["mixed"]
+    check_optimal_play(SMALL["mixed"], a2, 34 + a2)
+
+
+def check_optimal_play(layout: SheetLayout, a2: bool, seed: int) -> None:
+    """3,000 games of the advisor's best plan on ``layout``: the mean score is within 4
+    standard errors of the table's start value (test_solver_steps uses it too)."""
     ruleset = Ruleset(players=1, action2_after_game_end=a2)
     advisor = Advisor(solve(ruleset, layout=layout, cache=False))
-    rng = random.Random(34 + a2)
+    rng = random.Random(seed)
     scores = [optimal_game(advisor, rng)[0] for _ in range(3000)]
     mean = statistics.fmean(scores)
     se = statistics.stdev(scores) / math.sqrt(len(scores))
@@ -239,7 +244,12 @@ def test_review_judges_a_game_on_a_double_layout() -> None:
     """A random solitaire game on a small double layout, reviewed by its solver table:
     every decision's loss is the best plan's value minus the chosen one's (>= 0), and a
     game replayed with the advisor's best plan loses nothing."""
-    layout = SMALL["mixed"]
+    check_review(SMALL["mixed"])
+
+
+def check_review(layout: SheetLayout) -> None:
+    """A random solitaire game on ``layout`` reviewed by its table loses >= 0 per
+    decision; a game of the advisor's best plans loses nothing (test_solver_steps too)."""
     ruleset = Ruleset(players=1)
     advisor = Advisor(solve(ruleset, layout=layout, cache=False))
     record = random_game(1, seed=3, ruleset=ruleset, layout=layout)
@@ -253,7 +263,13 @@ def test_review_judges_a_game_on_a_double_layout() -> None:
 
 @pytest.mark.slow
 def test_the_table_model_on_a_double_layout_equals_the_naive_solver() -> None:
-    variant = Variant(SMALL["uneven"])
+    check_table_model(SMALL["uneven"])
+
+
+def check_table_model(layout: SheetLayout) -> None:
+    """The 2-player table model of ``layout`` equals the naive solver's on every state
+    (test_solver_steps uses it too)."""
+    variant = Variant(layout)
     ruleset = Ruleset(players=1)
     naive = NaiveSolver(variant, ruleset, players=2)
     data, _ = solve_tables(variant, False, players=2)

@@ -27,26 +27,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-import random
-import statistics
 from pathlib import Path
 
 import numpy as np
 import pytest
-from test_review import optimal_game
+from test_solver_double import check_optimal_play, check_review, check_table_model
 from test_solver_layouts import check_every_state
 
-from qwixx_math.advice import Advisor
 from qwixx_math.cli import main
 from qwixx_math.errors import ParseError
 from qwixx_math.layouts import CONNECTED_STEPS, CONNECTED_STEPS_S21, OFFICIAL, SheetLayout
 from qwixx_math.model import COLOURS, Sheet
 from qwixx_math.policies import policy_value
-from qwixx_math.record import GameRecord, random_game
-from qwixx_math.review import review_game
-from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve, symmetry_group
+from qwixx_math.solver import NaiveSolver, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
 
 TOLERANCE = 1e-9
@@ -95,16 +88,7 @@ def test_the_states_hold_every_step_total() -> None:
 
 @pytest.mark.slow
 def test_the_table_model_on_a_steps_layout_equals_the_naive_solver() -> None:
-    variant = Variant(SMALL["last-step"])
-    ruleset = Ruleset(players=1)
-    naive = NaiveSolver(variant, ruleset, players=2)
-    data, _ = solve_tables(variant, False, players=2)
-    table = SolverTable(variant, ruleset, data, float(data[0]), players=2)
-    for state in naive.states():
-        for before_me in (0, 1):
-            expected = naive.value(state, before_me)
-            got = table.value(state.sheets[0], state.closed, before_me)
-            assert abs(got - expected) <= TOLERANCE, (state.describe(), before_me)
+    check_table_model(SMALL["last-step"])
 
 
 # -- tables without steps are unchanged --------------------------------------------------------
@@ -202,14 +186,7 @@ def test_the_value_reads_the_step_total() -> None:
 def test_optimal_play_reproduces_the_value_on_a_small_steps_layout() -> None:
     """The advisor's best plan, applied by the rules core, in 3,000 games: the mean score
     (steps included, CS2) is within 4 standard errors of the table's start value."""
-    layout = SMALL["mixed"]
-    ruleset = Ruleset(players=1)
-    advisor = Advisor(solve(ruleset, layout=layout, cache=False))
-    rng = random.Random(34)
-    scores = [optimal_game(advisor, rng)[0] for _ in range(3000)]
-    mean = statistics.fmean(scores)
-    se = statistics.stdev(scores) / math.sqrt(len(scores))
-    assert abs(mean - advisor.table.start_value) < 4 * se
+    check_optimal_play(SMALL["mixed"], False, 34)
 
 
 # -- the command line and the parts that count marks -------------------------------------------
@@ -243,13 +220,4 @@ def test_review_judges_a_game_on_a_steps_layout() -> None:
     """A random solitaire game on a small steps layout, reviewed by its solver table:
     every decision's loss is >= 0, and a game played with the advisor's best plan loses
     nothing."""
-    layout = SMALL["mixed"]
-    ruleset = Ruleset(players=1)
-    advisor = Advisor(solve(ruleset, layout=layout, cache=False))
-    record = random_game(1, seed=3, ruleset=ruleset, layout=layout)
-    review = review_game(record, advisor=advisor)
-    assert review.decisions and all(d.loss >= -1e-9 for d in review.decisions)
-    turns = optimal_game(advisor, random.Random(5))[1]
-    best = review_game(GameRecord(("P1",), ruleset, tuple(turns), layout=layout),
-                       advisor=advisor)
-    assert all(abs(d.loss) <= 1e-9 for d in best.decisions)
+    check_review(SMALL["mixed"])
