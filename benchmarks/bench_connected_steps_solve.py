@@ -29,12 +29,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_double_b import advice_latency, load_average, monte_carlo, openings, solve_in_child
+from bench_double_b import load_average, report_table, solve_in_child
 
-from qwixx_math.advice import Advisor
 from qwixx_math.layouts import LAYOUTS, layout_named
-from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import solve, symmetry_group
 
 STEPS_PADS = tuple(name for name, layout in LAYOUTS.items() if layout.steps)
 
@@ -74,28 +71,7 @@ def main() -> int:
                       f"{before}, after {load_average()}", flush=True)
             if False not in options:
                 continue
-            table = solve(Ruleset(players=1), layout=layout, cache=cache, progress=False)
-            assert table.loaded
-            print(f"{name}: symmetry group of order {len(symmetry_group(table.variant))}")
-            best = openings(table, layout)
-            print(f"{name} opening marks (value after the mark minus the start value, R15 "
-                  f"default), best five: " + ", ".join(
-                      f"{row} {number} {delta:+.2f}" for delta, row, number in best[:5]))
-            print(f"{name} best opening per row: " + ", ".join(
-                f"{row} {number} {delta:+.2f}" for row in (c.value for c in layout.locks)
-                for delta, r, number in [next(x for x in best if x[1] == row)] if r == row))
-            advisor = Advisor(table)
-            mean, p99, plans = advice_latency(advisor, layout, args.positions, 1)
-            print(f"{name} advise: mean {mean:.3f} ms, p99 {p99:.3f} ms per call over "
-                  f"{args.positions} positions ({plans:.1f} plans each; goal <= 1 ms; load "
-                  f"average {load_average()})", flush=True)
-            if args.montecarlo:
-                mc, se = monte_carlo(advisor, layout, args.montecarlo, args.seed)
-                gap = (mc - table.start_value) / se
-                print(f"{name} optimal play through the rules core, {args.montecarlo} games "
-                      f"(estimate): mean {mc:.2f} +- {se:.2f} (standard error) against the "
-                      f"exact {table.start_value:.6f}: {gap:+.2f} standard errors", flush=True)
-            del table, advisor
+            report_table(name, layout, cache, args.positions, args.montecarlo, args.seed)
     return 0
 
 

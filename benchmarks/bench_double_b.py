@@ -134,6 +134,35 @@ def monte_carlo(advisor: Advisor, layout: SheetLayout, games: int, seed: int
     return statistics.fmean(scores), statistics.stdev(scores) / len(scores) ** 0.5
 
 
+def report_table(name: str, layout: SheetLayout, cache: Path, positions: int,
+                 montecarlo: int, seed: int) -> None:
+    """Print what a solved (R15 default) table of ``layout`` in ``cache`` says: its symmetry
+    group, the best opening marks, the advice latency over ``positions`` positions and, if
+    ``montecarlo``, optimal play through the rules core against the exact value (the steps
+    and Longo benchmarks print the same)."""
+    table = solve(Ruleset(players=1), layout=layout, cache=cache, progress=False)
+    assert table.loaded
+    print(f"{name}: symmetry group of order {len(symmetry_group(table.variant))}")
+    best = openings(table, layout)
+    print(f"{name} opening marks (value after the mark minus the start value, R15 "
+          f"default), best five: " + ", ".join(
+              f"{row} {number} {delta:+.2f}" for delta, row, number in best[:5]))
+    print(f"{name} best opening per row: " + ", ".join(
+        f"{row} {number} {delta:+.2f}" for row in (c.value for c in layout.locks)
+        for delta, r, number in [next(x for x in best if x[1] == row)] if r == row))
+    advisor = Advisor(table)
+    mean, p99, plans = advice_latency(advisor, positions, 1)
+    print(f"{name} advise: mean {mean:.3f} ms, p99 {p99:.3f} ms per call over "
+          f"{positions} positions ({plans:.1f} plans each; goal <= 1 ms; load "
+          f"average {load_average()})", flush=True)
+    if montecarlo:
+        mc, se = monte_carlo(advisor, layout, montecarlo, seed)
+        gap = (mc - table.start_value) / se
+        print(f"{name} optimal play through the rules core, {montecarlo} games "
+              f"(estimate): mean {mc:.2f} +- {se:.2f} (standard error) against the "
+              f"exact {table.start_value:.6f}: {gap:+.2f} standard errors", flush=True)
+
+
 def greedy_game(layout: SheetLayout, seed: int) -> GameState:
     """One greedy solitaire game on ``layout`` with dice from ``seed``."""
     ruleset = Ruleset(1)
@@ -197,28 +226,7 @@ def main() -> int:
                       f"stored states, {r['canonical']:,} canonical configurations solved "
                       f"({r['frozen']:,} written from a frozen row); load average before "
                       f"{before}, after {load_average()}", flush=True)
-            table = solve(Ruleset(players=1), layout=layout, cache=cache, progress=False)
-            assert table.loaded
-            print(f"{name}: symmetry group of order {len(symmetry_group(table.variant))}")
-            best = openings(table, layout)
-            print(f"{name} opening marks (value after the mark minus the start value, R15 "
-                  f"default), best five: " + ", ".join(
-                      f"{row} {number} {delta:+.2f}" for delta, row, number in best[:5]))
-            print(f"{name} best opening per row: " + ", ".join(
-                f"{row} {number} {delta:+.2f}" for row in (c.value for c in layout.locks)
-                for delta, r, number in [next(x for x in best if x[1] == row)] if r == row))
-            advisor = Advisor(table)
-            mean, p99, plans = advice_latency(advisor, args.positions, 1)
-            print(f"{name} advise: mean {mean:.3f} ms, p99 {p99:.3f} ms per call over "
-                  f"{args.positions} positions ({plans:.1f} plans each; goal <= 1 ms; load "
-                  f"average {load_average()})", flush=True)
-            if args.montecarlo:
-                mc, se = monte_carlo(advisor, layout, args.montecarlo, args.seed)
-                gap = (mc - table.start_value) / se
-                print(f"{name} optimal play through the rules core, {args.montecarlo} games "
-                      f"(estimate): mean {mc:.2f} +- {se:.2f} (standard error) against the "
-                      f"exact {table.start_value:.6f}: {gap:+.2f} standard errors", flush=True)
-            del table, advisor
+            report_table(name, layout, cache, args.positions, args.montecarlo, args.seed)
     if args.greedy:
         greedy(args.games, args.seed)
     return 0
