@@ -25,6 +25,7 @@ __all__ = [
     "PENALTY_POINTS",
     "ROW_LENGTH",
     "Colour",
+    "LuckyMark",
     "Mark",
     "Roll",
     "Sheet",
@@ -129,6 +130,44 @@ class Mark:
     def describe(self) -> str:
         """Plain words: ``"red 8"``."""
         return f"{self.colour.value} {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class LuckyMark(Mark):
+    """Qwixx Longo's lucky cross (VARIANTS.md LG3): in action 1, when the white sum is one
+    of the sheet's lucky numbers, the next cell ``number`` of a row ``colour`` with the
+    fewest crosses.  It is a player's action-1 choice, in place of a white-sum mark
+    (Option ``lg_lucky_mode = instead``, LG4), or after the white-sum mark ``first``
+    (``additional``: a second voluntary cross, V3; ``first`` None if there was none).
+
+    Written ``*y10``, or ``r13+*y10`` after a first mark (:func:`qwixx_math.notation.format_mark`).
+    A lucky mark never equals the plain :class:`Mark` of its cell.
+    """
+
+    first: Mark | None = None
+
+    def __post_init__(self) -> None:
+        Mark.__post_init__(self)
+        first = self.first
+        if first is not None and (not isinstance(first, Mark) or isinstance(first, LuckyMark)):
+            raise ParseError(f"LuckyMark.first must be a plain Mark or None, not {first!r}",
+                             rule="LG4")
+
+    @property
+    def crosses(self) -> tuple[Mark, ...]:
+        """The crosses this choice makes, in order: ``first`` (if any), then the lucky cell
+        (as a plain :class:`Mark`)."""
+        lucky = Mark(self.colour, self.number)
+        return (lucky,) if self.first is None else (self.first, lucky)
+
+    def __str__(self) -> str:
+        first = "" if self.first is None else f"{self.first}+"
+        return f"{first}*{self.colour.letter}{self.number}"
+
+    def describe(self) -> str:
+        """Plain words: ``"lucky yellow 10"``, ``"red 13, then lucky yellow 10"``."""
+        lucky = f"lucky {self.colour.value} {self.number}"
+        return lucky if self.first is None else f"{self.first.describe()}, then {lucky}"
 
 
 #: MARKS[colour index][number]: the shared Mark value (numbers 0 and 1 unused).
