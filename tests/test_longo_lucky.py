@@ -265,3 +265,14 @@ def test_turn_outcomes_merge_lucky_and_plain_paths() -> None:
     plans = [p for ps in outcomes.values() for p in ps]
     assert len(plans) == len(legal_plans(state))
     assert any(isinstance(p.action1, LuckyMark) for p in plans)
+
+
+@given(st.text(alphabet="longoficalx0123456789:,- ", max_size=14))
+@settings(max_examples=300, deadline=None)
+def test_fuzz_lucky_layout_names(text: str) -> None:
+    """A layout name with lucky numbers is read, or refused with a ParseError."""
+    try:
+        layout = layout_named(text)
+    except ParseError:
+        return
+    assert layout_named(layout.key) == layout
