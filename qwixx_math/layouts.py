@@ -64,7 +64,7 @@ import enum
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .colours import COLOURS, Colour
@@ -160,6 +160,9 @@ class SheetLayout:
     #: Connected Chain: the pairs of chain cells, each ((row, position), (row, position)),
     #: sorted; ``()`` = none (CC1).
     chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
+    #: Qwixx Longo: the sheet's two lucky numbers ``(a, b)``, ``2 <= a < b <= 16`` (LG3);
+    #: ``()`` = none (the published ``longo`` layout: its printed pairs are unknown).
+    lucky: tuple[int, ...] = ()
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -260,13 +263,58 @@ class SheetLayout:
                 a2.setdefault((c, n), []).append(lock)
         object.__setattr__(self, "_a2", {k: tuple(v) for k, v in a2.items()})
         self._tables(locks)
+        self._check_lucky()
         object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
                                                 self.penalty_boxes, self.closed_rows_to_end,
                                                 self.weights, self.steps, self.exchange,
-                                                self.faces, self.lock_cells, self.chain)))
+                                                self.faces, self.lock_cells, self.chain,
+                                                self.lucky)))
 
     def __hash__(self) -> int:
         return self._hash
+
+    def _check_lucky(self) -> None:
+        """``lucky`` is ``()`` or two different numbers 2..16, ascending, on a layout of
+        8-sided dice (LG3: the lucky numbers are a Longo rule)."""
+        lucky = self.lucky
+        if lucky == ():
+            return
+        if not (isinstance(lucky, tuple) and len(lucky) == 2 and all(
+                isinstance(n, int) and not isinstance(n, bool) for n in lucky)
+                and 2 <= lucky[0] < lucky[1] <= self.top_number):
+            raise ParseError(f"layout {self.name}: the lucky numbers are two different numbers "
+                             f"2..{self.top_number}, smaller first, not {lucky!r}", rule="LG3")
+        if self.faces != 8:
+            raise ParseError(f"layout {self.name}: lucky numbers belong to a layout of 8-sided "
+                             "dice (Qwixx Longo)", rule="LG3")
+
+    def with_lucky(self, lucky: Sequence[int]) -> SheetLayout:
+        """This layout with the lucky numbers ``lucky`` (two numbers, or none; LG3), named
+        by its key: ``LONGO.with_lucky((5, 13)).name == "longo:5,13"``.
+
+        >>> LONGO.with_lucky((13, 5)).lucky, LONGO.with_lucky((5, 13)).key
+        ((5, 13), 'longo:5,13')
+        """
+        if isinstance(lucky, (str, bytes)) or not isinstance(lucky, Sequence):
+            raise ParseError(f"lucky numbers must be two numbers, not {shown(lucky)}",
+                             rule="LG3")
+        pair = tuple(sorted(lucky)) if all(
+            isinstance(n, int) and not isinstance(n, bool) for n in lucky) else tuple(lucky)
+        key = self.without_lucky().key
+        name = key if not pair else f"{key}:{','.join(str(n) for n in pair)}"
+        return replace(self, name=name, lucky=pair)
+
+    def without_lucky(self) -> SheetLayout:
+        """This layout without lucky numbers (itself when it has none)."""
+        if not self.lucky:
+            return self
+        return replace(self, name=self.name.partition(":")[0], lucky=())
+
+    def same_pad(self, other: SheetLayout) -> bool:
+        """Whether ``other`` is this layout apart from the lucky numbers (VARIANTS.md V1:
+        players of one Longo game may hold sheets with different lucky numbers)."""
+        return self == other or (isinstance(other, SheetLayout)
+                                 and self.without_lucky() == other.without_lucky())
 
     def _checked_weights(self) -> tuple[tuple[int, ...], ...]:
         """``weights`` checked (1 or 2 per cell, 1 on the last cell), ``()`` read as all 1."""
@@ -619,6 +667,8 @@ class SheetLayout:
         """A short unique name: the published layouts' names, else a spelled-out key."""
         if self.name in LAYOUTS and LAYOUTS[self.name] == self:
             return self.name
+        if self.lucky:  # a published pad with lucky numbers: 'longo:5,13' (LG3)
+            return f"{self.without_lucky().key}:{self.lucky[0]},{self.lucky[1]}"
         self.check_six_faces("a spelled-out layout key")
         rows = ".".join(
             "".join(f"{c.letter.upper() if w == 2 else c.letter}{n:x}"
@@ -748,7 +798,8 @@ class SheetLayout:
                 row["weights"] = list(weights)
             rows.append(row)
         out: dict[str, object] = {
-            "name": self.name, "confidence": self.confidence.value, "source": self.source,
+            "name": self.without_lucky().name, "confidence": self.confidence.value,
+            "source": self.source,
             "rows": rows, "lock_threshold": self.lock_threshold,
             "penalty_boxes": self.penalty_boxes, "closed_rows_to_end": self.closed_rows_to_end}
         if self.steps:
@@ -761,6 +812,8 @@ class SheetLayout:
             out["faces"] = self.faces
         if self.lock_cells != 1:
             out["lock_cells"] = self.lock_cells
+        if self.lucky:
+            out["lucky"] = list(self.lucky)
         return out
 
     @classmethod
@@ -815,8 +868,13 @@ class SheetLayout:
             layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
                                  steps=steps, exchange=exchange, chain=chain,
                                  confidence=Confidence(confidence), source=source, **ints)
+            if "lucky" in data:
+                layout = replace(layout, lucky=tuple(
+                    _json_int_list(data["lucky"], "lucky", 2, 2 * max(FACES))))
         except ParseError as exc:
             raise ParseError(f"{exc}") from None
+        if name in LAYOUTS and layout.lucky and LAYOUTS[name] == layout.without_lucky():
+            return LAYOUTS[name].with_lucky(layout.lucky)
         if name in LAYOUTS:
             if LAYOUTS[name] != layout:
                 raise ParseError(f"layout field 'name': {name!r} is a published layout and "
@@ -826,7 +884,8 @@ class SheetLayout:
 
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
-                "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain")
+                "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain",
+                "lucky")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -1118,7 +1177,8 @@ X_CHANGE = SheetLayout(
 #: Qwixx Longo (VARIANTS.md §8): eight-sided dice (LG1), rows of 15 cells, red and yellow
 #: 2..16, green and blue 16..2; the last two numbers of a row (15, 16 / 3, 2) are lock
 #: numbers, each needing 6 crosses and closing the row (LG2); rows score T(crosses), at
-#: most T(15) = 120 (LG6).  The lucky numbers (LG3-LG5) are not implemented.
+#: most T(15) = 120 (LG6).  Its printed lucky numbers are unknown: ``longo`` has none, and
+#: ``longo:A,B`` (:meth:`SheetLayout.with_lucky`) is Longo with the lucky numbers A, B (LG3).
 LONGO = SheetLayout.of_rows("longo", [
     [(n, c) for n in (range(2, 17) if c in (_R, _Y) else range(16, 1, -1))] for c in COLOURS
 ], lock_threshold=6, faces=8, lock_cells=2, confidence=Confidence.CHECKED,
@@ -1162,5 +1222,25 @@ def layout_named(name: str | SheetLayout) -> SheetLayout:
     if not isinstance(name, str):
         raise ParseError(f"unknown layout {shown(name)}; expected one of {', '.join(LAYOUTS)}")
     if name not in LAYOUTS:
+        if ":" in name:
+            return _lucky_layout(name)
         return SheetLayout.from_key(name)
     return LAYOUTS[name]
+
+
+_LUCKY_NAME = re.compile(r"([^:]+):([0-9]{1,2}),([0-9]{1,2})")
+
+
+def _lucky_layout(name: str) -> SheetLayout:
+    """The layout ``BASE:A,B``: the layout ``BASE`` with the lucky numbers A and B (LG3),
+    e.g. ``longo:5,13``."""
+    match = _LUCKY_NAME.fullmatch(name)
+    if match is None:
+        raise ParseError(f"unknown layout {shown(name)}; a layout with lucky numbers is "
+                         "written LAYOUT:A,B, e.g. 'longo:5,13'", rule="LG3")
+    base = layout_named(match.group(1))
+    a, b = int(match.group(2)), int(match.group(3))
+    if a >= b:
+        raise ParseError(f"layout {shown(name)}: the lucky numbers are two different numbers, "
+                         "smaller first ('longo:5,13')", rule="LG3")
+    return base.with_lucky((a, b))

@@ -26,6 +26,7 @@ __all__ = [
     "PENALTY_POINTS",
     "ROW_LENGTH",
     "Colour",
+    "LuckyMark",
     "Mark",
     "Roll",
     "Sheet",
@@ -193,6 +194,49 @@ def _exchange_sort_key(mark: Mark) -> tuple[int, int]:
 def _exchange_text(mark: Mark) -> str:
     return (f"x{mark.field}" if not mark.crosses
             else f"{mark.colour.letter}{mark.number}@x{mark.field}")
+
+
+@dataclass(frozen=True, slots=True)
+class LuckyMark(Mark):
+    """Qwixx Longo's lucky cross (VARIANTS.md LG3): in action 1, when the white sum is one
+    of the sheet's lucky numbers, the next cell ``number`` of a row ``colour`` with the
+    fewest crosses.  It is a player's action-1 choice, in place of a white-sum mark
+    (Option ``lg_lucky_mode = instead``, LG4), or after the white-sum mark ``first``
+    (``additional``: a second voluntary cross, V3; ``first`` None if there was none).
+
+    Written ``*y10``, or ``r13+*y10`` after a first mark (:func:`qwixx_math.notation.format_mark`).
+    A lucky mark never equals the plain :class:`Mark` of its cell.
+    """
+
+    first: Mark | None = None
+
+    def __post_init__(self) -> None:
+        Mark.__post_init__(self)
+        if self.field is not None:
+            raise ParseError(f"a lucky cross is no X-Change exchange (field {self.field!r}); "
+                             "write its first mark as LuckyMark(colour, number, first=mark)",
+                             rule="LG3")
+        first = self.first
+        if first is not None and (not isinstance(first, Mark) or isinstance(first, LuckyMark)):
+            raise ParseError(f"LuckyMark.first must be a plain Mark or None, not {first!r}",
+                             rule="LG4")
+
+    @property
+    def cells(self) -> tuple[Mark, ...]:
+        """The crosses this choice makes, in order: ``first`` (if any), then the lucky cell
+        (as a plain :class:`Mark`).  (:attr:`Mark.crosses`, True here, says only that it
+        crosses something.)"""
+        lucky = Mark(self.colour, self.number)
+        return (lucky,) if self.first is None else (self.first, lucky)
+
+    def __str__(self) -> str:
+        first = "" if self.first is None else f"{self.first}+"
+        return f"{first}*{self.colour.letter}{self.number}"
+
+    def describe(self) -> str:
+        """Plain words: ``"lucky yellow 10"``, ``"red 13, then lucky yellow 10"``."""
+        lucky = f"lucky {self.colour.value} {self.number}"
+        return lucky if self.first is None else f"{self.first.describe()}, then {lucky}"
 
 
 #: MARKS[colour index][number]: the shared Mark value (numbers 0 and 1 unused).

@@ -36,7 +36,7 @@ from typing import Any
 
 from .errors import InvalidStateError, ParseError
 from .layouts import OFFICIAL, SheetLayout, layout_named
-from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
+from .model import COLOURS, Colour, LuckyMark, Mark, Roll, Sheet, TurnPlan
 
 __all__ = [
     "colour_set",
@@ -50,6 +50,7 @@ __all__ = [
     "mark_to_json",
     "parse_action1",
     "parse_colours",
+    "parse_lucky_mark",
     "parse_mark",
     "parse_plan",
     "parse_roll",
@@ -484,11 +485,12 @@ def roll_from_json(data: object, faces: int = 6) -> Roll:
 # -- marks and plans ------------------------------------------------------------------------------
 
 def format_mark(mark: Mark | None) -> str:
-    """``r8``, or ``-`` for no mark."""
+    """``r8``, or ``-`` for no mark; a lucky cross (Qwixx Longo, LG3) ``*y10``, after a
+    white-sum mark ``r13+*y10`` (LG4)."""
     if mark is not None:
         _require(mark, Mark, "a mark")
-    if mark is not None and mark.field is not None:
-        return str(mark)  # r3@x2, x2 (Qwixx X-Change)
+        if isinstance(mark, LuckyMark) or mark.field is not None:
+            return str(mark)  # *y10, r13+*y10 (Longo); r3@x2, x2 (Qwixx X-Change)
     return "-" if mark is None else f"{mark.colour.letter}{mark.number}"
 
 
@@ -496,6 +498,8 @@ def parse_mark(text: str) -> Mark:
     """Read a mark: ``r8``, ``red 8``, ``G:12``; an X-Change exchange ``r3@x2`` (red 3
     for the white sum through field 2), a field spent alone ``x2`` (XC1, XC4)."""
     text = _require_str(text, "a mark")
+    if "*" in text:
+        return parse_lucky_mark(text)
     exchange = _EXCHANGE.match(text)
     if exchange is not None:
         field = _int(exchange.group(2), text, exchange.start(2), "an X-Change field number")
@@ -513,6 +517,37 @@ def parse_mark(text: str) -> Mark:
         raise ParseError(f"a row holds the numbers 2 to 12, not {digits}", text,
                          match.start(2), rule="R2")
     return Mark(colour, number)
+
+
+def parse_lucky_mark(text: str) -> LuckyMark:
+    """Read a lucky cross of Qwixx Longo (LG3): ``*y10``, or ``r13+*y10`` after the
+    white-sum mark ``r13`` (``lg_lucky_mode = additional``, LG4); numbers 2 to 16.
+
+    >>> parse_lucky_mark("r13+*y10").describe()
+    'red 13, then lucky yellow 10'
+    """
+    text = _require_str(text, "a lucky mark")
+    head, plus, tail = text.rpartition("+")
+    star = tail.find("*")
+    if star < 0 or tail[:star].strip(_SPACE) or "*" in head:
+        raise ParseError(f"expected a lucky mark such as '*y10' or 'r13+*y10', not {text!r}",
+                         text, 0, rule="LG3")
+    lucky = _longo_mark(tail[star + 1:], text, len(head) + len(plus) + star + 1)
+    first = _longo_mark(head, text, 0) if plus else None
+    return LuckyMark(lucky.colour, lucky.number, first=first)
+
+
+def _longo_mark(part: str, text: str, offset: int) -> Mark:
+    """The plain mark ``part`` of ``text`` (at ``offset``), numbers 2 to 16 (LG1)."""
+    match = _MARK.match(part)
+    if match is None:
+        raise ParseError(f"expected a mark such as 'y10', not {part!r}", text, offset)
+    digits = match.group(2)
+    number = int(digits) if len(digits) <= 3 else 0
+    if not 2 <= number <= 16:
+        raise ParseError(f"a row holds the numbers 2 to 16 (Qwixx Longo), not {digits}", text,
+                         offset + match.start(2), rule="R2")
+    return Mark(_colour(match.group(1)), number)
 
 
 def _parse_optional_mark(text: str) -> Mark | None:
@@ -553,9 +588,16 @@ def parse_action1(text: str) -> tuple[Mark | None, ...]:
 
 
 def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
-    """``{"colour": "red", "number": 8}`` or None."""
+    """``{"colour": "red", "number": 8}`` or None; a lucky cross (LG3) adds ``"lucky": true``
+    and, after a white-sum mark (LG4), ``"first": {"colour": ..., "number": ...}``."""
     if mark is not None:
         _require(mark, Mark, "a mark")
+        if isinstance(mark, LuckyMark):
+            out: dict[str, Any] = {"colour": mark.colour.value, "number": mark.number,
+                                   "lucky": True}
+            if mark.first is not None:
+                out["first"] = mark_to_json(mark.first)
+            return out
     if mark is not None and mark.field is not None:  # Qwixx X-Change
         if not mark.crosses:
             return {"field": mark.field}
@@ -571,6 +613,8 @@ def mark_from_json(data: object, top: int = 12) -> Mark | None:
         return None
     if isinstance(data, str):
         return _parse_optional_mark(data)
+    if isinstance(data, dict) and "lucky" in data and set(data) <= _LUCKY_FIELDS:
+        return _lucky_from_json(data, top)
     if isinstance(data, dict) and "field" in data:
         return _exchange_mark_from_json(data, top)
     if not isinstance(data, dict) or set(data) != {"colour", "number"}:
@@ -596,6 +640,20 @@ def _exchange_mark_from_json(data: dict[Any, Any], top: int) -> Mark:
     plain = mark_from_json({"colour": data["colour"], "number": data["number"]}, top)
     assert plain is not None
     return Mark(plain.colour, plain.number, field)
+_LUCKY_FIELDS = frozenset({"colour", "number", "lucky", "first"})
+
+
+def _lucky_from_json(data: dict[str, Any], top: int) -> LuckyMark:
+    """A lucky cross's JSON form (:func:`mark_to_json`)."""
+    if data["lucky"] is not True:
+        raise ParseError('a lucky mark says "lucky": true', rule="LG3")
+    plain = mark_from_json({k: data.get(k) for k in ("colour", "number")}, top)
+    first = data.get("first")
+    if first is not None and not (isinstance(first, dict) and set(first) == {"colour", "number"}):
+        raise ParseError('a lucky mark\'s "first" is a mark {"colour": ..., "number": ...}',
+                         rule="LG4")
+    assert plain is not None
+    return LuckyMark(plain.colour, plain.number, first=mark_from_json(first, top))
 
 
 def plan_to_json(plan: TurnPlan) -> dict[str, Any]:

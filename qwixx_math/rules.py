@@ -48,6 +48,7 @@ from .model import (
     LAST_POSITION,
     MARKS,
     Colour,
+    LuckyMark,
     Mark,
     Roll,
     Sheet,
@@ -67,7 +68,7 @@ from .notation import (
     sheet_from_json,
     sheet_to_json,
 )
-from .ruleset import DieRemoval, EndCheck, Ruleset
+from .ruleset import DieRemoval, EndCheck, LuckyCandidates, LuckyMode, Ruleset
 
 __all__ = [
     "COLOURS_TO_END",
@@ -78,12 +79,14 @@ __all__ = [
     "legal_action1",
     "legal_action2",
     "legal_plans",
+    "lucky_cells",
     "mark_key",
     "new_game",
     "plan_key",
     "random_roll",
     "turn_outcomes",
     "why_not_exchange",
+    "why_not_lucky",
     "why_not_mark",
 ]
 
@@ -188,7 +191,7 @@ class GameState:
             raise ParseError(f"GameState.phase must be a Phase, not {self.phase!r}")
         layout = self.sheets[0].layout
         for i, sheet in enumerate(self.sheets):
-            if sheet.layout != layout:
+            if sheet.layout != layout and not layout.same_pad(sheet.layout):  # V1: lucky pairs
                 raise InvalidStateError(
                     "R2", f"player {i}'s sheet is of layout {sheet.layout.name}, player 0's of "
                           f"{layout.name}: every player plays the same sheet")
@@ -259,6 +262,9 @@ class GameState:
         a colour closed in action 1 was rolled)."""
         layout = self.sheets[0].layout
         for i, mark in enumerate(action1):
+            if isinstance(mark, LuckyMark):  # the lucky cross, after the white sum (LG3, LG4)
+                _check_lucky_on_sheet(self.sheets[i], i, mark, roll.white_sum)
+                mark = mark.first
             if mark is None:
                 continue
             if mark.field is not None:
@@ -277,7 +283,7 @@ class GameState:
                 raise InvalidStateError(
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not on their sheet "
                           f"{format_sheet(self.sheets[i])}")
-        closed_now = {m.colour for m in action1 if m is not None and closes(layout, m)}
+        closed_now = {m.colour for m in _action1_marks(action1) if closes(layout, m)}
         _check_roll_dice(roll, self.closed - closed_now, layout)
 
     @classmethod
@@ -388,6 +394,15 @@ class GameState:
                     "R14", f"the game ended when player {ended_at}'s mark closed a second "
                            f"colour; player {i} may not mark {mark.describe()} "
                            "(end_check=sequential)", i)
+            lucky: LuckyMark | None = None
+            if isinstance(mark, LuckyMark):  # Longo's lucky cross (LG3-LG5)
+                lucky = mark
+                if mark.first is None:
+                    sheets[i] = self._lucky_cross(i, sheets[i], mark, closed, closers)
+                    if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
+                        ended_at = i
+                    continue
+                mark = mark.first
             if mark.field is not None:  # an exchange (XC1-XC4): the field is used
                 sheets[i] = self._exchanged(i, mark, sheets[i], s)
                 if not mark.crosses:
@@ -417,10 +432,33 @@ class GameState:
                 closers.setdefault(colour, i)
                 closed.add(colour)
             sheets[i] = sheet.marked(colour.index, pos)
+            if lucky is not None:
+                sheets[i] = self._lucky_cross(i, sheets[i], lucky, closed, closers)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
                 ended_at = i
         return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
                                   tuple(choices))
+
+    def _lucky_cross(self, i: int, sheet: Sheet, lucky: LuckyMark, closed: set[Colour],
+                     closers: dict[Colour, int]) -> Sheet:
+        """Player ``i``'s ``sheet`` after the lucky cross ``lucky`` (LG3-LG5), checked against
+        the colours closed as action 1 began (V5); a lock number it crosses closes the row
+        (LG2), entered in ``closed`` and ``closers`` as :meth:`with_action1` does."""
+        assert self.roll is not None
+        reason = why_not_lucky(self.ruleset, sheet, self.closed, self.roll.white_sum, lucky)
+        if reason is not None:
+            raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
+        colour = lucky.colour
+        layout = sheet.layout
+        pos = layout.pos[colour.index][lucky.number]
+        if 1 << pos & layout.lock_bits[colour.index]:
+            if colour in closers and not self.ruleset.simultaneous_close:
+                raise self._illegal(
+                    "R10", f"player {closers[colour]} closes {colour.value} first; "
+                           f"player {i} may not close it too (simultaneous_close=False)", i)
+            closers.setdefault(colour, i)
+            closed.add(colour)
+        return sheet.marked(colour.index, pos)
 
     def with_simultaneous_action1(self, choices: Sequence[Mark | None]
                                   ) -> tuple[GameState, tuple[IllegalMoveError, ...]]:
@@ -486,6 +524,9 @@ class GameState:
         if mark is not None:
             if not isinstance(mark, Mark):
                 raise ParseError("the action-2 choice must be a Mark or None")
+            if isinstance(mark, LuckyMark):
+                raise self._illegal("LG3", f"a lucky cross ({mark}) is made in action 1 only; a "
+                                           "white + colour sum never triggers it", a)
             reason = self._why_not_action2(mark)
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
@@ -826,6 +867,8 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
         both = plain + exchange_action1(sheet, roll.white_sum, closed, state.ruleset)
         return tuple(sorted(both, key=lambda m: (
             mark_key(layout, m), -1 if m.field is None else m.field)))
+    if layout.lucky:
+        return plain + _lucky_action1(state.ruleset, sheet, closed, roll.white_sum, plain)
     return plain
 
 
@@ -997,6 +1040,129 @@ def die_options(sheet: Sheet, die: Colour, face: int, white: tuple[int, int],
 
 
 
+def lucky_cells(sheet: Sheet, closed: frozenset[Colour],
+                candidates: LuckyCandidates = LuckyCandidates.OPEN_ROWS) -> tuple[Mark, ...]:
+    """The cells a lucky cross may take on ``sheet`` (VARIANTS.md LG3, LG5, V9), ``closed``
+    the colours closed as action 1 began (V5): the next cell of each row with the fewest
+    crosses, in row order.
+
+    The candidates are the rows not in ``closed`` (``open_rows``: a tied row without a
+    legal next cell offers nothing) or only those with a legal next cell
+    (``open_with_next_cell``).  A row's crosses are its crossed cells (a row this player
+    locked earlier in the same action 1 is still open, without its lock box, and has no
+    next cell).  The next cell is the one right of the row's last cross, if R7 and LG2
+    allow it.  Sheets without lucky numbers are read the same way (the caller checks the
+    white sum).
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> sheet = parse_sheet("longo:5,13|r:2,4,5,7,9,10/y:6,9/g:16,15/b:16,12,8")
+    >>> [str(m) for m in lucky_cells(sheet, frozenset())]     # VARIANTS.md §8.3, example 1
+    ['y10', 'g14']
+    """
+    layout = sheet.layout
+    rows: list[tuple[int, int, int]] = []  # (colour index, crosses, next position or -1)
+    for colour in layout.locks:
+        if colour in closed:
+            continue
+        ci = colour.index
+        mask = sheet.masks[ci]
+        locked = mask & layout.lock_bits[ci] != 0
+        nxt = mask.bit_length()
+        if locked or not layout.allowed[ci][mask] >> nxt & 1:
+            nxt = -1
+        rows.append((ci, layout.count[ci][mask] - locked, nxt))
+    if candidates is LuckyCandidates.OPEN_WITH_NEXT_CELL:
+        rows = [row for row in rows if row[2] >= 0]
+    if not rows:
+        return ()
+    fewest = min(crosses for _, crosses, _ in rows)
+    return tuple(MARKS[ci][layout.numbers[layout.row_of[ci]][nxt]]
+                 for ci, crosses, nxt in rows if crosses == fewest and nxt >= 0)
+
+
+def why_not_lucky(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], white_sum: int,
+                  mark: Mark) -> tuple[str, str] | None:
+    """None when ``mark`` (a :class:`~qwixx_math.model.LuckyMark`, or the plain mark of its
+    cell) is a legal lucky cross on ``sheet`` for the white sum ``white_sum``, ``closed``
+    the colours closed as action 1 began; else ``(rule id, reason)`` naming LG3, LG4 or
+    LG5.  Under ``lg_lucky_mode = additional`` the sheet is the one after the mark's
+    ``first`` cross (:meth:`GameState.with_action1` passes it)."""
+    layout = sheet.layout
+    where = f"{mark.colour.value} {mark.number}"
+    if not layout.lucky:
+        return ("LG3", f"layout {layout.name} has no lucky numbers, so no lucky cross ({where})")
+    if white_sum not in layout.lucky:
+        pair = " and ".join(str(n) for n in layout.lucky)
+        return ("LG3", f"the white sum {white_sum} is not a lucky number of the sheet ({pair}), "
+                       f"so no lucky cross ({where})")
+    if isinstance(mark, LuckyMark) and mark.first is not None \
+            and ruleset.lg_lucky_mode is LuckyMode.INSTEAD:
+        return ("LG4", f"the lucky cross is taken instead of the white-sum cross "
+                       f"(lg_lucky_mode=instead), not after {mark.first.describe()}")
+    cells = lucky_cells(sheet, closed, ruleset.lg_lucky_candidates)
+    plain = MARKS[mark.colour.index][mark.number]
+    if plain in cells:
+        return None
+    if mark.colour in closed:
+        return ("R9", f"{mark.colour.value} is closed; nobody may mark it any more")
+    if not cells:
+        return ("LG5", f"no row with the fewest crosses has a legal next cell "
+                       f"(lg_lucky_candidates={ruleset.lg_lucky_candidates.value}): no lucky "
+                       f"cross ({where})")
+    if mark.colour in {m.colour for m in cells}:
+        return ("LG3", f"the lucky cross takes the next cell of its row, "
+                       f"{', '.join(m.describe() for m in cells if m.colour is mark.colour)}, "
+                       f"not {mark.number}")
+    options = ", ".join(m.describe() for m in cells)
+    return ("LG3", f"{mark.colour.value} is not a row with the fewest crosses that has a next "
+                   f"cell; the lucky cross may take {options}, not {where}")
+
+
+def _lucky_action1(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], white_sum: int,
+                   marks: tuple[Mark, ...]) -> tuple[Mark, ...]:
+    """The lucky crosses :func:`legal_action1` adds to the white-sum ``marks`` on a sheet
+    with lucky numbers (LG3, LG4): none unless the white sum is lucky; the lucky cells
+    alone, and under ``additional`` each white-sum mark followed by a lucky cell of the
+    sheet it leaves."""
+    if white_sum not in sheet.layout.lucky:
+        return ()
+    out = [LuckyMark(m.colour, m.number) for m in lucky_cells(
+        sheet, closed, ruleset.lg_lucky_candidates)]
+    if ruleset.lg_lucky_mode is LuckyMode.ADDITIONAL:
+        layout = sheet.layout
+        for first in marks:
+            after = sheet.marked(first.colour.index, layout.pos[first.colour.index][first.number])
+            out.extend(LuckyMark(m.colour, m.number, first=first) for m in lucky_cells(
+                after, closed, ruleset.lg_lucky_candidates))
+    return tuple(out)
+
+
+def _check_lucky_on_sheet(sheet: Sheet, player: int, mark: LuckyMark, white_sum: int) -> None:
+    """An action-2 state's lucky action-1 cross: its white sum is lucky and its cell is
+    crossed on the player's sheet (LG3)."""
+    layout = sheet.layout
+    if white_sum not in layout.lucky:
+        raise InvalidStateError(
+            "LG3", f"player {player}'s action-1 lucky cross {mark} needs a lucky white sum, "
+                   f"not {white_sum}")
+    pos = layout.pos[mark.colour.index][mark.number]
+    if pos < 0 or not sheet.masks[mark.colour.index] >> pos & 1:
+        raise InvalidStateError(
+            "LG3", f"player {player}'s action-1 lucky cross {mark} is not on their sheet "
+                   f"{format_sheet(sheet)}")
+
+
+def _action1_marks(action1: Sequence[Mark | None]) -> list[Mark]:
+    """Every cross of the action-1 choices: a lucky cross and the mark before it (LG4)."""
+    out: list[Mark] = []
+    for mark in action1:
+        if isinstance(mark, LuckyMark):
+            out.extend(mark.cells)
+        elif mark is not None:
+            out.append(mark)
+    return out
+
+
 def mark_key(layout: SheetLayout, mark: Mark | None) -> tuple[int, int, int]:
     """The order of marks on ``layout``: none first, then by row (red, yellow, green,
     blue) and left to right (on the official sheet, ``Mark.sort_key``'s order)."""
@@ -1053,6 +1219,10 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
     elif phase is Phase.ACTION1:
         assert state.roll is not None
         if number != state.roll.white_sum:
+            sheet = state.sheets[player]
+            if state.roll.white_sum in sheet.layout.lucky:  # a lucky cross (LG3)
+                return why_not_lucky(state.ruleset, sheet, state.closed, state.roll.white_sum,
+                                     LuckyMark(colour, number))
             return ("R5", f"action 1 marks the white sum {state.roll.white_sum}, not {number}")
     if colour in state.closed:
         return ("R9", f"{colour.value} is closed; nobody may mark it any more")

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import ParseError
 
-__all__ = ["DieRemoval", "EndCheck", "Ruleset", "ruleset_for"]
+__all__ = ["DieRemoval", "EndCheck", "LuckyCandidates", "LuckyMode", "Ruleset", "ruleset_for"]
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
@@ -40,6 +40,26 @@ class EndCheck(Enum):
     SEQUENTIAL = "sequential"
     #: Dialect: only at the end of the turn; the active player always gets action 2.
     END_OF_TURN = "end_of_turn"
+
+
+class LuckyMode(Enum):
+    """Qwixx Longo's lucky cross and the action-1 cross (VARIANTS.md LG4, Option
+    ``lg_lucky_mode``)."""
+
+    #: Default: the lucky cross *is* the player's action-1 cross, in place of the white sum.
+    INSTEAD = "instead"
+    #: The lucky cross may follow the player's action-1 cross: a second voluntary cross (V3).
+    ADDITIONAL = "additional"
+
+
+class LuckyCandidates(Enum):
+    """The rows among which Qwixx Longo's lucky cross takes the fewest crosses (LG5, Option
+    ``lg_lucky_candidates``)."""
+
+    #: Default: the open rows; if no row with the fewest has a legal next cell, no lucky cross.
+    OPEN_ROWS = "open_rows"
+    #: The open rows that have a legal next cell.
+    OPEN_WITH_NEXT_CELL = "open_with_next_cell"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +90,10 @@ class Ruleset:
     #: Qwixx X-Change, XC5: exchanges in action 2 too.  Only False is implemented; True
     #: raises ParseError naming XC5.
     xc_in_action2: bool = False
+    #: Qwixx Longo's Options (VARIANTS.md LG4, LG5); they matter only on a sheet with
+    #: lucky numbers.
+    lg_lucky_mode: LuckyMode = LuckyMode.INSTEAD
+    lg_lucky_candidates: LuckyCandidates = LuckyCandidates.OPEN_ROWS
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -90,6 +114,12 @@ class Ruleset:
         if not isinstance(self.end_check, EndCheck):
             raise ParseError(f"Ruleset.end_check must be an EndCheck, not {self.end_check!r}")
         _check_cc3(self.cc_partner_moves_frontier)
+        if not isinstance(self.lg_lucky_mode, LuckyMode):
+            raise ParseError(f"Ruleset.lg_lucky_mode must be a LuckyMode, not "
+                             f"{self.lg_lucky_mode!r}", rule="LG4")
+        if not isinstance(self.lg_lucky_candidates, LuckyCandidates):
+            raise ParseError(f"Ruleset.lg_lucky_candidates must be a LuckyCandidates, not "
+                             f"{self.lg_lucky_candidates!r}", rule="LG5")
 
     @property
     def is_official(self) -> bool:
@@ -102,8 +132,9 @@ class Ruleset:
         return self.action2_after_game_end or self.end_check is EndCheck.END_OF_TURN
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object form (all fields, enum values as strings)."""
-        return {
+        """The JSON object form (all fields, enum values as strings; Longo's Options only
+        when they are not their default)."""
+        out: dict[str, Any] = {
             "players": self.players,
             "action2_after_game_end": self.action2_after_game_end,
             "die_removal": self.die_removal.value,
@@ -112,6 +143,11 @@ class Ruleset:
             # the X-Change Options only when set, so that other rulesets read as before
             **{name: True for name in _XC_OPTIONS if getattr(self, name)},
         }
+        if self.lg_lucky_mode is not LuckyMode.INSTEAD:
+            out["lg_lucky_mode"] = self.lg_lucky_mode.value
+        if self.lg_lucky_candidates is not LuckyCandidates.OPEN_ROWS:
+            out["lg_lucky_candidates"] = self.lg_lucky_candidates.value
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> Ruleset:
@@ -119,7 +155,8 @@ class Ruleset:
         if not isinstance(data, dict):
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
-                 "simultaneous_close", "cc_partner_moves_frontier", *_XC_OPTIONS}
+                 "simultaneous_close", "cc_partner_moves_frontier", *_XC_OPTIONS,
+                 "lg_lucky_mode", "lg_lucky_candidates"}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
@@ -134,6 +171,11 @@ class Ruleset:
             kwargs["die_removal"] = _enum(DieRemoval, data["die_removal"], "die_removal")
         if "end_check" in data:
             kwargs["end_check"] = _enum(EndCheck, data["end_check"], "end_check")
+        if "lg_lucky_mode" in data:
+            kwargs["lg_lucky_mode"] = _enum(LuckyMode, data["lg_lucky_mode"], "lg_lucky_mode")
+        if "lg_lucky_candidates" in data:
+            kwargs["lg_lucky_candidates"] = _enum(LuckyCandidates, data["lg_lucky_candidates"],
+                                                  "lg_lucky_candidates")
         return cls(**kwargs)
 
 
@@ -151,7 +193,8 @@ def _check_cc3(value: object) -> None:
 _XC_OPTIONS = ("xc_field_without_cross", "xc_in_action2")
 
 
-def _enum(kind: type[DieRemoval] | type[EndCheck], value: object, name: str) -> Any:
+def _enum(kind: type[DieRemoval] | type[EndCheck] | type[LuckyMode] | type[LuckyCandidates],
+          value: object, name: str) -> Any:
     choices = [m.value for m in kind]
     if not isinstance(value, str) or value not in choices:
         raise ParseError(f"Ruleset.{name} must be one of {', '.join(choices)}, not {value!r}")

@@ -384,6 +384,11 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
+#: Every path into a JSON value (the value's own path ``()`` first), for tests that edit
+#: records field by field.
+json_paths = _paths
+
+
 def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     if not path:
         return new

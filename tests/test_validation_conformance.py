@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qwixx_math.errors import IllegalMoveError, ParseError
-from qwixx_math.model import COLOURS, Mark
+from qwixx_math.layouts import SheetLayout
+from qwixx_math.model import COLOURS, LuckyMark, Mark
 from qwixx_math.notation import mark_from_json, mark_to_json, roll_from_json
 from qwixx_math.rules import GameState, Phase
 from qwixx_math.ruleset import Ruleset
@@ -30,6 +31,30 @@ CHECKED_IN = Path(__file__).resolve().parents[1] / "qwixx_math" / "data" / "conf
 #: (red and yellow read 2..12, green and blue 12..2).
 ALL_MARKS = [Mark(c, n) for c in COLOURS
              for n in (range(2, 13) if c.value in ("red", "yellow") else range(12, 1, -1))]
+
+
+def _candidates(layout: SheetLayout, white_sum: int = 0) -> list[Mark]:
+    """Every action-1 choice to try on ``layout``: the 44 marks, or on Qwixx Longo (LG1) the
+    60 marks 2..16 and, with lucky numbers (LG3, LG4), every lucky cross alone or after a
+    mark of the ``white_sum`` (a first cross of another number breaks R5)."""
+    if layout.faces == 6:
+        return ALL_MARKS
+    plain = [Mark(c, n) for c in COLOURS
+             for n in (range(2, 17) if c.value in ("red", "yellow") else range(16, 1, -1))]
+    if not layout.lucky:
+        return plain
+    firsts = [m for m in plain if m.number == white_sum]
+    lucky = [LuckyMark(m.colour, m.number, first=first) for m in plain for first in (None, *firsts)]
+    return plain + lucky
+
+
+def _longo_order(layout: SheetLayout, marks: list[Mark]) -> list[Mark]:
+    """The corpus's order of legal moves on Longo: plain marks, then lucky crosses, each by
+    row and left to right (then by their text)."""
+    if layout.faces == 6:
+        return marks
+    return sorted(marks, key=lambda m: (isinstance(m, LuckyMark), m.colour.index,
+                                        layout.pos[m.colour.index][m.number], str(m)))
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -69,7 +94,11 @@ def test_manifest_counts_hashes_and_coverage() -> None:
     assert set(manifest["switches"]) == {
         "action2_after_game_end=true", "die_removal=end_of_turn", "end_check=end_of_turn",
         "end_check=sequential", "simultaneous_close=false",
-        "xc_field_without_cross=true"}  # Qwixx X-Change (XC4)
+        "xc_field_without_cross=true",  # Qwixx X-Change (XC4)
+        "lg_lucky_candidates=open_with_next_cell", "lg_lucky_mode=additional"}
+    for rule in (f"LG{i}" for i in range(1, 6)):  # Qwixx Longo: a legal and an illegal case
+        verdicts = {c["legal"] for c in LEGALITY if rule in c["rule_ids"] or c["rule"] == rule}
+        assert verdicts == {True, False}, rule
 
 
 def test_cases_are_language_neutral_and_stably_formatted() -> None:
@@ -137,7 +166,7 @@ def _rule(exc: Exception) -> str:
     if isinstance(exc, IllegalMoveError):
         return exc.rule
     head = str(exc).split(":", 1)[0]
-    assert head.startswith("R"), str(exc)
+    assert head.startswith(("R", "LG")), str(exc)
     return head
 
 
@@ -147,7 +176,7 @@ def _verdict(case: dict[str, Any]) -> dict[str, Any]:
     assert state.ruleset == Ruleset.from_json(case["ruleset"])
     active = state.active
     try:
-        rolled = state.with_roll(roll_from_json(case["roll"]))
+        rolled = state.with_roll(roll_from_json(case["roll"], state.layout.faces))
     except (IllegalMoveError, ParseError) as exc:
         return {"legal": False, "rule": _rule(exc), "player": active, "legal_moves": None}
     if case["step"] == "roll":
@@ -155,7 +184,7 @@ def _verdict(case: dict[str, Any]) -> dict[str, Any]:
     choices: list[Mark | None] = []
     for i, raw in enumerate(case["action1"]):
         try:
-            choices.append(mark_from_json(raw))
+            choices.append(mark_from_json(raw, state.layout.top_number))
         except ParseError as exc:
             return {"legal": False, "rule": _rule(exc), "player": i, "legal_moves": None}
     if case["step"] == "action1":
@@ -168,7 +197,8 @@ def _verdict(case: dict[str, Any]) -> dict[str, Any]:
             alone[player] = None
             rolled.with_action1(alone)  # a single illegal choice per case
         moves = []
-        for mark in ALL_MARKS:
+        assert rolled.roll is not None
+        for mark in _candidates(state.layout, rolled.roll.white_sum):
             trial = list(choices)
             trial[player] = mark
             try:
@@ -178,14 +208,16 @@ def _verdict(case: dict[str, Any]) -> dict[str, Any]:
                     continue
             moves.append(mark)
         return {"legal": legal, "rule": rule, "player": player,
-                "legal_moves": [mark_to_json(m) for m in moves]}
+                "legal_moves": [mark_to_json(m) for m in _longo_order(state.layout, moves)]}
     after = rolled.with_action1(choices)
-    mark = mark_from_json(case["action2"])
+    mark = mark_from_json(case["action2"], state.layout.top_number)
     if after.phase is Phase.OVER:
         return {"legal": mark is None, "rule": None if mark is None else "R15",
                 "player": active, "legal_moves": []}
     moves = []
-    for candidate in ALL_MARKS:
+    for candidate in _candidates(state.layout):
+        if isinstance(candidate, LuckyMark):
+            continue
         try:
             after.with_action2(candidate)
         except IllegalMoveError:
@@ -234,10 +266,11 @@ def _points(sheet: dict[str, Any], layout: str = "official") -> int:
 @pytest.mark.parametrize("case", TRANSITIONS, ids=[c["id"] for c in TRANSITIONS])
 def test_transition_case_replays(case: dict[str, Any]) -> None:
     state = GameState.from_json(case["state"])
-    after = state.with_roll(roll_from_json(case["roll"])).with_action1(
-        [mark_from_json(m) for m in case["action1"]])
+    top = state.layout.top_number
+    after = state.with_roll(roll_from_json(case["roll"], state.layout.faces)).with_action1(
+        [mark_from_json(m, top) for m in case["action1"]])
     if after.phase is not Phase.OVER:
-        after = after.with_action2(mark_from_json(case["action2"]))
+        after = after.with_action2(mark_from_json(case["action2"], top))
     else:
         assert case["action2"] is None
     assert after.to_json() == case["result_state"]

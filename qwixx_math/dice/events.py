@@ -37,7 +37,7 @@ independent given the whites and offer disjoint cells (a cell has one colour);
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -246,7 +246,10 @@ def _prepare(sheet: Sheet | str, closed: Iterable[Colour | str] | str,
         raise ParseError(f"expected a Ruleset, not {type(rs).__name__}")
     shut = extra | sheet.locked
     layout = sheet.layout
-    layout.check_six_faces("the turn-event calculator")
+    if layout.lucky:  # the events assume one action-1 cross of the white sum (R5)
+        raise ParseError(f"the turn-event calculator does not handle lucky numbers yet "
+                         f"(layout {layout.name}); ask about the layout without them",
+                         rule="LG3")
     stray = shut - frozenset(layout.locks)
     if stray:
         raise InvalidStateError(
@@ -446,9 +449,14 @@ def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
 
 def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: int,
             end_close: int, third: bool, marks: dict[int, int],
-            layout: SheetLayout = OFFICIAL) -> PlayerEvents:
+            layout: SheetLayout = OFFICIAL,
+            closing: Sequence[int] | None = None) -> PlayerEvents:
+    """``closing``: per colour, the outcomes (out of ``den``) in which some lock number of
+    the row is markable, needed when a row has two (Longo, LG2); else the last cell's
+    chance is the row's."""
     table = tuple(tuple(Fraction(x, den) for x in row) for row in counts)
-    close = tuple(row[-1] if row else Fraction(0) for row in table)
+    close = (tuple(row[-1] if row else Fraction(0) for row in table) if closing is None
+             else tuple(Fraction(x, den) for x in closing))
     end_c = Fraction(end_close, total)
     return PlayerEvents(
         table=table,
@@ -461,7 +469,14 @@ def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: 
     )
 
 
-_PAIRS = tuple(((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
+def _pairs(faces: int = 6) -> tuple[tuple[tuple[int, int], int], ...]:
+    """The unordered white pairs of dice of ``faces`` sides, each with its weight (1 for a
+    double, else 2): 21 pairs of six-sided dice, 36 of eight-sided (LG1)."""
+    return tuple(((a, b), 1 if a == b else 2)
+                 for a in range(1, faces + 1) for b in range(a, faces + 1))
+
+
+_PAIRS = _pairs()
 
 
 def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEvents:
@@ -469,12 +484,15 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
     rules core's state after action 1 and what each coloured die offers in action 2
     (:func:`qwixx_math.rules.die_options`); the dice are independent given the whites
     and offer disjoint cells, so each event is a sum or product over the dice.  Counts
-    are out of 6**6 (a die not rolled counts as a neutral die, as in the closed forms)."""
+    are out of F**6 for dice of F sides (6, or 8 on Longo, LG1; a die not rolled counts as
+    a neutral die, as in the closed forms)."""
     layout = sheet.layout
     state = _base_state(sheet, shut, rs)
     dice = [c for c in layout.locks if c not in shut]
-    neutral = 6 ** (len(COLOURS) - len(dice))
-    coloured = 6 ** len(COLOURS)  # outcomes of the four coloured dice per white pair
+    sides = layout.faces
+    total = sides ** 6
+    neutral = sides ** (len(COLOURS) - len(dice))
+    coloured = sides ** len(COLOURS)  # outcomes of the four coloured dice per white pair
     to_end = layout.closed_rows_to_end
     third = sheet.penalties == layout.penalty_boxes - 1
     pos = layout.pos
@@ -483,8 +501,12 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
     pas = [list(row) for row in act]
     no_mark = p_no_mark = two = end_close = p_end = must = 0
     immediate = rs.die_removal is DieRemoval.IMMEDIATE
-    for white, wp in _PAIRS:
-        roll = Roll(white, tuple(1 if c in dice else None for c in COLOURS))  # type: ignore[arg-type]
+    # rows of two lock numbers (Longo, LG2): the outcomes closing each row, for can_close
+    locks2 = layout.lock_cells > 1
+    a_close, p_close = [0] * len(COLOURS), [0] * len(COLOURS)
+    for white, wp in _pairs(sides):
+        roll = Roll(white, tuple(1 if c in dice else None for c in COLOURS),  # type: ignore[arg-type]
+                    sides)
         rolled = state.with_roll(roll)
         a1s = legal_action1(rolled, 0)
         # the active player's action-1 outcomes: (choice, closed after it, the options
@@ -498,7 +520,7 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
                 gone = after.closed if immediate else shut
                 rows = frozenset(dice) - gone
                 mine = after.sheets[0]
-                opts = {c: [die_options(mine, c, d, white, rows) for d in range(1, 7)]
+                opts = {c: [die_options(mine, c, d, white, rows) for d in range(1, sides + 1)]
                         for c in dice if c not in gone}
             outcomes.append((a1, after.closed, opts))
         # passive player (same sheet): the white sum only
@@ -521,14 +543,16 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
         for m, ds in faces.items():
             if m not in by_a1:
                 act[m.colour.index][pos[m.colour.index][m.number]] += \
-                    wp * len(ds) * coloured // 6
+                    wp * len(ds) * coloured // sides
+        if locks2:
+            _count_closing(layout, a1s, faces, wp, coloured, sides, a_close, p_close)
 
         base = outcomes[0][2] or {}
         if not a1s:  # no mark: no die offers anything
-            no_mark += wp * _faces(dice, neutral, _offers_none([base]))
+            no_mark += wp * _faces(dice, neutral, _offers_none([base]), sides)
         with_a2 = [o[2] for o in outcomes[1:] if o[2] is not None]
         if with_a2:  # two marks: an action-1 mark and some die offering an action-2 mark
-            two += wp * (coloured - _faces(dice, neutral, _offers_none(with_a2)))
+            two += wp * (coloured - _faces(dice, neutral, _offers_none(with_a2), sides))
         # ending by closing (R14)
         if any(len(closed1) >= to_end for a1, closed1, _ in outcomes if a1 is not None):
             end_close += wp * coloured
@@ -536,32 +560,54 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
             near = [o[2] for o in outcomes if o[2] is not None and len(o[1]) + 1 >= to_end]
             if near:
                 end_close += wp * (coloured - _faces(dice, neutral,
-                                                     _closes_none(layout, near)))
+                                                     _closes_none(layout, near), sides))
         # every plan ends the game (only with the last penalty box to come, R13): every
         # action-1 mark ends it, and every action-2 mark alone too
         if third and all(len(closed1) >= to_end for a1, closed1, _ in outcomes
                          if a1 is not None):
             if len(shut) + 1 >= to_end:
-                must += wp * _faces(dice, neutral, _all_close(layout, base))
+                must += wp * _faces(dice, neutral, _all_close(layout, base), sides)
             else:
-                must += wp * _faces(dice, neutral, _offers_none([base]))
-    marks = {0: no_mark, 1: ROLL_COUNT - no_mark - two, 2: two}
-    active = _player(tuple(tuple(r) for r in act), ROLL_COUNT, no_mark, ROLL_COUNT, end_close,
-                     third, marks, layout)
-    passive = _player(tuple(tuple(r) for r in pas), ROLL_COUNT, p_no_mark, ROLL_COUNT, p_end, False,
-                      {0: p_no_mark, 1: ROLL_COUNT - p_no_mark}, layout)
-    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, ROLL_COUNT))
+                must += wp * _faces(dice, neutral, _offers_none([base]), sides)
+    marks = {0: no_mark, 1: total - no_mark - two, 2: two}
+    active = _player(tuple(tuple(r) for r in act), total, no_mark, total, end_close,
+                     third, marks, layout, a_close if locks2 else None)
+    passive = _player(tuple(tuple(r) for r in pas), total, p_no_mark, total, p_end, False,
+                      {0: p_no_mark, 1: total - p_no_mark}, layout,
+                      p_close if locks2 else None)
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, total))
+
+
+def _count_closing(layout: SheetLayout, a1s: Sequence[Mark], faces: dict[Mark, set[int]],
+                   wp: int, coloured: int, sides: int, active: list[int],
+                   passive: list[int]) -> None:
+    """Add one white pair's outcomes (weight ``wp``) in which each row can be closed: by an
+    action-1 mark (``a1s``, every die outcome; the passive player too), else by a die face
+    offering a lock number (``faces``: the faces of its die offering each mark).  The lock
+    numbers of a row are taken to be of one die's colour (Longo: the row's own)."""
+    for colour in layout.locks:
+        ci = colour.index
+        if any(m.colour is colour and closes(layout, m) for m in a1s):
+            active[ci] += wp * coloured
+            passive[ci] += wp * coloured
+            continue
+        ds: set[int] = set()
+        for m, offered in faces.items():
+            if m.colour is colour and closes(layout, m):
+                ds |= offered
+        active[ci] += wp * len(ds) * coloured // sides
 
 
 _Offers = dict[Colour, list[tuple[Mark, ...]]]
 
 
-def _faces(dice: Iterable[Colour], neutral: int, ok: Callable[[Colour, int], bool]) -> int:
-    """Outcomes of the coloured dice (out of 6**4) where every die in play shows a face
-    (index 0..5) that ``ok`` accepts; the dice not rolled count ``neutral`` outcomes."""
+def _faces(dice: Iterable[Colour], neutral: int, ok: Callable[[Colour, int], bool],
+           sides: int = 6) -> int:
+    """Outcomes of the coloured dice (out of sides**4) where every die in play shows a face
+    (index 0..sides-1) that ``ok`` accepts; the dice not rolled count ``neutral`` outcomes."""
     out = neutral
     for c in dice:
-        out *= sum(1 for d in range(6) if ok(c, d))
+        out *= sum(1 for d in range(sides) if ok(c, d))
     return out
 
 
@@ -578,7 +624,7 @@ def _closes_none(layout: SheetLayout, outcomes: list[_Offers]) -> Callable[[Colo
 
 def _all_close(layout: SheetLayout, offers: _Offers) -> Callable[[Colour, int], bool]:
     """ok(c, d): every mark die ``c`` showing face ``d`` offers closes a row."""
-    return lambda c, d: all(closes(layout, m) for m in offers.get(c, [()] * 6)[d])
+    return lambda c, d: all(closes(layout, m) for m in offers.get(c, [()] * 8)[d])
 
 
 # -- the reference: the rules core, one roll at a time ---------------------------------------------
@@ -628,10 +674,11 @@ def _roll_events(state: GameState, roll: Roll) -> RollEvents:
 
 
 def _all_rolls(shut: frozenset[Colour], layout: SheetLayout = OFFICIAL) -> Iterator[Roll]:
-    dice = [range(1, 7) if c not in shut and c in layout.locks else (None,) for c in COLOURS]
-    for w1, w2 in product(range(1, 7), repeat=2):
+    sides = range(1, layout.faces + 1)
+    dice = [sides if c not in shut and c in layout.locks else (None,) for c in COLOURS]
+    for w1, w2 in product(sides, repeat=2):
         for r, y, g, b in product(*dice):
-            yield Roll((w1, w2), (r, y, g, b))
+            yield Roll((w1, w2), (r, y, g, b), layout.faces)
 
 
 def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
@@ -644,15 +691,21 @@ def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str 
     state = _base_state(sheet, shut, rs)
     layout = sheet.layout
     # colours not rolled (closed, or locking no row) count as a neutral die, as in turn_events
-    mult = 6 ** (len(COLOURS) - len(frozenset(layout.locks) - shut))
+    mult = layout.faces ** (len(COLOURS) - len(frozenset(layout.locks) - shut))
+    total = layout.faces ** 6
     act = [[0] * (len(layout.numbers[layout.row_of[c.index]])
                   if layout.row_of[c.index] >= 0 else 0) for c in COLOURS]
     pas = [list(row) for row in act]
     pos = layout.pos
     no_mark = p_no_mark = end_close = p_end = must = 0
     marks = {0: 0, 1: 0, 2: 0}
+    a_close, p_close = [0] * len(COLOURS), [0] * len(COLOURS)
     for roll in _all_rolls(shut, layout):
         ev = _roll_events(state, roll)
+        for c in layout.locks:
+            a_close[c.index] += mult * ev.can_close(c)
+            p_close[c.index] += mult * any(
+                m.colour is c and closes(layout, m) for m in ev.passive_marks)
         for m in ev.active_marks:
             act[m.colour.index][pos[m.colour.index][m.number]] += mult
         for m in ev.passive_marks:
@@ -667,8 +720,8 @@ def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str 
         must += mult * ev.must_end
     third = sheet.penalties == layout.penalty_boxes - 1
     # ``end_close`` counts rolls where some plan that ends the game closes a colour
-    active = _player(tuple(tuple(r) for r in act), ROLL_COUNT, no_mark, ROLL_COUNT, end_close,
-                     third, marks, layout)
-    passive = _player(tuple(tuple(r) for r in pas), ROLL_COUNT, p_no_mark, ROLL_COUNT, p_end, False,
-                      {0: p_no_mark, 1: ROLL_COUNT - p_no_mark}, layout)
-    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, ROLL_COUNT))
+    active = _player(tuple(tuple(r) for r in act), total, no_mark, total, end_close,
+                     third, marks, layout, a_close)
+    passive = _player(tuple(tuple(r) for r in pas), total, p_no_mark, total, p_end, False,
+                      {0: p_no_mark, 1: total - p_no_mark}, layout, p_close)
+    return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, total))

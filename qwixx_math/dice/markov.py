@@ -53,7 +53,7 @@ from itertools import pairwise
 from math import gcd
 
 from ..errors import InvalidStateError, ParseError
-from ..keys import OPEN_CODES, open_code
+from ..keys import OPEN_CODES
 from ..layouts import OFFICIAL, SheetLayout, layout_named
 from ..model import LAST_POSITION, LOCK_THRESHOLD, Colour
 
@@ -77,10 +77,19 @@ class _Row:
     threshold: int
     pos: tuple[int, ...]
     die_pos: tuple[tuple[Colour, tuple[int, ...]], ...]
+    #: Qwixx Longo (LG1, LG2): the sides of the dice and the lock numbers at the row's end.
+    faces: int = 6
+    lock_cells: int = 1
 
     @property
     def last(self) -> int:
         return self.length - 1
+
+    @property
+    def first_lock(self) -> int:
+        """The position of the row's first lock number (its last cell; on Longo the
+        next-to-last, LG2): crossing any cell from here closes the row."""
+        return self.length - self.lock_cells
 
     @property
     def open_codes(self) -> int:
@@ -91,16 +100,27 @@ def _row(layout: SheetLayout, colour: Colour) -> _Row:
     layout.check_single_cells("the row Markov chain")
     layout.check_no_exchange("the row Markov chain")
     layout.check_no_chain("the row Markov chain")
-    layout.check_six_faces("the row Markov chain")
+    if layout.lucky:  # a lucky cross depends on the other rows' crosses (LG3)
+        raise ParseError(f"the row Markov chain follows one row alone, so it does not handle "
+                         f"lucky numbers (layout {layout.name}); use the layout without them",
+                         rule="LG3")
     i = layout.row_index(colour)
     numbers, cells = layout.numbers[i], layout.colours[i]
-    pos = [-1] * 13
+    size = layout.top_number + 1
+    pos = [-1] * size
     die_pos: dict[Colour, list[int]] = {}
     for p, (n, c) in enumerate(zip(numbers, cells, strict=True)):
         pos[n] = p
-        die_pos.setdefault(c, [-1] * 13)[n] = p
+        die_pos.setdefault(c, [-1] * size)[n] = p
     dies = tuple((c, tuple(die_pos[c])) for c in sorted(die_pos, key=lambda c: c.index))
-    return _Row(len(numbers), layout.lock_threshold, tuple(pos), dies)
+    return _Row(len(numbers), layout.lock_threshold, tuple(pos), dies, layout.faces,
+                layout.lock_cells)
+
+
+def _code(last: int, count: int) -> int:
+    """:func:`qwixx_math.keys.open_code` for a row of any length (Longo's 15 cells): the
+    same numbers, without its bound of the official row's 11 cells."""
+    return 1 + last * (last + 1) // 2 + count - 1
 
 
 def _state_list(length: int = LAST_POSITION + 1) -> list[tuple[int, int]]:
@@ -109,7 +129,7 @@ def _state_list(length: int = LAST_POSITION + 1) -> list[tuple[int, int]]:
     out = [(-1, 0)] * (1 + (length - 1) * length // 2)
     for last in range(length - 1):
         for count in range(1, last + 2):
-            out[open_code(last, count)] = (last, count)
+            out[_code(last, count)] = (last, count)
     return out
 
 
@@ -117,51 +137,57 @@ _STATES = _state_list()
 
 
 def _takes(last: int, count: int, q: int, window: int, safe: bool,
-           row_last: int = LAST_POSITION, threshold: int = LOCK_THRESHOLD) -> bool:
-    """Whether the rule takes position ``q`` in a row at (last, count)."""
+           row_last: int = LAST_POSITION, threshold: int = LOCK_THRESHOLD,
+           first_lock: int | None = None) -> bool:
+    """Whether the rule takes position ``q`` in a row at (last, count); the lock numbers
+    are the positions from ``first_lock`` (default: the last one, R8; Longo's two, LG2)."""
+    lock = row_last if first_lock is None else first_lock
     if q < 0 or q <= last:
         return False  # not printed, or R7
-    if q == row_last:
-        return count >= threshold  # R8; closing is always taken
+    if q >= lock:
+        return count >= threshold  # R8 / LG2; closing is always taken
     if q - last > window:
         return False
-    return not (safe and count + 1 + (row_last - 1 - q) < threshold)
+    return not (safe and count + 1 + (lock - 1 - q) < threshold)
 
 
 def _after(state: int, q: int, states: list[tuple[int, int]] = _STATES,
-           row_last: int = LAST_POSITION) -> int:
-    if q == row_last:
+           row_last: int = LAST_POSITION, first_lock: int | None = None) -> int:
+    if q >= (row_last if first_lock is None else first_lock):
         return len(states)  # closed
     _, count = states[state]
-    return open_code(q, count + 1)
+    return _code(q, count + 1)
 
 
 @lru_cache(maxsize=64)
 def _matrices(colour: Colour, window: int, safe: bool,
               layout: SheetLayout = OFFICIAL) -> tuple[Matrix, Matrix]:
-    """Integer transition counts: active (out of 36 * 6**k for the k die colours of the
-    row's cells: 216 on the official sheet) and passive (out of 36)."""
+    """Integer transition counts: active (out of F**2 * F**k for the k die colours of the
+    row's cells, F the sides of a die: 216 on the official sheet, 512 on Longo) and passive
+    (out of F**2: 36, or 64 on Longo)."""
     row = _row(layout, colour)
     states = _state_list(row.length)
     n_open = len(states)
     closed = n_open
     size = n_open + 1
-    faces = 6 ** len(row.die_pos)
+    sides = range(1, row.faces + 1)
+    whites = row.faces ** 2
+    faces = row.faces ** len(row.die_pos)
     active: list[list[int]] = [[0] * size for _ in range(size)]
     passive: list[list[int]] = [[0] * size for _ in range(size)]
-    active[closed][closed] = 36 * faces
-    passive[closed][closed] = 36
-    pos, rl = row.pos, row.last
+    active[closed][closed] = whites * faces
+    passive[closed][closed] = whites
+    pos, rl, lock = row.pos, row.last, row.first_lock
 
     def takes(state: int, q: int) -> bool:
         last, count = states[state]
-        return _takes(last, count, q, window, safe, rl, row.threshold)
+        return _takes(last, count, q, window, safe, rl, row.threshold, lock)
 
     for s in range(n_open):
-        for w1 in range(1, 7):
-            for w2 in range(1, 7):
+        for w1 in sides:
+            for w2 in sides:
                 q = pos[w1 + w2]
-                t = _after(s, q, states, rl) if takes(s, q) else s
+                t = _after(s, q, states, rl, lock) if takes(s, q) else s
                 passive[s][t] += 1
                 if t == closed:
                     active[s][closed] += faces
@@ -171,9 +197,10 @@ def _matrices(colour: Colour, window: int, safe: bool,
                 best: dict[int, int] = {size: 1}  # no die yet: no option
                 for _, dpos in row.die_pos:
                     per_face: dict[int, int] = {}
-                    for d in range(1, 7):
+                    for d in sides:
                         taken = [x for x in {dpos[w1 + d], dpos[w2 + d]} if takes(t, x)]
-                        key = size if not taken else (-1 if rl in taken else min(taken))
+                        key = size if not taken else (-1 if max(taken) >= lock
+                                                      else min(taken))
                         per_face[key] = per_face.get(key, 0) + 1
                     combined: dict[int, int] = {}
                     for k1, c1 in best.items():
@@ -182,7 +209,8 @@ def _matrices(colour: Colour, window: int, safe: bool,
                             combined[k] = combined.get(k, 0) + c1 * c2
                     best = combined
                 for key, count in best.items():
-                    u = t if key == size else _after(t, rl if key == -1 else key, states, rl)
+                    u = t if key == size else _after(t, rl if key == -1 else key, states, rl,
+                                                     lock)
                     active[s][u] += count
     return (tuple(tuple(r) for r in active), tuple(tuple(r) for r in passive))
 
@@ -225,8 +253,8 @@ class CloseTime:
     def _round(self, t: int) -> list[tuple[Matrix, int]]:
         active, passive = _matrices(self.colour, self.window, self.safe, self.layout)
         den = active[-1][-1]  # the closed state keeps every outcome
-        return [((active, den) if (k - self.seat) % self.players == 0 else (passive, 36))
-                for k in range(t)]
+        return [((active, den) if (k - self.seat) % self.players == 0
+                 else (passive, passive[-1][-1])) for k in range(t)]
 
     def cdf(self, t: int) -> Fraction:
         """P(T <= t)."""
@@ -286,9 +314,9 @@ def _start_state(colour: Colour, start: tuple[int, ...],
         return 0
     row = _row(layout, colour)
     last = row.pos[start[-1]]
-    if last == row.last:
+    if last >= row.first_lock:
         return row.open_codes  # closed
-    return open_code(last, len(start))
+    return _code(last, len(start))
 
 
 def turns_to_close(colour: Colour | str = Colour.RED, window: int = 10, players: int = 1,
@@ -319,10 +347,13 @@ def turns_to_close(colour: Colour | str = Colour.RED, window: int = 10, players:
         positions = [_layout_position(layout, colour, n) for n in numbers]
     if any(b <= a for a, b in pairwise(positions)):
         raise InvalidStateError("R7", f"the {colour.value} marks {numbers} are not left to right")
-    if positions and positions[-1] == row.last and len(positions) - 1 < row.threshold:
+    if any(p >= row.first_lock for p in positions[:-1]):
+        raise InvalidStateError("R9", f"the {colour.value} marks {numbers} go on after a lock "
+                                      "number closed the row")
+    if positions and positions[-1] >= row.first_lock and len(positions) - 1 < row.threshold:
         raise InvalidStateError(
-            "R8", f"{colour.value} {layout.last_number(colour)} needs {row.threshold} marks "
-                  "before it")
+            layout.lock_rule, f"{colour.value} {numbers[-1]} needs {row.threshold} marks "
+                              "before it")
     p_close, expected = _solve(colour, window, players, seat, safe,
                                _start_state(colour, numbers, layout), layout)
     return CloseTime(colour, window, players, seat, safe, numbers, p_close, expected, layout)
@@ -344,7 +375,7 @@ def _solve(colour: Colour, window: int, players: int, seat: int, safe: bool,
         return Fraction(1), Fraction(0)
     den = active[n][n]
     qa = [[Fraction(active[i][j], den) for j in range(n)] for i in range(n)]
-    qp = [[Fraction(passive[i][j], 36) for j in range(n)] for i in range(n)]
+    qp = [[Fraction(passive[i][j], passive[n][n]) for j in range(n)] for i in range(n)]
     order = [qa if (k - seat) % players == 0 else qp for k in range(players)]
     # survival within one round: w = sum over i < players of (Q_1 ... Q_i) 1
     prefix = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]

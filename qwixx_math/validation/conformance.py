@@ -47,7 +47,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError, InvalidStateError, ParseError, QwixxError
 from ..layouts import MIXX_A, MIXX_B, OFFICIAL, SheetLayout, layout_named
-from ..model import COLOURS, MARKS, Mark, Roll, Sheet
+from ..model import COLOURS, MARKS, LuckyMark, Mark, Roll, Sheet
 from ..notation import (
     format_sheet,
     mark_from_json,
@@ -60,7 +60,7 @@ from ..notation import (
     roll_to_json,
 )
 from ..record import random_game, replay, uniform_chooser
-from ..rules import GameState, Phase, closes, legal_action2
+from ..rules import GameState, Phase, closes, legal_action1, legal_action2, mark_key
 from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
     HAND_CHAIN_LEGALITY,
@@ -68,6 +68,8 @@ from .corpus_cases import (
     HAND_DOUBLE_LEGALITY,
     HAND_DOUBLE_TRANSITIONS,
     HAND_LEGALITY,
+    HAND_LONGO_LEGALITY,
+    HAND_LONGO_TRANSITIONS,
     HAND_MIXX_LEGALITY,
     HAND_MIXX_TRANSITIONS,
     HAND_STEPS_LEGALITY,
@@ -103,9 +105,9 @@ CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 #: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
 RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2",
             "CC1", "CC2", "CC3", "CC4", "CC5", "CC7",
-            *(f"XC{i}" for i in range(1, 7)))
+            *(f"XC{i}" for i in range(1, 7)), *(f"LG{i}" for i in range(1, 7)))
 
-_RULE_PREFIX = re.compile(r"((?:R|DB|XC)\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB|XC|LG)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -124,24 +126,32 @@ def _rule_of(exc: Exception) -> str:
     return match.group(1)
 
 
-def _marks_json(marks: Sequence[Mark]) -> list[dict[str, Any]]:
+def _marks_json(marks: Sequence[Mark], layout: SheetLayout = OFFICIAL) -> list[dict[str, Any]]:
+    if layout.faces != 6:  # Longo (LG1): numbers to 16, by the layout's positions
+        ordered = sorted(marks, key=lambda m: (isinstance(m, LuckyMark), mark_key(layout, m),
+                                               str(m)))
+        return [m for m in (mark_to_json(x) for x in ordered) if m is not None]
     return [m for m in (mark_to_json(x) for x in sorted(marks)) if m is not None]
 
 
 def _legal_action1_moves(rolled: GameState, player: int,
                          choices: Sequence[Mark | None]) -> list[Mark]:
-    """Marks ``player`` may choose in action 1, the other choices as given."""
+    """Marks ``player`` may choose in action 1, the other choices as given (on a sheet with
+    lucky numbers, the lucky crosses too: LG3, LG4)."""
     s = rolled.roll.white_sum if rolled.roll is not None else 0
+    candidates = [MARKS[colour.index][s] for colour in COLOURS]
+    if rolled.sheets[player].layout.lucky:
+        candidates += [m for m in legal_action1(rolled, player) if isinstance(m, LuckyMark)]
     out = []
-    for colour in COLOURS:
+    for mark in candidates:
         trial = list(choices)
-        trial[player] = MARKS[colour.index][s]
+        trial[player] = mark
         try:
             rolled.with_action1(trial)
         except IllegalMoveError as exc:
             if exc.player == player:
                 continue
-        out.append(MARKS[colour.index][s])
+        out.append(mark)
     return out
 
 
@@ -158,10 +168,10 @@ def judge_legality(case: dict[str, Any]) -> dict[str, Any]:
     def verdict(legal: bool, rule: str | None, player: int,
                 moves: list[Mark] | None) -> dict[str, Any]:
         return {"legal": legal, "rule": rule, "player": player,
-                "legal_moves": _marks_json(moves) if moves is not None else None}
+                "legal_moves": _marks_json(moves, state.layout) if moves is not None else None}
 
     try:
-        rolled = state.with_roll(roll_from_json(case["roll"]))
+        rolled = state.with_roll(roll_from_json(case["roll"], state.layout.faces))
     except (ParseError, IllegalMoveError) as exc:
         return verdict(False, _rule_of(exc), active, None)
     if step == "roll":
@@ -196,9 +206,10 @@ def judge_legality(case: dict[str, Any]) -> dict[str, Any]:
 def judge_transition(case: dict[str, Any]) -> dict[str, Any]:
     """The reference core's outcome of a transition case's turn."""
     state = GameState.from_json(case["state"])
-    choices = [mark_from_json(m) for m in case["action1"]]
-    after = state.play_turn(roll_from_json(case["roll"]), choices,
-                            mark_from_json(case["action2"]))
+    top = state.layout.top_number  # 16 on Longo (LG1)
+    choices = [mark_from_json(m, top) for m in case["action1"]]
+    after = state.play_turn(roll_from_json(case["roll"], state.layout.faces), choices,
+                            mark_from_json(case["action2"], top))
     return {"result_state": after.to_json(), "scores": list(after.scores),
             "winners": list(after.winners), "game_over": after.is_over,
             "ended_by": after.ended_by}
@@ -470,7 +481,8 @@ def _transition_rules(case: dict[str, Any]) -> list[str]:
 def _switches(ruleset_json: dict[str, Any]) -> list[str]:
     official = Ruleset(players=ruleset_json["players"]).to_json()
     return [f"{k}={json.dumps(v).strip(chr(34))}" for k, v in sorted(ruleset_json.items())
-            if v != official.get(k, False)]  # (an X-Change Option is absent when false)
+            if v != official.get(k, False)]  # (X-Change's and Longo's Options are written
+            # only when not their default)
 
 
 def _dump_cases(cases: list[dict[str, Any]]) -> str:
@@ -501,9 +513,12 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Connected, the Chain, after the Steps (VARIANTS.md §5)
     legality += [_hand_legality(s) for s in HAND_CHAIN_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_CHAIN_TRANSITIONS]
-    # Qwixx X-Change last (VARIANTS.md §9)
+    # Qwixx X-Change (VARIANTS.md §9)
     legality += [_hand_legality(s) for s in HAND_XC_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_XC_TRANSITIONS]
+    # Qwixx Longo last (VARIANTS.md §8)
+    legality += [_hand_legality(s) for s in HAND_LONGO_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_LONGO_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):

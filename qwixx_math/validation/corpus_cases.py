@@ -25,7 +25,11 @@ sheet 1: steps R2 Y3 Y4 R5 G8 B7 B6 G5 R10 Y11 G2).  A wrong score (CS2) cannot 
 so CS2 shows here in transitions' scores; a record claiming one is the validator's case.
 
 The Qwixx X-Change cases (:data:`HAND_XC_LEGALITY`, :data:`HAND_XC_TRANSITIONS`;
-VARIANTS.md §9, rules XC1-XC6) come last, on the layout ``x-change``.
+VARIANTS.md §9, rules XC1-XC6) come next, on the layout ``x-change``.
+The Qwixx Longo cases (:data:`HAND_LONGO_LEGALITY`, :data:`HAND_LONGO_TRANSITIONS`;
+VARIANTS.md §8, rules LG1-LG6) come last, on the layouts ``longo`` and ``longo:5,13`` (the
+lucky numbers of §8.3 example 1).  Their rolls are of 8-sided dice (``d8|``); a plain mark
+above 12 is written as raw JSON (the text notation reads 2..12), a lucky cross ``*y10``.
 """
 
 from __future__ import annotations
@@ -33,10 +37,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["HAND_CHAIN_LEGALITY", "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
-           "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY",
-           "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_STEPS_LEGALITY",
-           "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS", "HAND_XC_LEGALITY",
-           "HAND_XC_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
+           "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY", "HAND_LONGO_LEGALITY",
+           "HAND_LONGO_TRANSITIONS", "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS",
+           "HAND_STEPS_LEGALITY", "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS",
+           "HAND_XC_LEGALITY", "HAND_XC_TRANSITIONS", "LegalitySpec", "TransitionSpec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -623,4 +627,96 @@ HAND_XC_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    "xc_field_without_cross: field 2 spent alone is the active player's cross; "
                    "no penalty", ("XC4", "XC6"), ("-", "-"), _W11, "x2,-", "-", ("x:2", "-"),
                    (0, 0), expect_active=1, ruleset=_SPEND, layout=_XC),
+)
+
+_LG = "longo"
+_LUCKY = "longo:5,13"  # VARIANTS.md §8.3 example 1's lucky numbers
+_D8 = "d8|w:5,8/r:1/y:2/g:3/b:4"  # white sum 13, a lucky number of _LUCKY
+_EXAMPLE_1 = "r:2,4,5,7,9,10/y:6,9/g:16,15/b:16,12,8"
+_NO_NEXT = "r:13,14/y:2,3,4/g:16,15,14/b:16,15,14"  # red fewest; its next cell 15 needs 6
+
+
+def _longo_mark(colour: str, number: int) -> str:
+    """Raw JSON action-1 choices: ``colour number`` for player 0, player 1 passing (the text
+    notation reads plain numbers to 12 only)."""
+    return f'[{{"colour": "{colour}", "number": {number}}}, null]'
+
+
+HAND_LONGO_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("lg1-eight-sided-dice", "Longo: six 8-sided dice; 8 is a face", ("LG1",),
+                 ("-", "-"), "d8|w:8,8/r:8/y:8/g:8/b:8", "roll", "legal", layout=_LG),
+    LegalitySpec("lg1-die-9", "Longo: a die of 8 sides shows 1 to 8; 9 is no face", ("LG1",),
+                 ("-", "-"), '{"white": [9, 1], "red": 1, "yellow": 1, "green": 1, "blue": 1, '
+                 '"faces": 8}', "roll", "LG1", layout=_LG),
+    LegalitySpec("lg1-white-sum-16", "Longo: white 8 and 8 make 16, the first green cell",
+                 ("LG1",), ("-", "-"), "d8|w:8,8/r:1/y:1/g:1/b:1", "action1", "legal",
+                 action1=_longo_mark("green", 16), layout=_LG),
+    LegalitySpec("lg2-lock-number-needs-6", "Longo, VARIANTS.md §8.3 example 2: yellow 3, 5, "
+                 "8, 11, 13 are 5 crosses; the lock number 15 needs 6", ("LG2",),
+                 ("y:3,5,8,11,13", "-"), "d8|w:7,8/r:1/y:1/g:1/b:1", "action1", "LG2",
+                 action1=_longo_mark("yellow", 15), layout=_LG),
+    LegalitySpec("lg2-lock-number-with-6", "Longo: yellow 3, 5, 8, 11, 13, 14 are 6 crosses; "
+                 "the lock number 15 may close yellow", ("LG2",), ("y:3,5,8,11,13,14", "-"),
+                 "d8|w:7,8/r:1/y:1/g:1/b:1", "action1", "legal",
+                 action1=_longo_mark("yellow", 15), layout=_LG),
+    LegalitySpec("lg3-lucky-cross-fewest-row", "Longo, VARIANTS.md §8.3 example 1: white sum "
+                 "13 is lucky: instead of a 13, the next yellow cell 10 (yellow and green tie "
+                 "at 2 crosses)", ("LG3", "LG4"), (_EXAMPLE_1, "-"), _D8, "action1", "legal",
+                 action1="*y10,-", layout=_LUCKY),
+    LegalitySpec("lg3-lucky-cross-not-fewest", "Longo: blue has 3 crosses, not the fewest (2): "
+                 "no lucky cross in blue", ("LG3",), (_EXAMPLE_1, "-"), _D8, "action1", "LG3",
+                 action1="*b7,-", layout=_LUCKY),
+    LegalitySpec("lg3-lucky-cross-skips", "Longo: the lucky cross takes the next cell of its "
+                 "row (yellow 10), never a later one", ("LG3",), (_EXAMPLE_1, "-"), _D8,
+                 "action1", "LG3", action1="*y11,-", layout=_LUCKY),
+    LegalitySpec("lg3-not-a-lucky-sum", "Longo: white sum 12 is not lucky (5, 13): no lucky "
+                 "cross", ("LG3",), (_EXAMPLE_1, "-"), "d8|w:4,8/r:1/y:2/g:3/b:4", "action1",
+                 "LG3", action1="*y10,-", layout=_LUCKY),
+    LegalitySpec("lg3-passive-player-lucky", "Longo: any player may take the lucky cross (as "
+                 "R5): the passive player's empty sheet ties all four rows", ("LG3", "R5"),
+                 (_EXAMPLE_1, "-"), _D8, "action1", "legal", action1="-,*g16", player=1,
+                 layout=_LUCKY),
+    LegalitySpec("lg4-instead-no-second-cross", "Longo (lg_lucky_mode instead): the lucky "
+                 "cross replaces the white-sum cross; red 13 and then yellow 10 is refused",
+                 ("LG4",), (_EXAMPLE_1, "-"), _D8, "action1", "LG4", action1="r13+*y10,-",
+                 layout=_LUCKY),
+    LegalitySpec("lg4-additional-second-cross", "Longo (lg_lucky_mode additional): yellow 13, "
+                 "then the lucky cross green 14 (green alone has the fewest after it)",
+                 ("LG4", "LG3"), (_EXAMPLE_1, "-"), _D8, "action1", "legal",
+                 action1="y13+*g14,-", ruleset={"lg_lucky_mode": "additional"}, layout=_LUCKY),
+    LegalitySpec("lg4-additional-fewest-after-first", "Longo (additional): after yellow 13 "
+                 "yellow has 3 crosses, so the fewest is green alone: yellow 14 is refused",
+                 ("LG4", "LG3"), (_EXAMPLE_1, "-"), _D8, "action1", "LG3",
+                 action1="y13+*y14,-", ruleset={"lg_lucky_mode": "additional"}, layout=_LUCKY),
+    LegalitySpec("lg5-fewest-without-next-cell", "Longo (lg_lucky_candidates open_rows): red "
+                 "(13, 14) has the fewest crosses but its next cell 15 needs 6: no lucky cross",
+                 ("LG5",), (_NO_NEXT, "-"), "d8|w:1,4/r:1/y:1/g:1/b:1", "action1", "LG5",
+                 action1="*y5,-", layout=_LUCKY),
+    LegalitySpec("lg5-open-with-next-cell", "Longo (lg_lucky_candidates open_with_next_cell): "
+                 "the fewest among the rows with a next cell: yellow 5", ("LG5",),
+                 (_NO_NEXT, "-"), "d8|w:1,4/r:1/y:1/g:1/b:1", "action1", "legal",
+                 action1="*y5,-", ruleset={"lg_lucky_candidates": "open_with_next_cell"},
+                 layout=_LUCKY),
+)
+
+HAND_LONGO_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("lg3-worked-example-1-turn", "Longo, VARIANTS.md §8.3 example 1: the lucky "
+                   "cross green 14 instead of a 13; a voluntary cross, so no penalty",
+                   ("LG3", "LG4", "R11"), (_EXAMPLE_1,), _D8, "*g14", "-",
+                   ("r:2,4,5,7,9,10/y:6,9/g:16,15,14/b:16,12,8",), (36,), layout=_LUCKY),
+    TransitionSpec("lg4-additional-two-crosses", "Longo (additional): yellow 13 and the lucky "
+                   "green 14 in one action 1", ("LG4",), (_EXAMPLE_1, "-"), _D8,
+                   "y13+*g14,-", "-", ("r:2,4,5,7,9,10/y:6,9,13/g:16,15,14/b:16,12,8", "-"),
+                   (39, 0), ruleset={"lg_lucky_mode": "additional"}, expect_active=1,
+                   layout=_LUCKY),
+    TransitionSpec("lg2-lock-number-closes", "Longo: yellow 15, a lock number, closes yellow "
+                   "with its lock: 8 crosses, 36 points", ("LG2", "LG6"),
+                   ("y:3,5,8,11,13,14", "-"), "d8|w:7,8/r:1/y:1/g:1/b:1",
+                   _longo_mark("yellow", 15), "-", ("y:3,5,8,11,13,14,15,lock", "-"), (36, 0),
+                   expect_active=1, layout=_LG),
+    TransitionSpec("lg6-fifteen-crosses-120", "Longo, VARIANTS.md §8.3 example 1: green 16 to "
+                   "4 and the lock number 3 with the lock: 15 crosses, T(15) = 120",
+                   ("LG2", "LG6"), ("g:16,15,14,13,12,11,10,9,8,7,6,5,4",),
+                   "d8|w:1,2/r:1/y:1/g:1/b:1", "g3", "-",
+                   ("g:16,15,14,13,12,11,10,9,8,7,6,5,4,3,lock",), (120,), layout=_LG),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from ..ruleset import DieRemoval, EndCheck, Ruleset
+from ..ruleset import DieRemoval, EndCheck, LuckyCandidates, LuckyMode, Ruleset
 
 __all__ = ["add_ruleset_arguments", "ruleset_from_args"]
 
@@ -30,6 +30,14 @@ def add_ruleset_arguments(parser: argparse.ArgumentParser) -> None:
                        default=None,
                        help="R10: several players may close a colour in the same action 1 "
                             "(official: yes)")
+    group.add_argument("--lg-lucky-mode", choices=[m.value for m in LuckyMode], default=None,
+                       help="Qwixx Longo LG4 (a layout with lucky numbers, longo:A,B): the "
+                            "lucky cross instead of the white-sum cross, or additional to it "
+                            "(default: instead)")
+    group.add_argument("--lg-lucky-candidates", choices=[c.value for c in LuckyCandidates],
+                       default=None,
+                       help="Qwixx Longo LG5: the rows among which the lucky cross takes the "
+                            "fewest crosses (default: open_rows)")
 
 
 def ruleset_from_args(args: argparse.Namespace, base: Ruleset) -> Ruleset:
@@ -43,4 +51,8 @@ def ruleset_from_args(args: argparse.Namespace, base: Ruleset) -> Ruleset:
         ruleset = replace(ruleset, end_check=EndCheck(args.end_check))
     if args.simultaneous_close is not None:
         ruleset = replace(ruleset, simultaneous_close=args.simultaneous_close)
+    if getattr(args, "lg_lucky_mode", None) is not None:
+        ruleset = replace(ruleset, lg_lucky_mode=LuckyMode(args.lg_lucky_mode))
+    if getattr(args, "lg_lucky_candidates", None) is not None:
+        ruleset = replace(ruleset, lg_lucky_candidates=LuckyCandidates(args.lg_lucky_candidates))
     return ruleset

@@ -34,9 +34,17 @@ from typing import Any
 from ..errors import ParseError
 from ..files import read_bytes_bounded
 from ..layouts import MAX_EXCHANGE_FIELDS, OFFICIAL, layout_named
-from ..model import COLOURS, PENALTY_BOXES, Mark, Roll
+from ..model import COLOURS, PENALTY_BOXES, LuckyMark, Mark, Roll
 from ..record import RECORD_FORMAT, RECORD_VERSION, GameRecord, GameResult, TurnRecord
-from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, DieRemoval, EndCheck, Ruleset
+from ..ruleset import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    DieRemoval,
+    EndCheck,
+    LuckyCandidates,
+    LuckyMode,
+    Ruleset,
+)
 
 __all__ = ["MAX_RECORD_BYTES", "MAX_TURNS", "RecordError", "load_record", "parse_record_text",
            "read_record"]
@@ -52,7 +60,8 @@ _TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turn
 _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
 _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
-                   "simultaneous_close", "xc_field_without_cross", "xc_in_action2")
+                   "simultaneous_close", "xc_field_without_cross", "xc_in_action2",
+                   "lg_lucky_mode", "lg_lucky_candidates")
 _COLOUR_NAMES = {c.value: c for c in COLOURS}
 
 
@@ -148,19 +157,33 @@ def _player(value: object, path: str, players: int) -> int:
     return value
 
 
-def _mark(value: object, path: str) -> Mark | None:
+def _mark(value: object, path: str, faces: int = 6, lucky: bool = False) -> Mark | None:
+    """A mark (numbers 2..12; 2..16 on a record of 8-sided dice, LG1); an action-1 choice
+    of such a record (``lucky``) may be a lucky cross (LG3), ``"lucky": true``, with the
+    white-sum mark before it as ``"first"`` (LG4)."""
     if value is None:
         return None
     if isinstance(value, dict) and "field" in value:
         return _exchange_mark(value, path)
+    if lucky and isinstance(value, dict) and "lucky" in value:
+        data = _object(value, path, ("colour", "number", "lucky", "first"),
+                       ("colour", "number", "lucky"))
+        if data["lucky"] is not True:
+            raise _fail(f"{path}.lucky", f"must be true (a lucky cross, LG3), not "
+                                         f"{data['lucky']!r}")
+        cell = _mark({"colour": data["colour"], "number": data["number"]}, path, faces)
+        first = _mark(data.get("first"), f"{path}.first", faces)
+        assert cell is not None
+        return LuckyMark(cell.colour, cell.number, first=first)
     data = _object(value, path, ("colour", "number"), ("colour", "number"))
     colour_raw = data["colour"]
     colour = _COLOUR_NAMES.get(colour_raw) if isinstance(colour_raw, str) else None
     if colour is None:
         raise _fail(f"{path}.colour", f"must be one of red, yellow, green, blue, not "
                                       f"{colour_raw!r}")
-    number = _int(data["number"], f"{path}.number", 2, 12,
-                  "a number of the row, 2 to 12 (R2)")
+    number = _int(data["number"], f"{path}.number", 2, 2 * faces,
+                  "a number of the row, 2 to 12 (R2)" if faces == 6 else
+                  "a number of the row, 2 to 16 (LG1: 8-sided dice)")
     return Mark(colour, number)
 
 
@@ -176,20 +199,27 @@ def _exchange_mark(value: dict[str, Any], path: str) -> Mark:
     return Mark(plain.colour, plain.number, field)
 
 
-def _roll(value: object, path: str) -> Roll:
-    fields = ("white", *(c.value for c in COLOURS))
+def _roll(value: object, path: str, faces: int = 6) -> Roll:
+    """A roll of six-sided dice, or of ``faces = 8`` (Qwixx Longo, LG1: it may say
+    ``"faces": 8``)."""
+    fields = ("white", *(c.value for c in COLOURS)) + (("faces",) if faces != 6 else ())
     data = _object(value, path, fields, ("white",))
+    if "faces" in data and data["faces"] != faces:
+        raise _fail(f"{path}.faces", f"must be {faces} (the sides of the record's dice, LG1), "
+                                     f"not {data['faces']!r}")
+    what = "a die, 1 to 6 (R1)" if faces == 6 else "a die, 1 to 8 (LG1: 8-sided dice)"
     white = _list(data["white"], f"{path}.white")
     if len(white) != 2:
         raise _fail(f"{path}.white", f"must hold the two white dice, not {len(white)} value(s)")
-    dice = tuple(_int(d, f"{path}.white[{i}]", 1, 6, "a die, 1 to 6 (R1)")
+    dice = tuple(_int(d, f"{path}.white[{i}]", 1, faces, what)
                  for i, d in enumerate(white))
     coloured: list[int | None] = []
     for colour in COLOURS:
         die = data.get(colour.value)
         coloured.append(None if die is None else
-                        _int(die, f"{path}.{colour.value}", 1, 6, "a die, 1 to 6 (R1)"))
-    return Roll((dice[0], dice[1]), (coloured[0], coloured[1], coloured[2], coloured[3]))
+                        _int(die, f"{path}.{colour.value}", 1, faces, what))
+    return Roll((dice[0], dice[1]), (coloured[0], coloured[1], coloured[2], coloured[3]),
+                faces)
 
 
 def _ruleset(value: object, players: int) -> Ruleset:
@@ -222,10 +252,17 @@ def _ruleset(value: object, players: int) -> Ruleset:
     if flags["xc_in_action2"]:
         raise _fail(f"{path}.xc_in_action2", "XC5: exchanges in action 2 are not "
                                               "implemented; only false is read")
+    mode, candidates = official.lg_lucky_mode, official.lg_lucky_candidates
+    if "lg_lucky_mode" in data:
+        mode = _choice(LuckyMode, data["lg_lucky_mode"], f"{path}.lg_lucky_mode")
+    if "lg_lucky_candidates" in data:
+        candidates = _choice(LuckyCandidates, data["lg_lucky_candidates"],
+                             f"{path}.lg_lucky_candidates")
     return Ruleset(players=players, action2_after_game_end=flags["action2_after_game_end"],
                    die_removal=die_removal, end_check=end_check,
                    simultaneous_close=flags["simultaneous_close"],
-                   xc_field_without_cross=flags["xc_field_without_cross"])
+                   xc_field_without_cross=flags["xc_field_without_cross"],
+                   lg_lucky_mode=mode, lg_lucky_candidates=candidates)
 
 
 def _choice(kind: Any, value: object, path: str) -> Any:
@@ -247,17 +284,20 @@ def _claims(value: object, path: str, players: int, high: int | None) -> tuple[i
                  for i, x in enumerate(items))
 
 
-def _turn(value: object, k: int, players: int, boxes: int = PENALTY_BOXES) -> TurnRecord:
+def _turn(value: object, k: int, players: int, boxes: int = PENALTY_BOXES,
+          faces: int = 6) -> TurnRecord:
     path = _turn_path(k)
     data = _object(value, path, _TURN_FIELDS, ("active", "roll", "action1", "action2"))
     active = _player(data["active"], f"{path}.active", players)
-    roll = _roll(data["roll"], f"{path}.roll")
+    roll = _roll(data["roll"], f"{path}.roll", faces)
     choices = _list(data["action1"], f"{path}.action1")
     if len(choices) != players:
         raise _fail(f"{path}.action1", f"must hold one choice per player ({players}), "
                                        f"not {len(choices)}")
-    action1 = tuple(_mark(m, f"{path}.action1[{i}]") for i, m in enumerate(choices))
-    action2 = _mark(data["action2"], f"{path}.action2")
+    longo = faces != 6  # LG1; lucky crosses only on a sheet of 8-sided dice (LG3)
+    action1 = tuple(_mark(m, f"{path}.action1[{i}]", faces, longo)
+                    for i, m in enumerate(choices))
+    action2 = _mark(data["action2"], f"{path}.action2", faces)
     scores = _claims(data.get("scores"), f"{path}.scores", players, None)
     penalties = _claims(data.get("penalties"), f"{path}.penalties", players, boxes)
     return TurnRecord(active, roll, action1, action2, scores, penalties)
@@ -331,7 +371,8 @@ def read_record(data: object) -> GameRecord:
             layout = layout_named(top["layout"])
         except ParseError as exc:
             raise _fail("$.layout", str(exc)) from None
-    turns = tuple(_turn(t, k, players, layout.penalty_boxes) for k, t in enumerate(turns_raw))
+    turns = tuple(_turn(t, k, players, layout.penalty_boxes, layout.faces)
+                  for k, t in enumerate(turns_raw))
     result = _result(top.get("result"), players)
     return GameRecord(tuple(names), ruleset, turns, first, seed, result, layout)
 

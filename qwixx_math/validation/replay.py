@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ..display import printable
 from ..errors import IllegalMoveError
 from ..layouts import OFFICIAL, SheetLayout
-from ..model import COLOURS, PENALTY_POINTS, Colour, Mark, Roll, Sheet, row_points
+from ..model import COLOURS, PENALTY_POINTS, Colour, LuckyMark, Mark, Roll, Sheet, row_points
 from ..notation import format_mark, format_roll
 from ..record import GameRecord, TurnRecord
 from ..rules import (
@@ -138,9 +138,10 @@ def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
     for player, _ in illegal:
         mark = choices[player]
         assert mark is not None
-        sheets[player] = _with_cross(sheets[player], mark)
-        if closes(rolled.layout, mark):
-            closed.add(mark.colour)
+        for cross in mark.cells if isinstance(mark, LuckyMark) else (mark,):  # LG4: two
+            sheets[player] = _with_cross(sheets[player], cross)
+            if closes(rolled.layout, cross):
+                closed.add(cross.colour)
     # As GameState.with_action1: the end check after every action-1 mark (R14, R15).
     state = rolled.after_action1(sheets, frozenset(closed), tuple(choices))
     return state, illegal, legal_only
@@ -397,7 +398,7 @@ def _check_roll(roll: Roll, closed_in: dict[Colour, int], layout: SheetLayout = 
             problems.append(("R9", f"{colour.value} was closed in turn {closed_in[colour]}: its "
                                    f"die left play, but the roll {format_roll(roll)} shows it"))
             dice[colour.index] = None
-    return Roll(roll.white, (dice[0], dice[1], dice[2], dice[3])), problems
+    return Roll(roll.white, (dice[0], dice[1], dice[2], dice[3]), roll.faces), problems
 
 
 def check_record(record: GameRecord, ruleset: Ruleset | None = None, *,

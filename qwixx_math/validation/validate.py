@@ -147,7 +147,7 @@ def _describe_ruleset(ruleset: Ruleset) -> str:
     official = Ruleset(players=ruleset.players)
     changed = [f"{name}={_value(getattr(ruleset, name))}"
                for name in ("action2_after_game_end", "die_removal", "end_check",
-                            "simultaneous_close")
+                            "simultaneous_close", "lg_lucky_mode", "lg_lucky_candidates")
                if getattr(ruleset, name) != getattr(official, name)]
     rules = "the official rules" if not changed else f"the rules with {', '.join(changed)}"
     return f"{rules}, {ruleset.players} player(s)"
