@@ -109,6 +109,7 @@ class Variant:
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
         sheet.check_no_steps("the exact solver")
+        sheet.check_no_second_crosses("the exact solver")
         sheet.check_no_exchange("the exact solver")
         sheet.check_six_faces("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
