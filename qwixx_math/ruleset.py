@@ -56,6 +56,12 @@ class Ruleset:
     die_removal: DieRemoval = DieRemoval.IMMEDIATE
     end_check: EndCheck = EndCheck.AFTER_ACTIONS
     simultaneous_close: bool = True
+    #: Qwixx Double A (DA2): which number a second cross may double; only ``latest`` (the
+    #: row's rightmost crossed number, DA1) is played: ``own_track`` is refused.
+    da_scope: str = "latest"
+    #: Qwixx Double A (DA4): whether the active player may double in action 2 the number
+    #: they crossed in action 1 of the same turn.
+    da_same_turn: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -64,9 +70,17 @@ class Ruleset:
             raise ParseError(
                 f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {self.players}",
                 rule="R3")
-        for name in ("action2_after_game_end", "simultaneous_close"):
+        for name in ("action2_after_game_end", "simultaneous_close", "da_same_turn"):
             if not isinstance(getattr(self, name), bool):
-                raise ParseError(f"Ruleset.{name} must be true or false")
+                raise ParseError(f"Ruleset.{name} must be true or false",
+                                 rule="DA4" if name == "da_same_turn" else None)
+        if self.da_scope != "latest":
+            if self.da_scope == "own_track":
+                raise ParseError("Ruleset.da_scope own_track (second crosses on their own "
+                                 "left-to-right track) is not played yet; only 'latest'",
+                                 rule="DA2")
+            raise ParseError(f"Ruleset.da_scope must be 'latest', not {self.da_scope!r}",
+                             rule="DA2")
         if not isinstance(self.die_removal, DieRemoval):
             raise ParseError(f"Ruleset.die_removal must be a DieRemoval, not {self.die_removal!r}")
         if not isinstance(self.end_check, EndCheck):
@@ -90,6 +104,7 @@ class Ruleset:
             "die_removal": self.die_removal.value,
             "end_check": self.end_check.value,
             "simultaneous_close": self.simultaneous_close,
+            **({} if self.da_same_turn else {"da_same_turn": False}),
         }
 
     @classmethod
@@ -98,14 +113,15 @@ class Ruleset:
         if not isinstance(data, dict):
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
-                 "simultaneous_close"}
+                 "simultaneous_close", "da_scope", "da_same_turn"}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
         kwargs: dict[str, Any] = {}
         if "players" in data:
             kwargs["players"] = data["players"]
-        for name in ("action2_after_game_end", "simultaneous_close"):
+        for name in ("action2_after_game_end", "simultaneous_close", "da_scope",
+                     "da_same_turn"):
             if name in data:
                 kwargs[name] = data[name]
         if "die_removal" in data:

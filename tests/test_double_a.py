@@ -4,9 +4,35 @@ notation and records with second crosses."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from qwixx_math.errors import ParseError
+from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError
 from qwixx_math.layouts import DOUBLE_A, LAYOUTS, OFFICIAL, Confidence, SheetLayout
+from qwixx_math.model import Colour, Mark, Sheet
+from qwixx_math.notation import (
+    format_mark,
+    format_sheet,
+    mark_from_json,
+    mark_to_json,
+    parse_mark,
+    parse_roll,
+    parse_sheet,
+    sheet_from_json,
+    sheet_to_json,
+)
+from qwixx_math.record import random_game
+from qwixx_math.rules import (
+    GameState,
+    legal_action1,
+    legal_action2,
+    legal_plans,
+    new_game,
+    turn_outcomes,
+    why_not_mark,
+)
+from qwixx_math.ruleset import Ruleset
+from qwixx_math.validation import validate_data
 
 
 def test_the_pad_is_data() -> None:
@@ -51,3 +77,114 @@ def test_second_crosses_on_double_cells_are_refused_with_da1() -> None:
     with pytest.raises(ParseError, match="DA1"):
         SheetLayout("x", DOUBLE_B.numbers, DOUBLE_B.colours, lock_threshold=7,
                     weights=DOUBLE_B.weights, second_crosses=True)
+
+
+# -- rules core (DA1-DA7) ------------------------------------------------------------------
+
+B, R = Colour.BLUE, Colour.RED
+
+
+def one_player(sheet: str, **rules: object) -> GameState:
+    return GameState(Ruleset(players=1, **rules), (parse_sheet(sheet, "double-a"),))  # type: ignore[arg-type]
+
+
+def test_worked_example_1_totals_208() -> None:
+    """VARIANTS.md §6.3 example 1."""
+    sheet = Sheet.from_marks(
+        {R: [3, 5, 6, 8, 9, 10, 12], Colour.YELLOW: [4, 6, 7],
+         Colour.GREEN: list(range(12, 2, -1)), B: [9]}, penalties=1, layout=DOUBLE_A,
+        seconds={R: [5, 8], Colour.YELLOW: [4, 6, 7], Colour.GREEN: list(range(12, 2, -1))})
+    assert [sheet.count(c) for c in (R, Colour.YELLOW, Colour.GREEN, B)] == [10, 6, 20, 1]
+    assert [sheet.row_score(c) for c in (R, Colour.YELLOW, Colour.GREEN, B)] == [55, 21, 136, 1]
+    assert sheet.score == 208
+    assert parse_sheet(format_sheet(sheet)) == sheet
+
+
+def test_worked_example_2_totals_22_through_play() -> None:
+    """VARIANTS.md §6.3 example 2, played: B6 doubled, then B5: blue 2 becomes legal."""
+    start = one_player("r:2,3/g:12/b:12,10,9,8,6/p:2")
+    assert why_not_mark(start, 0, "blue", 2)[0] == "DA5"  # type: ignore[index]
+    rolled = start.with_roll(parse_roll("w:3,3/r:1/y:1/g:1/b:1"))
+    assert Mark(B, 6, True) in legal_action1(rolled, 0)
+    after = rolled.with_action1([Mark(B, 6, True)]).with_action2(None)
+    assert after.sheets[0].penalties == 2  # a second cross is a cross (DA6)
+    assert after.sheets[0].count(B) == 6
+    rolled = after.with_roll(parse_roll("w:2,3/r:1/y:1/g:1/b:1"))
+    done = rolled.with_action1([Mark(B, 5)]).with_action2(None)
+    sheet = done.sheets[0]
+    assert sheet.count(B) == 7 and sheet.allows(B, 2) and sheet.score == 22
+    late = done.with_roll(parse_roll("w:4,5/r:1/y:1/g:1/b:1"))
+    assert Mark(B, 9, True) not in legal_action1(late, 0)
+    assert why_not_mark(late, 0, "blue", 9, second=True)[0] == "DA3"  # type: ignore[index]
+
+
+def test_action2_and_da4() -> None:
+    for same_turn, legal in ((True, True), (False, False)):
+        state = one_player("b:12,10,9,8", da_same_turn=same_turn)
+        a2 = state.with_roll(parse_roll("w:3,3/r:1/y:1/g:1/b:3")).with_action1([Mark(B, 6)])
+        assert (Mark(B, 6, True) in legal_action2(a2)) is legal
+        if not legal:
+            with pytest.raises(IllegalMoveError, match="DA4"):
+                a2.with_action2(Mark(B, 6, True))
+    plans = legal_plans(one_player("b:12,10,9,8"), parse_roll("w:3,3/r:1/y:1/g:1/b:3"))
+    assert "b6/b6+" in {str(p) for p in plans}
+    outcomes = turn_outcomes(one_player("b:12,10,9,8"), parse_roll("w:3,3/r:1/y:1/g:1/b:3"))
+    assert any(s.sheets[0].second_crosses(B) == (6,) for s in outcomes)
+
+
+def test_illegal_second_crosses_cite_da_ids() -> None:
+    rolled = one_player("r:2,3/b:12,10,9,8,6+").with_roll(parse_roll("w:3,3/r:1/y:1/g:1/b:1"))
+    with pytest.raises(IllegalMoveError, match="DA1"):
+        rolled.with_action1([Mark(R, 6, True)])  # not crossed
+    with pytest.raises(IllegalMoveError, match="DA1"):
+        rolled.with_action1([Mark(B, 6, True)])  # already doubled
+    with pytest.raises(IllegalMoveError, match="DA1"):
+        new_game(1).with_roll(parse_roll("w:3,3/r:1/y:1/g:1/b:1")).with_action1(
+            [Mark(R, 6, True)])  # the official sheet has no boxes
+    with pytest.raises(InvalidStateError, match="DA5"):
+        parse_sheet("b:12,10,9,8,6+,2", "double-a")
+    with pytest.raises(ParseError, match="DA1"):
+        parse_sheet("r:2+")
+    with pytest.raises(ParseError, match="DA2"):
+        Ruleset(da_scope="own_track")
+
+
+def test_notation_round_trips() -> None:
+    assert format_mark(Mark(B, 6, True)) == "b6+" and parse_mark("b6+") == Mark(B, 6, True)
+    assert mark_from_json(mark_to_json(Mark(B, 6, True))) == Mark(B, 6, True)
+    assert mark_to_json(Mark(B, 6)) == {"colour": "blue", "number": 6}
+    sheet = parse_sheet("double-a|b:12,10+,9,8,6+")
+    assert sheet_from_json(sheet_to_json(sheet)) == sheet
+    assert "seconds" not in sheet_to_json(parse_sheet("r:2"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6))
+def test_random_games_round_trip_and_validate(seed: int) -> None:
+    record = random_game(players=2, seed=seed, layout="double-a",
+                         ruleset=Ruleset(players=2, da_same_turn=seed % 2 == 0))
+    report = validate_data(record.to_json())
+    assert report.valid, report.to_text()
+    state = new_game(ruleset=record.ruleset, layout="double-a")
+    for turn in record.turns:
+        state = state.play_turn(turn.roll, turn.action1, turn.action2)
+    for sheet in state.sheets:
+        assert parse_sheet(format_sheet(sheet)) == sheet
+        assert sheet_from_json(sheet_to_json(sheet)) == sheet
+
+
+def test_validator_names_the_broken_rule() -> None:
+    record = {"format": "qwixx-math/game-record", "version": 1, "players": ["a"],
+              "layout": "double-a", "turns": [
+                  {"active": 0, "roll": {"white": [3, 3], "red": 1, "yellow": 1, "green": 1,
+                                         "blue": 1},
+                   "action1": [{"colour": "red", "number": 6}], "action2": None},
+                  {"active": 0, "roll": {"white": [4, 4], "red": 1, "yellow": 1, "green": 1,
+                                         "blue": 1},
+                   "action1": [{"colour": "red", "number": 8}], "action2": None},
+                  {"active": 0, "roll": {"white": [3, 3], "red": 1, "yellow": 1, "green": 1,
+                                         "blue": 1},
+                   "action1": [{"colour": "red", "number": 6, "second": True}],
+                   "action2": None}]}
+    report = validate_data(record)
+    assert not report.valid and "DA3" in report.to_text()

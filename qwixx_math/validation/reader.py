@@ -52,7 +52,7 @@ _TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turn
 _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
 _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
-                   "simultaneous_close")
+                   "simultaneous_close", "da_scope", "da_same_turn")
 _COLOUR_NAMES = {c.value: c for c in COLOURS}
 
 
@@ -151,7 +151,7 @@ def _player(value: object, path: str, players: int) -> int:
 def _mark(value: object, path: str) -> Mark | None:
     if value is None:
         return None
-    data = _object(value, path, ("colour", "number"), ("colour", "number"))
+    data = _object(value, path, ("colour", "number", "second"), ("colour", "number"))
     colour_raw = data["colour"]
     colour = _COLOUR_NAMES.get(colour_raw) if isinstance(colour_raw, str) else None
     if colour is None:
@@ -159,7 +159,11 @@ def _mark(value: object, path: str) -> Mark | None:
                                       f"{colour_raw!r}")
     number = _int(data["number"], f"{path}.number", 2, 12,
                   "a number of the row, 2 to 12 (R2)")
-    return Mark(colour, number)
+    second = data.get("second", False)
+    if not isinstance(second, bool):
+        raise _fail(f"{path}.second", f"must be true or false (a second cross, DA1), not "
+                                      f"{_kind(second)}")
+    return Mark(colour, number, second)
 
 
 def _roll(value: object, path: str) -> Roll:
@@ -189,7 +193,7 @@ def _ruleset(value: object, players: int) -> Ruleset:
                                            f"{players}")
     official = Ruleset(players=players)
     flags: dict[str, bool] = {}
-    for name in ("action2_after_game_end", "simultaneous_close"):
+    for name in ("action2_after_game_end", "simultaneous_close", "da_same_turn"):
         value = data.get(name, getattr(official, name))
         if not isinstance(value, bool):
             raise _fail(f"{path}.{name}", f"must be true or false, not {_kind(value)}")
@@ -200,9 +204,14 @@ def _ruleset(value: object, players: int) -> Ruleset:
         die_removal = _choice(DieRemoval, data["die_removal"], f"{path}.die_removal")
     if "end_check" in data:
         end_check = _choice(EndCheck, data["end_check"], f"{path}.end_check")
+    scope = data.get("da_scope", official.da_scope)
+    if scope != official.da_scope:  # DA2: only 'latest' is played
+        raise _fail(f"{path}.da_scope", f"must be 'latest' (DA2: 'own_track' is not played "
+                                        f"yet), not {scope!r}")
     return Ruleset(players=players, action2_after_game_end=flags["action2_after_game_end"],
                    die_removal=die_removal, end_check=end_check,
-                   simultaneous_close=flags["simultaneous_close"])
+                   simultaneous_close=flags["simultaneous_close"],
+                   da_same_turn=flags["da_same_turn"])
 
 
 def _choice(kind: Any, value: object, path: str) -> Any:
