@@ -188,3 +188,17 @@ def test_validator_names_the_broken_rule() -> None:
                    "action2": None}]}
     report = validate_data(record)
     assert not report.valid and "DA3" in report.to_text()
+
+
+def test_drawings_show_second_cross_boxes() -> None:
+    import xml.etree.ElementTree as ET
+
+    sheet = parse_sheet("double-a|r:3,5+,6,8+,9,10,12/b:12,10,9,8,6+,5/p:1")
+    root = ET.fromstring(sheet.to_svg())
+    boxes = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+             if g.get("class") == "second"]
+    assert len(boxes) == 40  # under positions 0..9 of four rows
+    assert sum(g.get("data-second") == "true" for g in boxes) == 3
+    text = sheet.to_text()
+    assert "{ 5}" in text and "{ 6}" in text and "[ 6]" in text
+    assert "second" not in parse_sheet("r:2").to_svg()
