@@ -202,3 +202,26 @@ def test_drawings_show_second_cross_boxes() -> None:
     text = sheet.to_text()
     assert "{ 5}" in text and "{ 6}" in text and "[ 6]" in text
     assert "second" not in parse_sheet("r:2").to_svg()
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=6),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.sampled_from(["colour", "number", "second", "blue",
+                                                        "red", "x"]), inner, max_size=4),
+                     max_leaves=10)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="rygbp:,/+-0123456789lock| ", max_size=40), _JSON, _JSON)
+def test_new_parser_paths_raise_only_typed_errors(text: str, mark: object,
+                                                  seconds: object) -> None:
+    from qwixx_math.errors import QwixxError
+
+    for call in (lambda: parse_sheet(text, "double-a"), lambda: parse_mark(text),
+                 lambda: mark_from_json(mark),
+                 lambda: sheet_from_json({"layout": "double-a", "seconds": seconds}),
+                 lambda: Ruleset.from_json({"da_same_turn": mark, "da_scope": seconds})):
+        try:
+            call()
+        except QwixxError as exc:
+            assert str(exc)
