@@ -1042,7 +1042,7 @@ LONGO = SheetLayout.of_rows("longo", [
 
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
-    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_A, DOUBLE_B, DOUBLE_B_ALT,
+    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, DOUBLE_A,
                            CONNECTED_STEPS,
                            *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO)}
 
