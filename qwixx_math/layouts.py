@@ -76,6 +76,8 @@ __all__ = [
     "CONNECTED_CHAIN",
     "CONNECTED_STEPS",
     "CONNECTED_STEPS_S21",
+    "DA_SCORE_CAP",
+    "DOUBLE_A",
     "DOUBLE_B",
     "DOUBLE_B_ALT",
     "FACES",
@@ -97,6 +99,9 @@ __all__ = [
 
 #: The die sizes a layout may have: six-sided, or eight-sided for Qwixx Longo (LG1).
 FACES = (6, 8)
+
+#: The most crosses a Double A row scores (DA7, V7: T(min(crosses, 16))).
+DA_SCORE_CAP = 16
 
 #: The number of step cells of a Connected Steps sheet (VARIANTS.md §4.1).
 STEPS_CELLS = 11
@@ -160,6 +165,9 @@ class SheetLayout:
     #: Connected Chain: the pairs of chain cells, each ((row, position), (row, position)),
     #: sorted; ``()`` = none (CC1).
     chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
+    #: Qwixx Double, pad A: a second-cross box under every number but each row's last
+    #: (DA1); ``False`` = no second crosses.
+    second_crosses: bool = False
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -239,6 +247,14 @@ class SheetLayout:
         object.__setattr__(self, "steps", self._checked_steps())
         object.__setattr__(self, "exchange", self._checked_exchange())
         object.__setattr__(self, "chain", self._checked_chain())
+        if not isinstance(self.second_crosses, bool):
+            raise ParseError(f"layout {self.name}: second_crosses must be true or false, not "
+                             f"{self.second_crosses!r}", rule="DA1")
+        if self.second_crosses and (self.has_doubles or self.steps or self.exchange or self.chain
+                                    or self.faces != 6 or self.lock_cells != 1):
+            raise ParseError(f"layout {self.name}: second crosses (Double A) only on a pad of "
+                             "single cells, six-sided dice and one lock number per row, without "
+                             "steps, an X-Change track or chain pairs", rule="DA1")
         if not isinstance(self.confidence, Confidence):
             raise ParseError(f"layout {self.name}: confidence must be a Confidence, not "
                              f"{self.confidence!r}")
@@ -263,7 +279,8 @@ class SheetLayout:
         object.__setattr__(self, "_hash", hash((self.numbers, self.colours, self.lock_threshold,
                                                 self.penalty_boxes, self.closed_rows_to_end,
                                                 self.weights, self.steps, self.exchange,
-                                                self.faces, self.lock_cells, self.chain)))
+                                                self.faces, self.lock_cells, self.chain,
+                                                self.second_crosses)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -495,6 +512,8 @@ class SheetLayout:
     def lock_rule(self) -> str:
         """The rule id of the lock threshold: ``R8``, ``DB2`` on a sheet with double
         cells, or ``LG2`` on a sheet with two lock numbers per row (Longo)."""
+        if self.second_crosses:
+            return "DA5"
         return "LG2" if self.lock_cells == 2 else "DB2" if self.has_doubles else "R8"
 
     @property
@@ -523,6 +542,8 @@ class SheetLayout:
     def score_rule(self) -> str:
         """The rule id of the score: ``R16``, ``DB3`` on a sheet with double cells, or
         ``CS2`` on a sheet with step cells (its fifth group)."""
+        if self.second_crosses:
+            return "DA7"
         return "CS2" if self.steps else "DB3" if self.has_doubles else "R16"
 
     def is_step(self, row: Colour | str, number: int) -> bool:
@@ -603,10 +624,25 @@ class SheetLayout:
             raise ParseError(f"{what} does not handle double cells yet (layout {self.name})",
                              rule="DB1")
 
+    def check_no_second_crosses(self, what: str) -> None:
+        """Raise ParseError naming DA1 if this layout has second-cross boxes (Double A),
+        whose row state (doubled numbers) ``what`` does not handle."""
+        if self.second_crosses:
+            raise ParseError(f"{what} does not handle second crosses (Qwixx Double A) yet "
+                             f"(layout {self.name})", rule="DA1")
+
+    @property
+    def score_cap(self) -> int | None:
+        """The most crosses a row scores (16 on Double A, DA7: T(min(crosses, 16))), or
+        None where every cross scores."""
+        return DA_SCORE_CAP if self.second_crosses else None
+
     @property
     def max_crosses(self) -> int:
         """The most crosses a row can hold, the lock included (12 on the official sheet,
-        16 on Double B, DB3)."""
+        16 on Double B, DB3; 22 on Double A, DA7, which scores at most 16)."""
+        if self.second_crosses:
+            return max(2 * len(w) for w in self.weights)
         return max(sum(w) - self.lock_cells + 2 for w in self.weights)
 
     @property
@@ -629,7 +665,7 @@ class SheetLayout:
         chain = "".join(f"{r}{p:x}" for pair in self.chain for r, p in pair)
         return (f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
                 + (f"-s{steps}" if steps else "") + (f"-x{exchange}" if exchange else "")
-                + (f"-c{chain}" if chain else ""))
+                + (f"-c{chain}" if chain else "") + ("-d" if self.second_crosses else ""))
 
     def shows(self, row: Colour | str, number: int) -> bool:
         """Whether ``row`` (a lock colour the layout has) prints ``number``."""
@@ -676,7 +712,8 @@ class SheetLayout:
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),
                            weights=tuple(weights) if doubled else (), steps=steps,
-                           exchange=exchange, chain=_key_chain(match.group(7) or ""))
+                           exchange=exchange, chain=_key_chain(match.group(7) or ""),
+                           second_crosses=match.group(8) is not None)
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
@@ -687,8 +724,8 @@ class SheetLayout:
                 exchange: tuple[tuple[int, int], ...] = (),
                 confidence: Confidence = Confidence.UNKNOWN, source: str = "",
                 faces: int = 6, lock_cells: int = 1,
-                chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
-                ) -> SheetLayout:
+                chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (),
+                second_crosses: bool = False) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
         (``weights``: the crosses of each cell, ``steps`` the step cells, ``exchange`` the
         X-Change fields, see :class:`SheetLayout`)."""
@@ -706,7 +743,7 @@ class SheetLayout:
             colours.append(tuple(c for _, c in row))
         return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
-                   exchange, confidence, source, faces, lock_cells, chain)
+                   exchange, confidence, source, faces, lock_cells, chain, second_crosses)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
@@ -761,6 +798,8 @@ class SheetLayout:
             out["faces"] = self.faces
         if self.lock_cells != 1:
             out["lock_cells"] = self.lock_cells
+        if self.second_crosses:
+            out["second_crosses"] = True
         return out
 
     @classmethod
@@ -808,13 +847,17 @@ class SheetLayout:
         exchange = _json_exchange(data.get("exchange", []))
         chain = _json_chain(data.get("chain", []), locks, [len(r) for r in rows])
         doubled = any(w != 1 for ws in weights for w in ws)
+        second = data.get("second_crosses", False)
+        if not isinstance(second, bool):
+            raise ParseError(f"layout field 'second_crosses': true or false, not {shown(second)}")
         try:
             if ints["faces"] not in FACES:
                 raise ParseError(f"layout field 'faces': 6 or 8 (8: Qwixx Longo), not "
                                  f"{ints['faces']}", rule="LG1")
             layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
                                  steps=steps, exchange=exchange, chain=chain,
-                                 confidence=Confidence(confidence), source=source, **ints)
+                                 confidence=Confidence(confidence), source=source,
+                                 second_crosses=second, **ints)
         except ParseError as exc:
             raise ParseError(f"{exc}") from None
         if name in LAYOUTS:
@@ -826,7 +869,8 @@ class SheetLayout:
 
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
-                "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain")
+                "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain",
+                "second_crosses")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -963,7 +1007,7 @@ _KEY = re.compile(
     r"((?:[rygbRYGB][2-9a-c])+(?:\.(?:[rygbRYGB][2-9a-c])+){0,3})"
     r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])(?:-s((?:[0-3][0-9a]){1,44}))?"
     r"(?:-x((?:[2-9a-c]{2}){1,11}))?"
-    r"(?:-c((?:[0-3][0-9a]){2,44}))?")
+    r"(?:-c((?:[0-3][0-9a]){2,44}))?(-d)?")
 
 
 def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
@@ -1067,6 +1111,17 @@ DOUBLE_B_ALT = SheetLayout(
            "(its own manual says 10, 8, 6, 4)")
 
 
+#: Qwixx Double, pad A (VARIANTS.md §6): the official rows with a second-cross box under
+#: every number but the last (DA1); the lock needs 7 crosses, second crosses included
+#: (DA5); rows score T(min(crosses, 16)) (DA7).
+DOUBLE_A = SheetLayout(
+    "double-a", OFFICIAL.numbers, OFFICIAL.colours, lock_threshold=7, second_crosses=True,
+    confidence=Confidence.STATED,
+    source="VARIANTS.md §6.1: rows as R2 (S5, S8); second-cross boxes under positions 0-9 "
+           "of every row (S8, S5); score table to 16 crosses (S5 quoting the English rules, "
+           "S1); no source transcribed the printed pad")
+
+
 def _staircase(name: str, rows: str, source: str) -> SheetLayout:
     """The official sheet with one step cell per column: ``rows[i]`` is the letter of the
     row holding the step of column (position) ``i`` (VARIANTS.md §4.1)."""
@@ -1127,9 +1182,9 @@ LONGO = SheetLayout.of_rows("longo", [
 
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
-    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, CONNECTED_STEPS,
-                           *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO, CONNECTED_CHAIN,
-                           X_CHANGE)}
+    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, DOUBLE_A,
+                           CONNECTED_STEPS, *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO,
+                           CONNECTED_CHAIN, X_CHANGE)}
 
 
 def read_layout_file(path: str | Path) -> SheetLayout:
@@ -1154,9 +1209,9 @@ def read_layout_file(path: str | Path) -> SheetLayout:
 
 def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
-    ``double-b``, ``double-b-alt``, ``connected-steps``, ``connected-steps-2`` to ``-5``,
-    ``connected-steps-s21``, ``longo``, ``connected-chain``, ``x-change``), or the layout a
-    spelled-out :attr:`SheetLayout.key` describes."""
+    ``double-b``, ``double-b-alt``, ``double-a``, ``connected-steps``, ``connected-steps-2``
+    to ``-5``, ``connected-steps-s21``, ``longo``, ``connected-chain``, ``x-change``), or the
+    layout a spelled-out :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
     if not isinstance(name, str):

@@ -64,7 +64,7 @@ __all__ = [
 
 _NUMBER = re.compile(r"[0-9]+\Z")
 # spaces: the ASCII space only, around the separators (docs/notation.md); ``red 8`` too
-_MARK = re.compile(r" *([a-z]+)(?:: *| *)([0-9]+) *\Z")
+_MARK = re.compile(r" *([a-z]+)(?:: *| *)([0-9]+)(\+?) *\Z")
 _KEY = re.compile(r" *([a-z]+)\Z")
 # an X-Change mark: ``r3@x2`` (a mark, ``@x`` and the field) or ``x2`` (a field alone)
 _EXCHANGE = re.compile(r" *(?:([a-z]+ *:? *[0-9]+) *@ *)?x *([0-9]+) *\Z")
@@ -146,7 +146,8 @@ def format_sheet(sheet: Sheet) -> str:
     layout = sheet.layout
     parts = []
     for colour in (COLOURS if layout is OFFICIAL else layout.locks):
-        numbers = [str(n) for n in sheet.marks(colour)]
+        doubled = sheet.second_crosses(colour)  # Double A: "6+" (DA1)
+        numbers = [f"{n}+" if n in doubled else str(n) for n in sheet.marks(colour)]
         if sheet.is_locked(colour):
             numbers.append("lock")
         parts.append(f"{colour.letter}:{','.join(numbers) or '-'}")
@@ -193,6 +194,7 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
         raise ParseError("empty sheet text after the layout; an empty sheet is "
                          "'r:-/y:-/g:-/b:-/p:0'", text, start)
     rows: dict[Colour, list[int]] = {}
+    seconds: dict[Colour, list[int]] = {}
     locks: set[Colour] = set()
     penalties: int | None = None
     used: list[int] | None = None
@@ -226,7 +228,14 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
                     locks.add(colour)
                 else:
                     top = layout.top_number
-                    number = _int(item, text, pos, f"a {colour.value} number (2 to {top})")
+                    second = item.endswith("+")  # a second cross under it (DA1)
+                    if second and not layout.second_crosses:
+                        raise ParseError(f"{item!r}: layout {layout.name} has no second-cross "
+                                         "boxes", text, pos, rule="DA1")
+                    number = _int(item[:-1] if second else item, text, pos,
+                                  f"a {colour.value} number (2 to {top})")
+                    if second:
+                        seconds.setdefault(colour, []).append(number)
                     if not 2 <= number <= top:
                         raise ParseError(
                             f"{colour.value} numbers run from 2 to {top}, not {number}", text, pos)
@@ -237,7 +246,7 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
         rows[colour] = numbers
     _check_locks(rows, locks, layout)
     return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout,
-                            used or ())
+                            used or (), seconds)
 
 
 def _used_fields_text(body: str, text: str, offset: int, layout: SheetLayout) -> list[int]:
@@ -299,6 +308,9 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     if layout.exchange:  # Qwixx X-Change: the fields used (XC2)
         out["exchange"] = list(sheet.used_fields)
     out["penalties"] = sheet.penalties
+    if any(sheet.seconds):  # Double A (DA1): the doubled numbers of each row
+        out["seconds"] = {c.value: list(sheet.second_crosses(c)) for c in rows
+                          if sheet.seconds[c.index]}
     return out
 
 
@@ -312,7 +324,8 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     """
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
-    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "exchange"}
+    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "exchange",
+                                          "seconds"}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
@@ -361,7 +374,29 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     if used and not lay.exchange:
         raise ParseError(f"layout {lay.name} has no X-Change track, so sheet.exchange must "
                          "be empty", rule="XC1")
-    return Sheet.from_marks(rows, penalties, lay, used)
+    return Sheet.from_marks(rows, penalties, lay, used,
+                            _seconds_from_json(data.get("seconds", {}), lay))
+
+
+def _seconds_from_json(data: object, layout: SheetLayout) -> dict[Colour, list[int]]:
+    """A sheet's ``seconds`` field (Double A, DA1): row name -> numbers with a second cross."""
+    if not isinstance(data, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(_is_int(n) for n in v)
+            for k, v in data.items()):
+        raise ParseError("sheet.seconds must map row names to lists of numbers", rule="DA1")
+    if data and not layout.second_crosses:
+        raise ParseError(f"layout {layout.name} has no second-cross boxes (sheet.seconds)",
+                         rule="DA1")
+    out: dict[Colour, list[int]] = {}
+    for key, numbers in data.items():
+        colour = _colour(key)
+        for n in numbers:
+            if not 2 <= n <= layout.top_number:
+                raise ParseError(f"{colour.value} numbers run from 2 to {layout.top_number}, "
+                                 f"not {n}")
+            _check_shown(layout, colour, n)
+        out[colour] = list(numbers)
+    return out
 
 
 # -- roll -----------------------------------------------------------------------------------------
@@ -487,14 +522,13 @@ def format_mark(mark: Mark | None) -> str:
     """``r8``, or ``-`` for no mark."""
     if mark is not None:
         _require(mark, Mark, "a mark")
-    if mark is not None and mark.field is not None:
-        return str(mark)  # r3@x2, x2 (Qwixx X-Change)
-    return "-" if mark is None else f"{mark.colour.letter}{mark.number}"
+    return "-" if mark is None else str(mark)  # r8; r8+ (Double A); r3@x2, x2 (X-Change)
 
 
 def parse_mark(text: str) -> Mark:
-    """Read a mark: ``r8``, ``red 8``, ``G:12``; an X-Change exchange ``r3@x2`` (red 3
-    for the white sum through field 2), a field spent alone ``x2`` (XC1, XC4)."""
+    """Read a mark: ``r8``, ``red 8``, ``G:12``; ``r8+`` is a second cross (Double A,
+    DA1); an X-Change exchange ``r3@x2`` (red 3 for the white sum through field 2), a
+    field spent alone ``x2`` (XC1, XC4)."""
     text = _require_str(text, "a mark")
     exchange = _EXCHANGE.match(text)
     if exchange is not None:
@@ -512,7 +546,7 @@ def parse_mark(text: str) -> Mark:
     if not 2 <= number <= 12:
         raise ParseError(f"a row holds the numbers 2 to 12, not {digits}", text,
                          match.start(2), rule="R2")
-    return Mark(colour, number)
+    return Mark(colour, number, second=match.group(3) == "+")
 
 
 def _parse_optional_mark(text: str) -> Mark | None:
@@ -553,13 +587,16 @@ def parse_action1(text: str) -> tuple[Mark | None, ...]:
 
 
 def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
-    """``{"colour": "red", "number": 8}`` or None."""
+    """``{"colour": "red", "number": 8}`` or None; a second cross (DA1) adds
+    ``"second": true``."""
     if mark is not None:
         _require(mark, Mark, "a mark")
     if mark is not None and mark.field is not None:  # Qwixx X-Change
         if not mark.crosses:
             return {"field": mark.field}
         return {"colour": mark.colour.value, "number": mark.number, "field": mark.field}
+    if mark is not None and mark.second:
+        return {"colour": mark.colour.value, "number": mark.number, "second": True}
     return None if mark is None else {"colour": mark.colour.value, "number": mark.number}
 
 
@@ -573,14 +610,18 @@ def mark_from_json(data: object, top: int = 12) -> Mark | None:
         return _parse_optional_mark(data)
     if isinstance(data, dict) and "field" in data:
         return _exchange_mark_from_json(data, top)
-    if not isinstance(data, dict) or set(data) != {"colour", "number"}:
+    if not isinstance(data, dict) or set(data) - {"second"} != {"colour", "number"}:
         raise ParseError('a mark must be null or {"colour": ..., "number": ...}')
+    second = data.get("second", False)
+    if not isinstance(second, bool):
+        raise ParseError('a mark\'s "second" (a second cross, DA1) is true or false',
+                         rule="DA1")
     colour, number = data["colour"], data["number"]
     if not isinstance(colour, str) or not _is_int(number):
         raise ParseError('a mark must be {"colour": "red", "number": 8}')
     if number > top:
         raise ParseError(f"a row holds the numbers 2 to {top}, not {number!r}", rule="R2")
-    return Mark(_colour(colour), number)
+    return Mark(_colour(colour), number, second=second)
 
 
 def _exchange_mark_from_json(data: dict[Any, Any], top: int) -> Mark:

@@ -159,6 +159,17 @@ def _cross(x: float, y: float, size: float, colour: str = _INK, width: float = 4
             'stroke-linecap="round" fill="none"/>')
 
 
+def _second_box(x: float, y: float, crossed: bool) -> str:
+    """The second-cross box in the lower right corner of a Double A cell (DA1), crossed
+    when the number holds its second cross."""
+    size = CELL / 3
+    bx, by = x + CELL - size - 1, y + CELL - size - 1
+    box = (f'<g class="second" data-second="{str(crossed).lower()}"><rect x="{bx}" y="{by}" '
+           f'width="{size}" height="{size}" rx="2" fill="#ffffff" stroke="{_INK}" '
+           'stroke-width="1"/>')
+    return box + (_cross(bx, by, size, width=2) if crossed else "") + "</g>"
+
+
 def _badge(x: float, y: float, label: str) -> str:
     return (f'<circle cx="{x}" cy="{y}" r="8" fill="{_INK}"/>'
             + _text(x, y, label, 11, "#ffffff", weight="bold"))
@@ -229,6 +240,8 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                              opacity="0.35" if faded else None))
             if marked:
                 out.append(_cross(x, cy, CELL))
+            if layout.second_crosses and position < length - 1:  # Double A (DA1)
+                out.append(_second_box(x, cy, bool(sheet.seconds[row.index] >> position & 1)))
             if action is not None:
                 out.append(f'<rect class="plan" x="{x - 2}" y="{cy - 2}" width="{CELL + 4}" '
                            f'height="{CELL + 4}" rx="6" fill="none" stroke="{_INK}" '
@@ -517,7 +530,9 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         for position, (number, colour) in enumerate(zip(numbers, colours, strict=True)):
             label = f"{colour.letter if mixed else ''}{number}"
             action = planned.get((row, number))
-            if mask >> position & 1:
+            if sheet.seconds[row.index] >> position & 1:  # a second cross (DA1)
+                cells.append(f"{{{label:>{width}}}}")
+            elif mask >> position & 1:
                 cells.append(f"[{label:>{width}}]")
             elif action is not None:
                 cells.append(f"<{label:>{width}}>")

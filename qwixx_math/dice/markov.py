@@ -89,6 +89,7 @@ class _Row:
 
 def _row(layout: SheetLayout, colour: Colour) -> _Row:
     layout.check_single_cells("the row Markov chain")
+    layout.check_no_second_crosses("the row Markov chain")
     layout.check_no_exchange("the row Markov chain")
     layout.check_no_chain("the row Markov chain")
     layout.check_six_faces("the row Markov chain")

@@ -65,6 +65,8 @@ from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
     HAND_CHAIN_LEGALITY,
     HAND_CHAIN_TRANSITIONS,
+    HAND_DOUBLE_A_LEGALITY,
+    HAND_DOUBLE_A_TRANSITIONS,
     HAND_DOUBLE_LEGALITY,
     HAND_DOUBLE_TRANSITIONS,
     HAND_LEGALITY,
@@ -103,9 +105,9 @@ CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 #: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
 RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2",
             "CC1", "CC2", "CC3", "CC4", "CC5", "CC7",
-            *(f"XC{i}" for i in range(1, 7)))
+            *(f"XC{i}" for i in range(1, 7)), *(f"DA{i}" for i in range(1, 8)))
 
-_RULE_PREFIX = re.compile(r"((?:R|DB|XC)\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -130,18 +132,22 @@ def _marks_json(marks: Sequence[Mark]) -> list[dict[str, Any]]:
 
 def _legal_action1_moves(rolled: GameState, player: int,
                          choices: Sequence[Mark | None]) -> list[Mark]:
-    """Marks ``player`` may choose in action 1, the other choices as given."""
+    """Marks ``player`` may choose in action 1, the other choices as given (second
+    crosses, DA1, only on a pad with second-cross boxes)."""
     s = rolled.roll.white_sum if rolled.roll is not None else 0
+    seconds = rolled.layout.second_crosses
     out = []
     for colour in COLOURS:
-        trial = list(choices)
-        trial[player] = MARKS[colour.index][s]
-        try:
-            rolled.with_action1(trial)
-        except IllegalMoveError as exc:
-            if exc.player == player:
-                continue
-        out.append(MARKS[colour.index][s])
+        for mark in ((MARKS[colour.index][s], Mark(colour, s, second=True)) if seconds
+                     else (MARKS[colour.index][s],)):
+            trial = list(choices)
+            trial[player] = mark
+            try:
+                rolled.with_action1(trial)
+            except IllegalMoveError as exc:
+                if exc.player == player:
+                    continue
+            out.append(mark)
     return out
 
 
@@ -468,9 +474,12 @@ def _transition_rules(case: dict[str, Any]) -> list[str]:
 
 
 def _switches(ruleset_json: dict[str, Any]) -> list[str]:
-    official = Ruleset(players=ruleset_json["players"]).to_json()
+    default = Ruleset(players=ruleset_json["players"])
+    official = default.to_json()
     return [f"{k}={json.dumps(v).strip(chr(34))}" for k, v in sorted(ruleset_json.items())
-            if v != official.get(k, False)]  # (an X-Change Option is absent when false)
+            # a field to_json leaves out has its default (X-Change Options false,
+            # da_same_turn true)
+            if v != official.get(k, getattr(default, k, None))]
 
 
 def _dump_cases(cases: list[dict[str, Any]]) -> str:
@@ -501,9 +510,12 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Connected, the Chain, after the Steps (VARIANTS.md §5)
     legality += [_hand_legality(s) for s in HAND_CHAIN_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_CHAIN_TRANSITIONS]
-    # Qwixx X-Change last (VARIANTS.md §9)
+    # Qwixx X-Change (VARIANTS.md §9)
     legality += [_hand_legality(s) for s in HAND_XC_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_XC_TRANSITIONS]
+    # Qwixx Double A after X-Change (VARIANTS.md §6)
+    legality += [_hand_legality(s) for s in HAND_DOUBLE_A_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_DOUBLE_A_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):

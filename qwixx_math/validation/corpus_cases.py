@@ -25,14 +25,19 @@ sheet 1: steps R2 Y3 Y4 R5 G8 B7 B6 G5 R10 Y11 G2).  A wrong score (CS2) cannot 
 so CS2 shows here in transitions' scores; a record claiming one is the validator's case.
 
 The Qwixx X-Change cases (:data:`HAND_XC_LEGALITY`, :data:`HAND_XC_TRANSITIONS`;
-VARIANTS.md §9, rules XC1-XC6) come last, on the layout ``x-change``.
+VARIANTS.md §9, rules XC1-XC6) come next, on the layout ``x-change``.
+
+The Qwixx Double A cases (:data:`HAND_DOUBLE_A_LEGALITY`, :data:`HAND_DOUBLE_A_TRANSITIONS`;
+VARIANTS.md §6, rules DA1-DA7) come last, on the layout ``double-a``; a second cross
+is written ``b6+`` (a mark) and ``b:12,10,9,8,6+`` (a sheet whose blue 6 is doubled).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["HAND_CHAIN_LEGALITY", "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
+__all__ = ["HAND_CHAIN_LEGALITY", "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_A_LEGALITY",
+           "HAND_DOUBLE_A_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
            "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY",
            "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS", "HAND_STEPS_LEGALITY",
            "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS", "HAND_XC_LEGALITY",
@@ -623,4 +628,62 @@ HAND_XC_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    "xc_field_without_cross: field 2 spent alone is the active player's cross; "
                    "no penalty", ("XC4", "XC6"), ("-", "-"), _W11, "x2,-", "-", ("x:2", "-"),
                    (0, 0), expect_active=1, ruleset=_SPEND, layout=_XC),
+)
+
+
+_DA = "double-a"
+
+HAND_DOUBLE_A_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("da1-second-cross-any-player", "Double A: white sum 6 doubles blue 6 (the "
+                 "active player's latest) and red 6 (player 1's latest, a non-active player)",
+                 ("DA1", "DA2"), ("b:12,10,9,8,6", "r:2,6"), "w:3,3/r:1/y:1/g:1/b:1",
+                 "action1", "legal", action1="b6+,r6+", player=1, layout=_DA),
+    LegalitySpec("da1-second-cross-needs-a-cross", "Double A: red 6 is not crossed, so it has "
+                 "no second cross to take", ("DA1",), ("r:2,3", "-"), "w:3,3/r:1/y:1/g:1/b:1",
+                 "action1", "DA1", action1="r6+,-", layout=_DA),
+    LegalitySpec("da1-one-second-cross-per-box", "Double A: blue 6 already holds its second "
+                 "cross", ("DA1",), ("b:12,10,9,8,6+", "-"), "w:3,3/r:1/y:1/g:1/b:1",
+                 "action1", "DA1", action1="b6+,-", layout=_DA),
+    LegalitySpec("da3-only-the-latest-number", "Double A (da_scope latest): blue 9 is not the "
+                 "rightmost crossed blue number (blue 6 is), so it cannot be doubled",
+                 ("DA2", "DA3"), ("b:12,10,9,8,6", "-"), "w:4,5/r:1/y:1/g:1/b:1", "action1",
+                 "DA3", action1="b9+,-", layout=_DA),
+    LegalitySpec("da1-action2-white-and-row-die", "Double A: white 3 + red 4 = 7 doubles red 7, "
+                 "the latest red number, in action 2", ("DA1",), ("r:2,3,7", "-"),
+                 "w:3,1/r:4/y:1/g:1/b:1", "action2", "legal", action1="-,-", action2="r7+",
+                 layout=_DA),
+    LegalitySpec("da1-action2-other-die", "Double A: white + red makes 4 or 2, not 7 (white + "
+                 "yellow does, but a second cross in red needs the red die)", ("DA1", "R6"),
+                 ("r:2,3,7", "-"), "w:3,1/r:1/y:4/g:1/b:1", "action2", "R6", action1="-,-",
+                 action2="r7+", layout=_DA),
+    LegalitySpec("da4-same-turn-default", "Double A (da_same_turn true): blue 6 crossed in "
+                 "action 1 is doubled in action 2 by white 3 + blue 3", ("DA4",),
+                 ("b:12,10,9,8", "-"), "w:3,3/r:1/y:1/g:1/b:3", "action2", "legal",
+                 action1="b6,-", action2="b6+", layout=_DA),
+    LegalitySpec("da4-same-turn-false", "Double A (da_same_turn false): blue 6 crossed in "
+                 "action 1 cannot be doubled in the same turn", ("DA4",),
+                 ("b:12,10,9,8", "-"), "w:3,3/r:1/y:1/g:1/b:3", "action2", "DA4",
+                 action1="b6,-", action2="b6+", ruleset={"da_same_turn": False}, layout=_DA),
+    LegalitySpec("da5-lock-counts-second-crosses", "Double A: blue 12, 10, 9, 8, 6, 6+, 5 hold "
+                 "7 crosses: blue 2 may close blue", ("DA5",), ("b:12,10,9,8,6+,5", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "legal", action1="b2,-", layout=_DA),
+    LegalitySpec("da5-lock-with-six-crosses", "Double A: blue 12, 10, 9, 8, 6, 6+ hold 6 "
+                 "crosses: blue 2 needs 7", ("DA5",), ("b:12,10,9,8,6+", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "DA5", action1="b2,-", layout=_DA),
+    LegalitySpec("da5-five-numbers-no-lock", "Double A: five blue numbers (the official sheet "
+                 "would lock) are 5 crosses: blue 2 needs 7", ("DA5",), ("b:12,10,9,8,6", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "DA5", action1="b2,-", layout=_DA),
+)
+
+HAND_DOUBLE_A_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("da6-second-cross-is-a-cross", "Double A: the active player's only cross is "
+                   "the second cross under blue 6: no penalty (DA6); 6 crosses, 21 points",
+                   ("DA1", "DA6", "DA7"), ("b:12,10,9,8,6", "-"), "w:3,3/r:1/y:1/g:1/b:1",
+                   "b6+,-", "-", ("b:12,10,9,8,6+", "-"), (21, 0), expect_active=1,
+                   layout=_DA),
+    TransitionSpec("da7-score-capped-at-16", "Double A: green 12 to 3 all doubled are 20 "
+                   "crosses, scored T(16) = 136", ("DA1", "DA7"),
+                   ("g:12+,11+,10+,9+,8+,7+,6+,5+,4+,3", "-"), "w:1,2/r:1/y:1/g:1/b:1",
+                   "g3+,-", "-", ("g:12+,11+,10+,9+,8+,7+,6+,5+,4+,3+", "-"), (136, 0),
+                   expect_active=1, layout=_DA),
 )

@@ -52,7 +52,8 @@ _TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turn
 _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
 _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
-                   "simultaneous_close", "xc_field_without_cross", "xc_in_action2")
+                   "simultaneous_close", "xc_field_without_cross", "xc_in_action2", "da_scope",
+                   "da_same_turn")
 _COLOUR_NAMES = {c.value: c for c in COLOURS}
 
 
@@ -153,7 +154,7 @@ def _mark(value: object, path: str) -> Mark | None:
         return None
     if isinstance(value, dict) and "field" in value:
         return _exchange_mark(value, path)
-    data = _object(value, path, ("colour", "number"), ("colour", "number"))
+    data = _object(value, path, ("colour", "number", "second"), ("colour", "number"))
     colour_raw = data["colour"]
     colour = _COLOUR_NAMES.get(colour_raw) if isinstance(colour_raw, str) else None
     if colour is None:
@@ -161,7 +162,11 @@ def _mark(value: object, path: str) -> Mark | None:
                                       f"{colour_raw!r}")
     number = _int(data["number"], f"{path}.number", 2, 12,
                   "a number of the row, 2 to 12 (R2)")
-    return Mark(colour, number)
+    second = data.get("second", False)
+    if not isinstance(second, bool):
+        raise _fail(f"{path}.second", f"must be true or false (a second cross, DA1), not "
+                                      f"{_kind(second)}")
+    return Mark(colour, number, second=second)
 
 
 def _exchange_mark(value: dict[str, Any], path: str) -> Mark:
@@ -173,6 +178,9 @@ def _exchange_mark(value: dict[str, Any], path: str) -> Mark:
         return Mark.spend(field)
     plain = _mark({k: v for k, v in value.items() if k != "field"}, path)
     assert plain is not None
+    if plain.second:
+        raise _fail(f"{path}.second", "a second cross (DA1) is not an X-Change exchange; a "
+                                      "mark names a field or is a second cross, not both")
     return Mark(plain.colour, plain.number, field)
 
 
@@ -203,7 +211,7 @@ def _ruleset(value: object, players: int) -> Ruleset:
                                            f"{players}")
     official = Ruleset(players=players)
     flags: dict[str, bool] = {}
-    for name in ("action2_after_game_end", "simultaneous_close"):
+    for name in ("action2_after_game_end", "simultaneous_close", "da_same_turn"):
         value = data.get(name, getattr(official, name))
         if not isinstance(value, bool):
             raise _fail(f"{path}.{name}", f"must be true or false, not {_kind(value)}")
@@ -222,10 +230,15 @@ def _ruleset(value: object, players: int) -> Ruleset:
     if flags["xc_in_action2"]:
         raise _fail(f"{path}.xc_in_action2", "XC5: exchanges in action 2 are not "
                                               "implemented; only false is read")
+    scope = data.get("da_scope", official.da_scope)
+    if scope != official.da_scope:  # DA2: only 'latest' is played
+        raise _fail(f"{path}.da_scope", f"must be 'latest' (DA2: 'own_track' is not played "
+                                        f"yet), not {scope!r}")
     return Ruleset(players=players, action2_after_game_end=flags["action2_after_game_end"],
                    die_removal=die_removal, end_check=end_check,
                    simultaneous_close=flags["simultaneous_close"],
-                   xc_field_without_cross=flags["xc_field_without_cross"])
+                   xc_field_without_cross=flags["xc_field_without_cross"],
+                   da_same_turn=flags["da_same_turn"])
 
 
 def _choice(kind: Any, value: object, path: str) -> Any:
