@@ -69,6 +69,7 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
     if not isinstance(variant, Variant):
         raise ParseError(f"variant must be a solver Variant, not {variant!r}")
     variant.sheet.check_single_cells("the policy engine")  # their engine counts marks (DB1)
+    variant.sheet.check_no_bonus("the policy engine")
     return ruleset, variant
 
 

@@ -77,6 +77,7 @@ def geometry(variant: Variant) -> Geometry:
     """The (cached) geometry of ``variant`` (not of a sheet with double cells: the
     policies' engine counts a row's marks, one per cell; a ParseError names DB1)."""
     variant.sheet.check_single_cells("the policy engine")
+    variant.sheet.check_no_bonus("the policy engine")
     layout = Layout.of(variant)
     m = variant.rows
     length = variant.row_length

@@ -111,6 +111,7 @@ class Variant:
         sheet.check_no_steps("the exact solver")
         sheet.check_no_exchange("the exact solver")
         sheet.check_six_faces("the exact solver")
+        sheet.check_no_bonus("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
