@@ -156,6 +156,11 @@ class Sheet:
     masks: tuple[int, int, int, int] = (0, 0, 0, 0)
     penalties: int = 0
     layout: SheetLayout = OFFICIAL
+    #: Bonus A (VARIANTS.md §2): the taken and the void fields of the bonus bar, as masks
+    #: (bit ``k`` = field ``k``, left to right); 0 on a sheet without a bar.  Both are kept
+    #: (§2.5's next-field index alone cannot tell a record's taken field from a void one).
+    bar_taken: int = 0
+    bar_void: int = 0
 
     EMPTY: ClassVar[Sheet]
 
@@ -194,6 +199,10 @@ class Sheet:
         boxes = layout.penalty_boxes
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= boxes:
             raise InvalidStateError("R2", f"a sheet has {boxes} penalty boxes; got {p!r}")
+        if layout.bar or self.bar_taken or self.bar_void:
+            from .bonus import check_bar
+
+            check_bar(self)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -209,10 +218,13 @@ class Sheet:
         marks: Mapping[Colour, Iterable[int]] | None = None,
         penalties: int = 0,
         layout: SheetLayout = OFFICIAL,
+        bar_taken: int = 0,
+        bar_void: int = 0,
     ) -> Sheet:
         """A sheet from the numbers marked in each row, in the order they were marked.
 
-        Rows are keyed by their lock colour (see :mod:`qwixx_math.layouts`).
+        Rows are keyed by their lock colour (see :mod:`qwixx_math.layouts`); on a Bonus A
+        sheet ``bar_taken`` and ``bar_void`` are its bar (:attr:`bar_taken`).
 
         >>> Sheet.from_marks({Colour.RED: [2, 3, 5]}, penalties=1)
         Sheet('r:2,3,5/y:-/g:-/b:-/p:1')
@@ -243,16 +255,20 @@ class Sheet:
                 mask |= 1 << pos
                 last, last_pos = number, pos
             masks[colour.index] = mask
-        return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout)
+        return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout, bar_taken,
+                   bar_void)
 
     @classmethod
     def unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
-                  layout: SheetLayout = OFFICIAL) -> Sheet:
+                  layout: SheetLayout = OFFICIAL, bar_taken: int = 0,
+                  bar_void: int = 0) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
         sheet = object.__new__(cls)
         object.__setattr__(sheet, "masks", masks)
         object.__setattr__(sheet, "penalties", penalties)
         object.__setattr__(sheet, "layout", layout)
+        object.__setattr__(sheet, "bar_taken", bar_taken)
+        object.__setattr__(sheet, "bar_void", bar_void)
         return sheet
 
 
@@ -328,6 +344,14 @@ class Sheet:
         return _TRIANGLE[self.steps_crossed]
 
     @property
+    def bar_next(self) -> int | None:
+        """Bonus A: the index of the leftmost bar field neither taken nor void (BA1), or
+        None when no field is left (BA5) or the sheet has no bar."""
+        used = self.bar_taken | self.bar_void
+        free = ~used & ((1 << len(self.layout.bar)) - 1)
+        return (free & -free).bit_length() - 1 if free else None
+
+    @property
     def total_marks(self) -> int:
         """Marks on the whole sheet, lock boxes included."""
         c = self.layout.count
@@ -386,7 +410,8 @@ class Sheet:
         checks (for the rules core, which has checked the mark)."""
         m = list(self.masks)
         m[row] |= 1 << position
-        return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout)
+        return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout,
+                               self.bar_taken, self.bar_void)
 
 
     def with_penalty(self) -> Sheet:
@@ -398,7 +423,8 @@ class Sheet:
 
             raise IllegalMoveError(
                 "R13", f"all {boxes} penalty boxes are crossed ({format_sheet(self)})")
-        return Sheet.unchecked(self.masks, self.penalties + 1, self.layout)
+        return Sheet.unchecked(self.masks, self.penalties + 1, self.layout, self.bar_taken,
+                               self.bar_void)
 
     # -- notation -----------------------------------------------------------------------------
     def __str__(self) -> str:

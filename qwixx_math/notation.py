@@ -11,7 +11,9 @@ sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing row
                                                  ``12,lock`` (``2,lock`` in green/blue);
                                                  ``lock`` may be left out (R8 implies it);
                                                  another layout than the official one is
-                                                 named first: ``mixx-a|r:2,3/.../p:0``
+                                                 named first: ``mixx-a|r:2,3/.../p:0``;
+                                                 a Bonus A sheet ends in its bar,
+                                                 ``/bar:x-----------`` (x taken, v void)
 roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
 mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read
 plan       ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-``     ``penalty`` also reads as ``-/-``
@@ -37,6 +39,7 @@ from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 __all__ = [
     "colour_set",
     "format_action1",
+    "format_bar",
     "format_colours",
     "format_mark",
     "format_plan",
@@ -45,6 +48,7 @@ __all__ = [
     "mark_from_json",
     "mark_to_json",
     "parse_action1",
+    "parse_bar",
     "parse_colours",
     "parse_mark",
     "parse_plan",
@@ -145,6 +149,8 @@ def format_sheet(sheet: Sheet) -> str:
             numbers.append("lock")
         parts.append(f"{colour.letter}:{','.join(numbers) or '-'}")
     parts.append(f"p:{sheet.penalties}")
+    if layout.bar:
+        parts.append(f"bar:{format_bar(sheet)}")
     text = "/".join(parts)
     return text if layout.is_official else f"{layout.key}|{text}"
 
@@ -187,8 +193,14 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
     rows: dict[Colour, list[int]] = {}
     locks: set[Colour] = set()
     penalties: int | None = None
+    bar: tuple[int, int] | None = None
     for key, body, offset in _segments(body_text, SHEET_EXAMPLE):
         offset += start
+        if key == "bar":
+            if bar is not None:
+                raise ParseError("the bonus bar given twice", text, offset)
+            bar = parse_bar(body, layout, text, offset)
+            continue
         if key in _PENALTY_KEYS:
             if penalties is not None:
                 raise ParseError("penalties given twice", text, offset)
@@ -222,7 +234,38 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
                 pos += len(item) + 1
         rows[colour] = numbers
     _check_locks(rows, locks, layout)
-    return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout)
+    return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout,
+                            *(bar or (0, 0)))
+
+
+#: The characters of a bonus bar field in the notation: taken, void, free (BA1, BA6).
+_BAR_CHARS = {"x": "taken", "v": "void", "-": "free"}
+
+
+def format_bar(sheet: Sheet) -> str:
+    """A Bonus A sheet's bar, one character per field left to right: ``x`` taken, ``v``
+    void, ``-`` free (BA1, BA6); ``""`` on a sheet without a bar."""
+    return "".join("x" if sheet.bar_taken >> k & 1 else "v" if sheet.bar_void >> k & 1
+                   else "-" for k in range(len(sheet.layout.bar)))
+
+
+def parse_bar(body: str, layout: SheetLayout, text: str = "", offset: int | None = None
+              ) -> tuple[int, int]:
+    """The ``(taken, void)`` masks of a bar written as :func:`format_bar` writes it, on
+    ``layout`` (a pad with a bonus bar, BA1)."""
+    if not isinstance(body, str):
+        raise ParseError(f"a bonus bar is text, not {type(body).__name__}")
+    if not layout.bar:
+        raise ParseError(f"layout {layout.name} has no bonus bar", text or body, offset,
+                         rule="BA1")
+    chars = body.strip(_SPACE)
+    if len(chars) != len(layout.bar) or set(chars) - set(_BAR_CHARS):
+        raise ParseError(f"the bonus bar is {len(layout.bar)} characters, one per field: x "
+                         f"taken, v void, - free; not {chars[:20]!r}", text or body, offset,
+                         rule="BA1")
+    taken = sum(1 << k for k, ch in enumerate(chars) if ch == "x")
+    void = sum(1 << k for k, ch in enumerate(chars) if ch == "v")
+    return taken, void
 
 
 def _check_shown(layout: SheetLayout, colour: Colour, number: int, text: str = "",
@@ -266,6 +309,8 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     out.update({c.value: list(sheet.marks(c)) for c in rows})
     out["locks"] = [c.value for c in rows if sheet.is_locked(c)]
     out["penalties"] = sheet.penalties
+    if layout.bar:
+        out["bar"] = format_bar(sheet)
     return out
 
 
@@ -279,7 +324,7 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     """
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
-    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout"}
+    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "bar"}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
@@ -322,7 +367,8 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     penalties = data.get("penalties", 0)
     if not _is_int(penalties):
         raise ParseError("sheet.penalties must be a number")
-    return Sheet.from_marks(rows, penalties, lay)
+    bar = parse_bar(data["bar"], lay) if "bar" in data else (0, 0)
+    return Sheet.from_marks(rows, penalties, lay, *bar)
 
 
 # -- roll -----------------------------------------------------------------------------------------

@@ -58,7 +58,9 @@ def marked_sheets(draw: st.DrawFn, layout: SheetLayout
         rows[row] = [numbers[p] for p in positions]
         expected |= {(row, numbers[p]) for p in positions}
     penalties = draw(st.integers(0, layout.penalty_boxes))
-    sheet = Sheet.from_marks(rows, penalties, layout)
+    # Bonus A: a field taken per crossed boxed cell, while fields last (BA1)
+    boxed = sum(layout.box_mask[c.index] >> layout.pos[c.index][n] & 1 for c, n in expected)
+    sheet = Sheet.from_marks(rows, penalties, layout, (1 << min(boxed, len(layout.bar))) - 1)
     others = frozenset(draw(st.sets(st.sampled_from(layout.locks))))
     return sheet, expected, others
 

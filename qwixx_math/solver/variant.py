@@ -289,7 +289,7 @@ class Variant:
             return (f"{letters}-L{self.row_length}-t{self.lock_threshold}"
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
-            if not (sheet.has_doubles or sheet.steps or sheet.exchange) \
+            if not (sheet.has_doubles or sheet.steps or sheet.exchange or sheet.bar) \
                     and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         return self.sheet.key
