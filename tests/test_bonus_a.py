@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from strategies import json_values, mutated_json
 
 from qwixx_math import bonus
-from qwixx_math.errors import InvalidStateError, ParseError
+from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError
 from qwixx_math.layouts import BONUS_A, LAYOUTS, OFFICIAL, Confidence, SheetLayout
 from qwixx_math.model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 from qwixx_math.notation import format_sheet, parse_sheet, sheet_from_json, sheet_to_json
@@ -293,3 +293,44 @@ def test_the_svg_and_text_drawings_show_the_boxed_cells_and_the_bar() -> None:
     assert "".join({"taken": "x", "void": "v", "free": "-"}[g.get("data-state", "")]
                    for g in fields) == "xxxxxxvx--v-"
     assert "bonus  Rx Yx Gx Bx Gx Rx Bv Yx R- Y- Bv G-" in sheet_text(sheet)
+
+
+# -- 3. records: generated games validate; the validator derives the forced crosses --------------
+
+def test_generated_records_validate_and_a_score_without_forced_crosses_is_ba1(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from qwixx_math.cli import main
+    from qwixx_math.record import GameRecord, replay
+
+    assert main(["generate", "--layout", "bonus-a", "--games", "3", "--seed", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    path = tmp_path / "game.json"
+    for line in lines:
+        record = json.loads(line)
+        assert record["layout"] == "bonus-a"
+        path.write_text(line, encoding="utf-8")
+        assert main(["validate", str(path)]) == 0
+        capsys.readouterr()
+    # a record whose claimed final scores leave a forced cross out (one point less):
+    # the validator derives the forced crosses and names BA1
+    record = json.loads(lines[0])
+    finals = replay(GameRecord.from_json(record))[-1].sheets
+    taken = [s.bar_taken.bit_count() for s in finals]
+    assert any(taken)
+    record["result"]["scores"] = [s.score - 1 if n else s.score
+                                  for s, n in zip(finals, taken, strict=True)]
+    for turn in record["turns"]:
+        turn.pop("scores", None)
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["validate", str(path), "--json", "--no-dialects"]) == 1
+    rules = {v["rule"] for v in json.loads(capsys.readouterr().out)["violations"]}
+    assert "BA1" in rules and rules <= {"BA1", "R18"}
+
+
+def test_a_record_that_writes_a_forced_cross_as_a_voluntary_one_is_refused() -> None:
+    """A plan names voluntary crosses only: Y5 after R6 forced it is already crossed (R7)."""
+    before = parse_sheet("bonus-a|r:3,4/y:2,3,4/g:12/p:0/bar:x-----------")
+    game = GameState(Ruleset(1), (before,))
+    after = game.play_plan(roll("3,3", game), TurnPlan(mark("R6"), None))
+    with pytest.raises(IllegalMoveError, match="R7"):
+        after.play_plan(roll("2,3", after), TurnPlan(mark("Y5"), None))

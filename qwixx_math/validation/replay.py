@@ -114,7 +114,7 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
     masks = list(sheet.masks)
     masks[mark.colour.index] |= 1 << pos
     return Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
-                           sheet.layout)
+                           sheet.layout, sheet.bar_taken, sheet.bar_void)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -172,7 +172,7 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
 
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
     """``state`` with the penalty boxes the other program claims (its evident state)."""
-    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout)
+    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout, s.bar_taken, s.bar_void)
                    for s, p in zip(state.sheets, penalties, strict=True))
     n = len(sheets)
     four = any(p >= state.layout.penalty_boxes for p in penalties)
@@ -229,6 +229,10 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
                            f"give: the active player who marks nothing in either action takes "
                            f"a penalty (the rules' total: {_breakdown(sheet)})")
     layout = sheet.layout
+    if layout.bar:  # Qwixx Bonus A: the forced crosses count like any other (BA1-BA3)
+        return "BA1", (f"a cross on a boxed cell forces a cross in the row of the next bonus "
+                       f"bar field (BA1-BA3), and forced crosses score like any other (R16): "
+                       f"{_breakdown(sheet)}")
     if layout.steps:  # Qwixx Connected Steps: a fifth group T(crossed step cells) (CS2)
         return "CS2", (f"the step cells score a fifth group n(n+1)/2 for n crossed step "
                        f"cells, each also counting in its row (CS2), added to the rows "
