@@ -334,3 +334,18 @@ def test_a_record_that_writes_a_forced_cross_as_a_voluntary_one_is_refused() -> 
     after = game.play_plan(roll("3,3", game), TurnPlan(mark("R6"), None))
     with pytest.raises(IllegalMoveError, match="R7"):
         after.play_plan(roll("2,3", after), TurnPlan(mark("Y5"), None))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="xv- ,/:rygbp0123456789lockbar", max_size=30), st.booleans())
+def test_any_bar_text_is_a_sheet_or_one_typed_error(body: str, as_json: bool) -> None:
+    """Fuzz the new parser paths: a bonus-a sheet's text or JSON with any bar is a sheet
+    that round-trips, or one ParseError / InvalidStateError (never another exception)."""
+    try:
+        if as_json:
+            sheet = sheet_from_json({"layout": "bonus-a", "red": [2], "bar": body})
+        else:
+            sheet = parse_sheet(f"bonus-a|r:2/bar:{body}")
+    except (ParseError, InvalidStateError):
+        return
+    assert parse_sheet(format_sheet(sheet)) == sheet
