@@ -418,7 +418,7 @@ class GameState:
                 sheets[i] = sheet.marked(colour.index, pos)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
                 ended_at = i
-        if layout.bar:  # rows closed in action 1 void their bar fields when it ends (BA6)
+        if layout.bar and len(closed) > len(self.closed):  # closed in action 1: void (BA6)
             return self.after_action1(void_closed(sheets, closed), frozenset(closed),
                                       tuple(choices))
         return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
@@ -496,8 +496,9 @@ class GameState:
                 sheets[a], _, shut = bonus_cross(sheets[a], mark.colour.index,
                                                  layout.pos[mark.colour.index][mark.number],
                                                  closed, True)
-                closed = closed | shut
-                sheets = void_closed(sheets, closed)
+                if shut - closed:  # closed at once, its fields void at once (BA6)
+                    closed = closed | shut
+                    sheets = void_closed(sheets, closed)
             else:
                 sheets[a] = sheets[a].marked(mark.colour.index,
                                              layout.pos[mark.colour.index][mark.number])
