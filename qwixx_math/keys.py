@@ -289,6 +289,7 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
         sheet.layout.check_no_exchange("table_index (the policies' table look-up)")
         sheet.layout.check_no_chain("table_index (the policies' table look-up)")
         sheet.layout.check_six_faces("table_index (the policies' table look-up)")
+        sheet.layout.check_no_bonus("table_index (the policies' table look-up)")
     if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):
         raise ParseError(f"closed_mask is a whole number 0..{(1 << len(locks)) - 1}, "
                          f"not {closed_mask!r}")

@@ -241,6 +241,11 @@ class Sheet:
     #: Qwixx Double A (DA1): ``seconds[i]`` the mask of the positions of the row locked by
     #: ``COLOURS[i]`` whose second-cross box is crossed (a subset of ``masks[i]``).
     seconds: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: Bonus A (VARIANTS.md §2): the taken and the void fields of the bonus bar, as masks
+    #: (bit ``k`` = field ``k``, left to right); 0 on a sheet without a bar.  Both are kept
+    #: (§2.5's next-field index alone cannot tell a record's taken field from a void one).
+    bar_taken: int = 0
+    bar_void: int = 0
 
     EMPTY: ClassVar[Sheet]
 
@@ -284,6 +289,10 @@ class Sheet:
         boxes = layout.penalty_boxes
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= boxes:
             raise InvalidStateError("R2", f"a sheet has {boxes} penalty boxes; got {p!r}")
+        if layout.bar or self.bar_taken or self.bar_void:
+            from .bonus import check_bar
+
+            check_bar(self)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -301,11 +310,14 @@ class Sheet:
         layout: SheetLayout = OFFICIAL,
         used_fields: Iterable[int] = (),
         seconds: Mapping[Colour, Iterable[int]] | None = None,
+        bar_taken: int = 0,
+        bar_void: int = 0,
     ) -> Sheet:
         """A sheet from the numbers marked in each row, in the order they were marked.
 
         Rows are keyed by their lock colour (see :mod:`qwixx_math.layouts`); ``seconds``
-        names the numbers of each row that hold a second cross (Double A, DA1).
+        names the numbers of each row that hold a second cross (Double A, DA1); on a Bonus A
+        sheet ``bar_taken`` and ``bar_void`` are its bar (:attr:`bar_taken`).
 
         >>> Sheet.from_marks({Colour.RED: [2, 3, 5]}, penalties=1)
         Sheet('r:2,3,5/y:-/g:-/b:-/p:1')
@@ -353,12 +365,14 @@ class Sheet:
             for number in numbers:
                 doubled[colour.index] |= 1 << layout_position(layout, colour, number)
         return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout,
-                   tuple(used_fields), (doubled[0], doubled[1], doubled[2], doubled[3]))
+                   tuple(used_fields), (doubled[0], doubled[1], doubled[2], doubled[3]),
+                   bar_taken, bar_void)
 
     @classmethod
     def unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
                   layout: SheetLayout = OFFICIAL, used_fields: tuple[int, ...] = (),
-                  seconds: tuple[int, int, int, int] = (0, 0, 0, 0)) -> Sheet:
+                  seconds: tuple[int, int, int, int] = (0, 0, 0, 0), bar_taken: int = 0,
+                  bar_void: int = 0) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
         sheet = object.__new__(cls)
         object.__setattr__(sheet, "masks", masks)
@@ -366,6 +380,8 @@ class Sheet:
         object.__setattr__(sheet, "layout", layout)
         object.__setattr__(sheet, "used_fields", used_fields)
         object.__setattr__(sheet, "seconds", seconds)
+        object.__setattr__(sheet, "bar_taken", bar_taken)
+        object.__setattr__(sheet, "bar_void", bar_void)
         return sheet
 
 
@@ -452,6 +468,14 @@ class Sheet:
         return _TRIANGLE[self.steps_crossed]
 
     @property
+    def bar_next(self) -> int | None:
+        """Bonus A: the index of the leftmost bar field neither taken nor void (BA1), or
+        None when no field is left (BA5) or the sheet has no bar."""
+        used = self.bar_taken | self.bar_void
+        free = ~used & ((1 << len(self.layout.bar)) - 1)
+        return (free & -free).bit_length() - 1 if free else None
+
+    @property
     def total_marks(self) -> int:
         """Marks on the whole sheet, lock boxes included."""
         c = self.layout.count
@@ -524,7 +548,7 @@ class Sheet:
         s = list(self.seconds)
         s[row] |= 1 << position
         return Sheet.unchecked(self.masks, self.penalties, self.layout, self.used_fields,
-                               (s[0], s[1], s[2], s[3]))
+                               (s[0], s[1], s[2], s[3]), self.bar_taken, self.bar_void)
 
     def allows(self, colour: Colour | str, number: int) -> bool:
         """Whether R7 and R8 allow ``number`` in ``colour``'s row (whether the colour is
@@ -589,14 +613,15 @@ class Sheet:
             if partner is not None:
                 m[partner[0]] |= 1 << partner[1]
         return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout,
-                               self.used_fields, self.seconds)
+                               self.used_fields, self.seconds, self.bar_taken, self.bar_void)
 
     def with_field(self, field: int) -> Sheet:
         """This sheet with X-Change field ``field`` used, checked against the track only
         (XC1, XC2: the rules core checks the rest of the exchange)."""
         used = (*self.used_fields, field)
         _check_used_fields(used, self.layout)
-        return Sheet.unchecked(self.masks, self.penalties, self.layout, used, self.seconds)
+        return Sheet.unchecked(self.masks, self.penalties, self.layout, used, self.seconds,
+                               self.bar_taken, self.bar_void)
 
 
     def with_penalty(self) -> Sheet:
@@ -609,7 +634,7 @@ class Sheet:
             raise IllegalMoveError(
                 "R13", f"all {boxes} penalty boxes are crossed ({format_sheet(self)})")
         return Sheet.unchecked(self.masks, self.penalties + 1, self.layout, self.used_fields,
-                               self.seconds)
+                               self.seconds, self.bar_taken, self.bar_void)
 
     # -- notation -----------------------------------------------------------------------------
     def __str__(self) -> str:

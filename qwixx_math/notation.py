@@ -13,7 +13,9 @@ sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing row
                                                  another layout than the official one is
                                                  named first: ``mixx-a|r:2,3/.../p:0``;
                                                  Qwixx X-Change: the fields used,
-                                                 ``x-change|r:3/.../x:2,5/p:0``
+                                                 ``x-change|r:3/.../x:2,5/p:0``;
+                                                 a Bonus A sheet ends in its bar,
+                                                 ``/bar:x-----------`` (x taken, v void)
 roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
 mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read;
                                                  X-Change: ``r3@x2`` (red 3 through
@@ -41,6 +43,7 @@ from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 __all__ = [
     "colour_set",
     "format_action1",
+    "format_bar",
     "format_colours",
     "format_mark",
     "format_plan",
@@ -49,6 +52,7 @@ __all__ = [
     "mark_from_json",
     "mark_to_json",
     "parse_action1",
+    "parse_bar",
     "parse_colours",
     "parse_mark",
     "parse_plan",
@@ -154,6 +158,8 @@ def format_sheet(sheet: Sheet) -> str:
     if layout.exchange:  # Qwixx X-Change: the fields used (XC2)
         parts.append(f"x:{','.join(str(f) for f in sheet.used_fields) or '-'}")
     parts.append(f"p:{sheet.penalties}")
+    if layout.bar:
+        parts.append(f"bar:{format_bar(sheet)}")
     text = "/".join(parts)
     return text if layout.is_official else f"{layout.key}|{text}"
 
@@ -198,8 +204,14 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
     locks: set[Colour] = set()
     penalties: int | None = None
     used: list[int] | None = None
+    bar: tuple[int, int] | None = None
     for key, body, offset in _segments(body_text, SHEET_EXAMPLE):
         offset += start
+        if key == "bar":
+            if bar is not None:
+                raise ParseError("the bonus bar given twice", text, offset)
+            bar = parse_bar(body, layout, text, offset)
+            continue
         if key == "x":
             if used is not None:
                 raise ParseError("the X-Change fields are given twice", text, offset)
@@ -246,7 +258,7 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
         rows[colour] = numbers
     _check_locks(rows, locks, layout)
     return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout,
-                            used or (), seconds)
+                            used or (), seconds, *(bar or (0, 0)))
 
 
 def _used_fields_text(body: str, text: str, offset: int, layout: SheetLayout) -> list[int]:
@@ -263,6 +275,36 @@ def _used_fields_text(body: str, text: str, offset: int, layout: SheetLayout) ->
                                              f"{len(layout.exchange) - 1})"))
         offset += len(item) + 1
     return used
+
+
+#: The characters of a bonus bar field in the notation: taken, void, free (BA1, BA6).
+_BAR_CHARS = {"x": "taken", "v": "void", "-": "free"}
+
+
+def format_bar(sheet: Sheet) -> str:
+    """A Bonus A sheet's bar, one character per field left to right: ``x`` taken, ``v``
+    void, ``-`` free (BA1, BA6); ``""`` on a sheet without a bar."""
+    return "".join("x" if sheet.bar_taken >> k & 1 else "v" if sheet.bar_void >> k & 1
+                   else "-" for k in range(len(sheet.layout.bar)))
+
+
+def parse_bar(body: str, layout: SheetLayout, text: str = "", offset: int | None = None
+              ) -> tuple[int, int]:
+    """The ``(taken, void)`` masks of a bar written as :func:`format_bar` writes it, on
+    ``layout`` (a pad with a bonus bar, BA1)."""
+    if not isinstance(body, str):
+        raise ParseError(f"a bonus bar is text, not {type(body).__name__}")
+    if not layout.bar:
+        raise ParseError(f"layout {layout.name} has no bonus bar", text or body, offset,
+                         rule="BA1")
+    chars = body.strip(_SPACE)
+    if len(chars) != len(layout.bar) or set(chars) - set(_BAR_CHARS):
+        raise ParseError(f"the bonus bar is {len(layout.bar)} characters, one per field: x "
+                         f"taken, v void, - free; not {chars[:20]!r}", text or body, offset,
+                         rule="BA1")
+    taken = sum(1 << k for k, ch in enumerate(chars) if ch == "x")
+    void = sum(1 << k for k, ch in enumerate(chars) if ch == "v")
+    return taken, void
 
 
 def _check_shown(layout: SheetLayout, colour: Colour, number: int, text: str = "",
@@ -311,6 +353,8 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     if any(sheet.seconds):  # Double A (DA1): the doubled numbers of each row
         out["seconds"] = {c.value: list(sheet.second_crosses(c)) for c in rows
                           if sheet.seconds[c.index]}
+    if layout.bar:
+        out["bar"] = format_bar(sheet)
     return out
 
 
@@ -325,7 +369,7 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
     known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "exchange",
-                                          "seconds"}
+                                          "seconds", "bar"}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
@@ -374,8 +418,9 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     if used and not lay.exchange:
         raise ParseError(f"layout {lay.name} has no X-Change track, so sheet.exchange must "
                          "be empty", rule="XC1")
+    bar = parse_bar(data["bar"], lay) if "bar" in data else (0, 0)
     return Sheet.from_marks(rows, penalties, lay, used,
-                            _seconds_from_json(data.get("seconds", {}), lay))
+                            _seconds_from_json(data.get("seconds", {}), lay), *bar)
 
 
 def _seconds_from_json(data: object, layout: SheetLayout) -> dict[Colour, list[int]]:

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from .bonus import check_voids, void_closed
+from .bonus import cross as bonus_cross
 from .errors import IllegalMoveError, InvalidStateError, ParseError
 from .layouts import FACES, OFFICIAL, SheetLayout
 from .model import (
@@ -198,6 +200,9 @@ class GameState:
             raise InvalidStateError(
                 "R9", f"layout {layout.name} has no "
                       f"{', '.join(c.value for c in COLOURS if c in stray)} row to close")
+        if layout.bar:  # Bonus A: the closed colours' untaken bar fields are void (BA6)
+            for i, sheet in enumerate(self.sheets):
+                check_voids(sheet, self.closed, i)
         for i, sheet in enumerate(self.sheets):
             missing = sheet.locked - self.closed
             if missing:
@@ -280,6 +285,8 @@ class GameState:
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not on their sheet "
                           f"{format_sheet(self.sheets[i])}")
         closed_now = {m.colour for m in action1 if m is not None and closes(layout, m)}
+        if layout.bar:  # a forced cross may have closed a rolled colour in action 1 (BA4)
+            closed_now |= {c for c in self.closed if roll.die(c) is not None}
         _check_roll_dice(roll, self.closed - closed_now, layout)
 
     @classmethod
@@ -424,9 +431,16 @@ class GameState:
                                f"player {i} may not close it too (simultaneous_close=False)", i)
                 closers.setdefault(colour, i)
                 closed.add(colour)
-            sheets[i] = sheet.marked(colour.index, pos)
+            if layout.bar:  # Bonus A: the forced crosses, against the closed at the start (V5)
+                sheets[i], _, shut = bonus_cross(sheet, colour.index, pos, self.closed, False)
+                closed |= shut
+            else:
+                sheets[i] = sheet.marked(colour.index, pos)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
                 ended_at = i
+        if layout.bar and len(closed) > len(self.closed):  # closed in action 1: void (BA6)
+            return self.after_action1(void_closed(sheets, closed), frozenset(closed),
+                                      tuple(choices))
         return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
                                   tuple(choices))
 
@@ -501,6 +515,13 @@ class GameState:
             if mark.second:  # DA1
                 sheets[a] = sheets[a].seconded(mark.colour.index,
                                                layout.pos[mark.colour.index][mark.number])
+            elif layout.bar:  # Bonus A: forced crosses; a close takes effect at once (V5, BA6)
+                sheets[a], _, shut = bonus_cross(sheets[a], mark.colour.index,
+                                                 layout.pos[mark.colour.index][mark.number],
+                                                 closed, True)
+                if shut - closed:  # closed at once, its fields void at once (BA6)
+                    closed = closed | shut
+                    sheets = void_closed(sheets, closed)
             else:
                 sheets[a] = sheets[a].marked(mark.colour.index,
                                              layout.pos[mark.colour.index][mark.number])

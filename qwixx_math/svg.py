@@ -17,7 +17,11 @@ carries stable attributes (``docs/drawing.md``):
   ``data-marked`` and ``data-markable`` (``true``/``false``: whether R7, R8 and R9 let the
   sheet mark it now), and ``data-plan`` (``1`` or ``2``: the action of the plan that marks
   it) on a planned cell, and on a Connected Steps sheet ``data-step`` (``true`` on a step
-  cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2);
+  cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2), on a Bonus A
+  sheet ``data-boxed`` (``true`` on a boxed cell, framed by a ``<rect class="boxed">``,
+  BA1);
+* on a Bonus A sheet, ``<g class="bar-field">`` per bonus bar field (``data-index``,
+  ``data-colour``, ``data-state``: ``taken``, ``void`` or ``free``; BA1, BA6);
 * ``<g class="row">`` per row (``data-row``, ``data-closed``), ``<g class="lock">``
   (``data-row``, ``data-locked``), ``<g class="penalty">`` per box (``data-index``,
   ``data-marked``; ``data-plan="penalty"`` on the box a penalty plan crosses),
@@ -48,7 +52,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .errors import ParseError
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
-from .notation import colour_set, format_plan, format_roll, parse_plan, parse_roll
+from .notation import colour_set, format_bar, format_plan, format_roll, parse_plan, parse_roll
 
 __all__ = ["advice_svg", "sheet_svg", "sheet_text", "state_svg"]
 
@@ -217,12 +221,14 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
             step = (str(bool(layout.step_mask[row.index] >> position & 1)).lower()
                     if layout.steps else None)
             partner = layout.chain_partner(row, number) if layout.chain else None
+            boxed = (str(bool(layout.box_mask[row.index] >> position & 1)).lower()
+                     if layout.bar else None)
             out.append(
                 f'<g{_attrs(**{"class": "cell"}, data_row=row.value)}'
                 f'{_attrs(data_colour=cell_colour.value, data_number=number)}'
                 f'{_attrs(data_position=position, data_marked=str(marked).lower())}'
                 f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}'
-                f'{_attrs(data_step=step)}'
+                f'{_attrs(data_step=step, data_boxed=boxed)}'
                 f'{_attrs(data_partner=None if partner is None else _cell_name(*partner))}>')
             out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
                        f'fill="{tint}" stroke="{ink}" stroke-width="1"/>')
@@ -235,6 +241,10 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                 out.append(f'<rect class="step" x="{x + 3}" y="{cy + 3}" width="{CELL - 6}" '
                            f'height="{CELL - 6}" rx="3" fill="none" stroke="{_INK}" '
                            'stroke-width="2.5"/>')
+            if boxed == "true":  # a Bonus A boxed cell: a heavy square frame (BA1)
+                out.append(f'<rect class="boxed" x="{x + 2}" y="{cy + 2}" width="{CELL - 4}" '
+                           f'height="{CELL - 4}" fill="none" stroke="{_INK}" '
+                           'stroke-width="3"/>')
             faded = (is_closed or _skipped(mask, position)) and not (marked or action)
             out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 18, ink, weight="bold",
                              opacity="0.35" if faded else None))
@@ -271,6 +281,8 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
     if layout.exchange:  # Qwixx X-Change: the track under the rows
         track, y = _exchange_parts(sheet, y, plan)
         out.extend(track)
+    if layout.bar:  # Bonus A: the bonus bar under the rows
+        y = _bar_parts(sheet, out, y)
     y += 4
     out.append(_text(_MARGIN, y + 14, "penalties", 14, anchor="start"))
     x = _MARGIN + 80
@@ -366,6 +378,26 @@ def _exchange_parts(sheet: Sheet, top: float, plan: TurnPlan | None
         x += CELL + _GAP
     out.append("</g>")
     return out, top + band_h + _ROW_GAP
+def _bar_parts(sheet: Sheet, out: list[str], y: float) -> float:
+    """Append a Bonus A sheet's bonus bar (BA1, BA6) at height ``y``: one ``<g
+    class="bar-field">`` per field, ``data-state`` taken, void or free; the height below."""
+    out.append(_text(_MARGIN, y + 14, "bonus", 14, anchor="start"))
+    x = _MARGIN + 80
+    for k, colour in enumerate(sheet.layout.bar):
+        state = ("taken" if sheet.bar_taken >> k & 1 else "void" if sheet.bar_void >> k & 1
+                 else "free")
+        out.append(f'<g{_attrs(**{"class": "bar-field"}, data_index=k)}'
+                   f'{_attrs(data_colour=colour.value, data_state=state)}>')
+        out.append(f'<rect x="{x}" y="{y}" width="28" height="28" rx="4" '
+                   f'fill="{_PALETTE[colour.index][1]}" stroke="{_INK}" stroke-width="1.5"/>')
+        if state == "taken":
+            out.append(_cross(x, y, 28, width=3))
+        elif state == "void":
+            out.append(f'<line x1="{x}" y1="{y + 14}" x2="{x + 28}" y2="{y + 14}" '
+                       f'stroke="{_INK}" stroke-width="3"/>')
+        out.append("</g>")
+        x += 34
+    return y + 36
 
 
 def _padlock(cx: float, cy: float, colour: str) -> str:
@@ -553,6 +585,9 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         lines.append(_chain_line(sheet))
     if layout.exchange:
         lines.append(_exchange_line(sheet, _planned_field(shown_plan)))
+    if layout.bar:  # Bonus A: each field's colour letter and x taken, v void, - free
+        lines.append("bonus  " + " ".join(
+            f"{c.letter.upper()}{format_bar(sheet)[k]}" for k, c in enumerate(layout.bar)))
     boxes = " ".join("[x]" if i < sheet.penalties else "[ ]"
                      for i in range(layout.penalty_boxes))
     penalty_note = "  (plan: a penalty)" if shown_plan is not None and shown_plan.penalty else ""

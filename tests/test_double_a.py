@@ -150,7 +150,8 @@ def test_illegal_second_crosses_cite_da_ids() -> None:
 
 
 def test_notation_round_trips() -> None:
-    assert format_mark(Mark(B, 6, second=True)) == "b6+" and parse_mark("b6+") == Mark(B, 6, second=True)
+    assert format_mark(Mark(B, 6, second=True)) == "b6+"
+    assert parse_mark("b6+") == Mark(B, 6, second=True)
     assert mark_from_json(mark_to_json(Mark(B, 6, second=True))) == Mark(B, 6, second=True)
     assert mark_to_json(Mark(B, 6)) == {"colour": "blue", "number": 6}
     sheet = parse_sheet("double-a|b:12,10+,9,8,6+")
@@ -225,3 +226,15 @@ def test_new_parser_paths_raise_only_typed_errors(text: str, mark: object,
             call()
         except QwixxError as exc:
             assert str(exc)
+
+
+def test_a_mark_is_an_exchange_or_a_second_cross_not_both() -> None:
+    """Since the merge with X-Change: Mark(colour, number, field, second) never holds both."""
+    with pytest.raises(ParseError, match="DA1"):
+        Mark(R, 3, 2, True)
+    with pytest.raises(ParseError):
+        mark_from_json({"colour": "red", "number": 3, "field": 2, "second": True})
+    with pytest.raises(ParseError):
+        parse_mark("r3+@x2")
+    assert str(Mark(R, 3, 2)) == "r3@x2" and str(Mark(R, 3, second=True)) == "r3+"
+    assert repr(Mark(R, 3, second=True)).endswith("number=3, second=True)")

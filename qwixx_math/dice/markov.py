@@ -93,6 +93,7 @@ def _row(layout: SheetLayout, colour: Colour) -> _Row:
     layout.check_no_exchange("the row Markov chain")
     layout.check_no_chain("the row Markov chain")
     layout.check_six_faces("the row Markov chain")
+    layout.check_no_bonus("the row Markov chain")
     i = layout.row_index(colour)
     numbers, cells = layout.numbers[i], layout.colours[i]
     pos = [-1] * 13

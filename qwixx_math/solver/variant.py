@@ -124,6 +124,7 @@ class Variant:
             raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
                              "cells on a sheet with double cells", rule="CS2")
         sheet.check_six_faces("the exact solver")
+        sheet.check_no_bonus("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
@@ -320,7 +321,7 @@ class Variant:
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
             if not (sheet.has_doubles or sheet.steps or sheet.exchange or sheet.chain
-                    or sheet.second_crosses) \
+                    or sheet.second_crosses or sheet.bar) \
                     and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         return self.sheet.key

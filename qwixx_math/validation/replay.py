@@ -116,15 +116,17 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
         used = (*used, mark.field)
     pos = sheet.layout.pos[mark.colour.index][mark.number] if mark.crosses else -1
     if pos < 0:
-        return Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout, used, sheet.seconds)
+        return Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout, used, sheet.seconds,
+                               sheet.bar_taken, sheet.bar_void)
     if mark.second:  # a second cross (DA1), the box under a crossed number only
         if not sheet.layout.second_crosses or pos == sheet.layout.row_length(mark.colour) - 1 \
                 or not sheet.masks[mark.colour.index] >> pos & 1:
             return sheet
         return sheet.seconded(mark.colour.index, pos)
-    crossed = sheet.marked(mark.colour.index, pos)  # with its chain partner, if any (CC1)
+    # with its chain partner, if any (CC1); a Bonus A sheet keeps its bar, no forced crosses
+    crossed = sheet.marked(mark.colour.index, pos)
     return Sheet.unchecked(crossed.masks, crossed.penalties, crossed.layout, used,
-                           crossed.seconds)
+                           crossed.seconds, crossed.bar_taken, crossed.bar_void)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -182,7 +184,8 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
 
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
     """``state`` with the penalty boxes the other program claims (its evident state)."""
-    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout, s.used_fields, s.seconds)
+    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout, s.used_fields, s.seconds,
+                                   s.bar_taken, s.bar_void)
                    for s, p in zip(state.sheets, penalties, strict=True))
     n = len(sheets)
     four = any(p >= state.layout.penalty_boxes for p in penalties)
@@ -243,6 +246,10 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
         found = _chain_gap(sheet, claimed)
         if found is not None:
             return found
+    if layout.bar:  # Qwixx Bonus A: the forced crosses count like any other (BA1-BA3)
+        return "BA1", (f"a cross on a boxed cell forces a cross in the row of the next bonus "
+                       f"bar field (BA1-BA3), and forced crosses score like any other (R16): "
+                       f"{_breakdown(sheet)}")
     if layout.steps:  # Qwixx Connected Steps: a fifth group T(crossed step cells) (CS2)
         return "CS2", (f"the step cells score a fifth group n(n+1)/2 for n crossed step "
                        f"cells, each also counting in its row (CS2), added to the rows "
