@@ -63,7 +63,8 @@ def test_manifest_counts_hashes_and_coverage() -> None:
         assert entry["cases"] == len(cases)
         assert entry["sha256"] == hashlib.sha256((CHECKED_IN / name).read_bytes()).hexdigest()
     # every rule id is exercised, and counted right
-    for rule in (*(f"R{i}" for i in range(1, 19)), *(f"XC{i}" for i in range(1, 7))):
+    for rule in (*(f"R{i}" for i in range(1, 19)), *(f"XC{i}" for i in range(1, 7)),
+                 *(f"DA{i}" for i in range(1, 8)), *(f"BA{i}" for i in range(1, 7))):
         counts = manifest["rules"][rule]
         assert counts["legality"] + counts["transitions"] > 0, rule
         assert counts["legality"] == sum(

@@ -63,6 +63,8 @@ from ..record import random_game, replay, uniform_chooser
 from ..rules import GameState, Phase, closes, legal_action2
 from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
+    HAND_BONUS_A_LEGALITY,
+    HAND_BONUS_A_TRANSITIONS,
     HAND_CHAIN_LEGALITY,
     HAND_CHAIN_TRANSITIONS,
     HAND_DOUBLE_A_LEGALITY,
@@ -105,9 +107,10 @@ CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 #: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
 RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2",
             "CC1", "CC2", "CC3", "CC4", "CC5", "CC7",
-            *(f"XC{i}" for i in range(1, 7)), *(f"DA{i}" for i in range(1, 8)))
+            *(f"XC{i}" for i in range(1, 7)), *(f"DA{i}" for i in range(1, 8)),
+            "BA1", "BA2", "BA3", "BA4", "BA5", "BA6", "BA8")
 
-_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA)\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA|BA)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -516,6 +519,9 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Double A after X-Change (VARIANTS.md §6)
     legality += [_hand_legality(s) for s in HAND_DOUBLE_A_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_DOUBLE_A_TRANSITIONS]
+    # Qwixx Bonus A last (VARIANTS.md §2)
+    legality += [_hand_legality(s) for s in HAND_BONUS_A_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_BONUS_A_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):
