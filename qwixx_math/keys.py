@@ -221,6 +221,7 @@ def key_space(layout: SheetLayout = OFFICIAL) -> int:
     if not isinstance(layout, SheetLayout):
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
     layout.check_no_chain("a sheet key")
+    layout.check_no_second_crosses("sheet keys")
     if layout.has_doubles:
         return int(row_codes(layout).size ** layout.rows * (layout.penalty_boxes + 1))
     space = layout.penalty_boxes + 1
@@ -284,9 +285,11 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
     if isinstance(sheet, Sheet):
         sheet.layout.check_single_cells("table_index (the policies' table look-up)")
         sheet.layout.check_no_steps("table_index (the policies' table look-up)")
+        sheet.layout.check_no_second_crosses("table_index (the policies' table look-up)")
         sheet.layout.check_no_exchange("table_index (the policies' table look-up)")
         sheet.layout.check_no_chain("table_index (the policies' table look-up)")
         sheet.layout.check_six_faces("table_index (the policies' table look-up)")
+        sheet.layout.check_no_bonus("table_index (the policies' table look-up)")
     if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):
         raise ParseError(f"closed_mask is a whole number 0..{(1 << len(locks)) - 1}, "
                          f"not {closed_mask!r}")
@@ -318,6 +321,7 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
     shut = colour_set(closed, "closed colours")
     layout = sheet.layout
     layout.check_no_chain("a sheet key")
+    layout.check_no_second_crosses("sheet keys")
     if layout.has_doubles:
         space = row_codes(layout)
         k = 0

@@ -49,6 +49,12 @@ track scores nothing.  :data:`X_CHANGE` is the checked pad (``--layout x-change`
 rules core plays exchanges (:mod:`qwixx_math.rules`); the exact solver, the row Markov
 chain and the table keys refuse such a sheet (:meth:`SheetLayout.check_no_exchange`, XC1).
 
+**Boxed cells and the bonus bar** (Qwixx Bonus, pad A, VARIANTS.md §2).  ``boxed`` lists
+the boxed (trigger) cells ``(row index, position)`` and ``bar`` the twelve fields of the
+bonus bar, left to right, each the lock colour of a row: a cross on a boxed cell uses the
+next free field and forces a cross in that field's row (BA1-BA3, played by
+:mod:`qwixx_math.bonus`).  :data:`BONUS_A` is the checked pad.
+
 **Provenance.**  Each layout says how sure the project is that it is the printed pad
 (:class:`Confidence`, VARIANTS.md §0.3) and where it comes from (``source``); neither
 takes part in equality.
@@ -73,9 +79,15 @@ from .files import read_text_bounded
 from .parsing import shown, spelling_hint
 
 __all__ = [
+    "BAR_FIELDS",
+    "BONUS_A",
+    "BONUS_A_BAR",
+    "BONUS_A_BOXED",
     "CONNECTED_CHAIN",
     "CONNECTED_STEPS",
     "CONNECTED_STEPS_S21",
+    "DA_SCORE_CAP",
+    "DOUBLE_A",
     "DOUBLE_B",
     "DOUBLE_B_ALT",
     "FACES",
@@ -98,10 +110,15 @@ __all__ = [
 #: The die sizes a layout may have: six-sided, or eight-sided for Qwixx Longo (LG1).
 FACES = (6, 8)
 
+#: The most crosses a Double A row scores (DA7, V7: T(min(crosses, 16))).
+DA_SCORE_CAP = 16
+
 #: The number of step cells of a Connected Steps sheet (VARIANTS.md §4.1).
 STEPS_CELLS = 11
 #: The most X-Change fields a layout may have (the pad has 9, VARIANTS.md §9.1).
 MAX_EXCHANGE_FIELDS = 11
+#: The fields of a Bonus A bonus bar (VARIANTS.md §2.1).
+BAR_FIELDS = 12
 
 
 class Confidence(enum.Enum):
@@ -163,6 +180,14 @@ class SheetLayout:
     #: Qwixx Longo: the sheet's two lucky numbers ``(a, b)``, ``2 <= a < b <= 16`` (LG3);
     #: ``()`` = none (the published ``longo`` layout: its printed pairs are unknown).
     lucky: tuple[int, ...] = ()
+    #: Qwixx Double, pad A: a second-cross box under every number but each row's last
+    #: (DA1); ``False`` = no second crosses.
+    second_crosses: bool = False
+    #: Bonus A: the boxed (trigger) cells as (row index, position), sorted (BA1); ``()`` = none.
+    boxed: tuple[tuple[int, int], ...] = ()
+    #: Bonus A: the bonus bar, left to right, each field the lock colour of a row (BA1);
+    #: ``()`` = no bar; a pad has both boxed cells and a bar of 12 fields, or neither.
+    bar: tuple[Colour, ...] = ()
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -188,6 +213,8 @@ class SheetLayout:
     #: (lock colour index, position), or None (CC1); ``()`` on a layout without pairs.
     partner: tuple[tuple[tuple[int, int] | None, ...], ...] = field(
         init=False, repr=False, compare=False)
+    #: box_mask[ci]: the mask of the boxed positions of the row locked by COLOURS[ci] (BA1).
+    box_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
     _locks: tuple[Colour, ...] = field(init=False, repr=False, compare=False)
 
@@ -242,6 +269,15 @@ class SheetLayout:
         object.__setattr__(self, "steps", self._checked_steps())
         object.__setattr__(self, "exchange", self._checked_exchange())
         object.__setattr__(self, "chain", self._checked_chain())
+        if not isinstance(self.second_crosses, bool):
+            raise ParseError(f"layout {self.name}: second_crosses must be true or false, not "
+                             f"{self.second_crosses!r}", rule="DA1")
+        if self.second_crosses and (self.has_doubles or self.steps or self.exchange or self.chain
+                                    or self.bar or self.faces != 6 or self.lock_cells != 1):
+            raise ParseError(f"layout {self.name}: second crosses (Double A) only on a pad of "
+                             "single cells, six-sided dice and one lock number per row, without "
+                             "steps, an X-Change track, chain pairs or a bonus bar", rule="DA1")
+        self._check_bonus(locks)
         if not isinstance(self.confidence, Confidence):
             raise ParseError(f"layout {self.name}: confidence must be a Confidence, not "
                              f"{self.confidence!r}")
@@ -268,7 +304,8 @@ class SheetLayout:
                                                 self.penalty_boxes, self.closed_rows_to_end,
                                                 self.weights, self.steps, self.exchange,
                                                 self.faces, self.lock_cells, self.chain,
-                                                self.lucky)))
+                                                self.lucky, self.second_crosses, self.boxed,
+                                                self.bar)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -404,6 +441,38 @@ class SheetLayout:
                 seen.add((row, p))
         return tuple(sorted((min(a, b), max(a, b)) for a, b in pairs))
 
+    def _check_bonus(self, locks: Sequence[Colour]) -> None:
+        """``boxed`` and ``bar`` checked (both empty, or boxed cells of the layout and a bar
+        of 12 lock colours), ``boxed`` sorted (BA1)."""
+        boxed, bar = self.boxed, self.bar
+        if not (isinstance(boxed, tuple) and all(
+                isinstance(c, tuple) and len(c) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
+                for c in boxed)):
+            raise ParseError(f"layout {self.name}: boxed cells are (row index, position) "
+                             f"pairs, not {shown(boxed)}", rule="BA1")
+        for row, p in boxed:
+            if not (0 <= row < len(self.numbers) and 0 <= p < len(self.numbers[row])):
+                raise ParseError(f"layout {self.name}: boxed cell ({row}, {p}) is not a cell "
+                                 f"of the layout", rule="BA1")
+        if len(set(boxed)) != len(boxed):
+            raise ParseError(f"layout {self.name}: a cell is boxed twice", rule="BA1")
+        if not (isinstance(bar, tuple) and all(isinstance(c, Colour) for c in bar)):
+            raise ParseError(f"layout {self.name}: the bonus bar is a tuple of Colours, not "
+                             f"{shown(bar)}", rule="BA1")
+        stray = [c.value for c in bar if c not in locks]
+        if stray:
+            raise ParseError(f"layout {self.name}: a bonus bar field is {stray[0]}, a colour "
+                             f"that locks no row", rule="BA1")
+        if bool(boxed) != bool(bar) or (bar and len(bar) != BAR_FIELDS):
+            raise ParseError(f"layout {self.name}: Bonus A needs boxed cells and a bonus bar "
+                             f"of {BAR_FIELDS} fields, or neither; got {len(boxed)} boxed "
+                             f"cell(s) and {len(bar)} field(s)", rule="BA1")
+        if bar and (self.chain or self.exchange):
+            raise ParseError(f"layout {self.name}: boxed cells and a bonus bar (Bonus A) are not "
+                             "played with chain pairs or an X-Change track", rule="BA1")
+        object.__setattr__(self, "boxed", tuple(sorted(boxed)))
+
     def _tables(self, locks: Sequence[Colour]) -> None:
         """The rules core's tables, by lock colour index: the row index (-1: no such row),
         each number's position (-1: not printed) and cell colour, the last position's bit,
@@ -442,8 +511,11 @@ class SheetLayout:
             for (r1, p1), (r2, p2) in ((a, b), (b, a)):
                 partner[locks[r1].index][p1] = (locks[r2].index, p2)
         object.__setattr__(self, "partner", tuple(tuple(row) for row in partner))
+        box_mask = [0] * len(COLOURS)
+        for row, p in self.boxed:
+            box_mask[locks[row].index] |= 1 << p
         for name, value in (("row_of", tuple(row_of)), ("pos", tuple(pos)),
-                            ("lock_bits", tuple(lock_bits)),
+                            ("lock_bits", tuple(lock_bits)), ("box_mask", tuple(box_mask)),
                             ("step_mask", tuple(step_mask)),
                             ("cell", tuple(cell)), ("last_bit", tuple(last_bit)),
                             ("allowed", tuple(allowed)), ("count", tuple(count))):
@@ -543,6 +615,8 @@ class SheetLayout:
     def lock_rule(self) -> str:
         """The rule id of the lock threshold: ``R8``, ``DB2`` on a sheet with double
         cells, or ``LG2`` on a sheet with two lock numbers per row (Longo)."""
+        if self.second_crosses:
+            return "DA5"
         return "LG2" if self.lock_cells == 2 else "DB2" if self.has_doubles else "R8"
 
     @property
@@ -571,6 +645,8 @@ class SheetLayout:
     def score_rule(self) -> str:
         """The rule id of the score: ``R16``, ``DB3`` on a sheet with double cells, or
         ``CS2`` on a sheet with step cells (its fifth group)."""
+        if self.second_crosses:
+            return "DA7"
         return "CS2" if self.steps else "DB3" if self.has_doubles else "R16"
 
     def is_step(self, row: Colour | str, number: int) -> bool:
@@ -626,6 +702,23 @@ class SheetLayout:
             raise ParseError(f"{what} does not handle X-Change exchanges yet (layout "
                              f"{self.name})", rule="XC1")
 
+    def check_no_bonus(self, what: str) -> None:
+        """Raise ParseError naming BA1 if this layout has boxed cells and a bonus bar
+        (Bonus A), whose forced crosses ``what`` (the exact solver, the Markov chain, the
+        keys, the policies) does not handle."""
+        if self.bar:
+            raise ParseError(f"{what} does not handle boxed cells and the bonus bar (their "
+                             f"forced crosses) yet (layout {self.name})", rule="BA1")
+
+    def is_boxed(self, row: Colour | str, number: int) -> bool:
+        """Whether the cell of ``row`` showing ``number`` is a boxed cell (BA1).
+
+        >>> BONUS_A.is_boxed("red", 3), BONUS_A.is_boxed("red", 4)
+        (True, False)
+        """
+        p = self.position(row, number)
+        return p is not None and bool(self.box_mask[Colour.of(row).index] >> p & 1)
+
     def crosses(self, row: Colour | str, mask: int) -> int:
         """The crosses of the marked positions ``mask`` of ``row``, double cells counting
         2 (DB1) and the lock box 1 (R16).
@@ -651,10 +744,25 @@ class SheetLayout:
             raise ParseError(f"{what} does not handle double cells yet (layout {self.name})",
                              rule="DB1")
 
+    def check_no_second_crosses(self, what: str) -> None:
+        """Raise ParseError naming DA1 if this layout has second-cross boxes (Double A),
+        whose row state (doubled numbers) ``what`` does not handle."""
+        if self.second_crosses:
+            raise ParseError(f"{what} does not handle second crosses (Qwixx Double A) yet "
+                             f"(layout {self.name})", rule="DA1")
+
+    @property
+    def score_cap(self) -> int | None:
+        """The most crosses a row scores (16 on Double A, DA7: T(min(crosses, 16))), or
+        None where every cross scores."""
+        return DA_SCORE_CAP if self.second_crosses else None
+
     @property
     def max_crosses(self) -> int:
         """The most crosses a row can hold, the lock included (12 on the official sheet,
-        16 on Double B, DB3)."""
+        16 on Double B, DB3; 22 on Double A, DA7, which scores at most 16)."""
+        if self.second_crosses:
+            return max(2 * len(w) for w in self.weights)
         return max(sum(w) - self.lock_cells + 2 for w in self.weights)
 
     @property
@@ -677,9 +785,12 @@ class SheetLayout:
         steps = "".join(f"{r}{p:x}" for r, p in self.steps)
         exchange = "".join(f"{a:x}{b:x}" for a, b in self.exchange)
         chain = "".join(f"{r}{p:x}" for pair in self.chain for r, p in pair)
+        bonus = ("".join(f"{r}{p:x}" for r, p in self.boxed) + "."
+                 + "".join(c.letter for c in self.bar))
         return (f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
                 + (f"-s{steps}" if steps else "") + (f"-x{exchange}" if exchange else "")
-                + (f"-c{chain}" if chain else ""))
+                + (f"-c{chain}" if chain else "") + (f"-b{bonus}" if self.bar else "")
+                + ("-d" if self.second_crosses else ""))
 
     def shows(self, row: Colour | str, number: int) -> bool:
         """Whether ``row`` (a lock colour the layout has) prints ``number``."""
@@ -722,11 +833,16 @@ class SheetLayout:
         x_text = match.group(6) or ""
         exchange = tuple((int(x_text[i], 16), int(x_text[i + 1], 16))
                          for i in range(0, len(x_text), 2))
+        b_text = match.group(8) or ""
+        boxed = tuple((int(b_text[i]), int(b_text[i + 1], 16))
+                      for i in range(0, len(b_text), 2))
+        bar = tuple(Colour.parse(letter) for letter in match.group(9) or "")
         return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),
                            weights=tuple(weights) if doubled else (), steps=steps,
-                           exchange=exchange, chain=_key_chain(match.group(7) or ""))
+                           exchange=exchange, chain=_key_chain(match.group(7) or ""),
+                           second_crosses=match.group(10) is not None, boxed=boxed, bar=bar)
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
@@ -737,8 +853,10 @@ class SheetLayout:
                 exchange: tuple[tuple[int, int], ...] = (),
                 confidence: Confidence = Confidence.UNKNOWN, source: str = "",
                 faces: int = 6, lock_cells: int = 1,
-                chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
-                ) -> SheetLayout:
+                chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (),
+                second_crosses: bool = False,
+                boxed: tuple[tuple[int, int], ...] = (),
+                bar: tuple[Colour, ...] = ()) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
         (``weights``: the crosses of each cell, ``steps`` the step cells, ``exchange`` the
         X-Change fields, see :class:`SheetLayout`)."""
@@ -756,7 +874,8 @@ class SheetLayout:
             colours.append(tuple(c for _, c in row))
         return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
-                   exchange, confidence, source, faces, lock_cells, chain)
+                   exchange, confidence, source, faces, lock_cells, chain=chain,
+                   second_crosses=second_crosses, boxed=boxed, bar=bar)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
@@ -814,6 +933,11 @@ class SheetLayout:
             out["lock_cells"] = self.lock_cells
         if self.lucky:
             out["lucky"] = list(self.lucky)
+        if self.second_crosses:
+            out["second_crosses"] = True
+        if self.bar:
+            out["boxed"] = [[self.locks[r].value, p] for r, p in self.boxed]
+            out["bar"] = [c.value for c in self.bar]
         return out
 
     @classmethod
@@ -860,14 +984,21 @@ class SheetLayout:
         steps = _json_steps(data.get("steps", []), locks, [len(r) for r in rows])
         exchange = _json_exchange(data.get("exchange", []))
         chain = _json_chain(data.get("chain", []), locks, [len(r) for r in rows])
+        boxed, bar = _json_bonus(data.get("boxed", []), data.get("bar", []), locks,
+                                 [len(r) for r in rows])
         doubled = any(w != 1 for ws in weights for w in ws)
+        second = data.get("second_crosses", False)
+        if not isinstance(second, bool):
+            raise ParseError(f"layout field 'second_crosses': true or false, not {shown(second)}")
         try:
             if ints["faces"] not in FACES:
                 raise ParseError(f"layout field 'faces': 6 or 8 (8: Qwixx Longo), not "
                                  f"{ints['faces']}", rule="LG1")
             layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
                                  steps=steps, exchange=exchange, chain=chain,
-                                 confidence=Confidence(confidence), source=source, **ints)
+                                 boxed=boxed, bar=bar,
+                                 confidence=Confidence(confidence), source=source,
+                                 second_crosses=second, **ints)
             if "lucky" in data:
                 layout = replace(layout, lucky=tuple(
                     _json_int_list(data["lucky"], "lucky", 2, 2 * max(FACES))))
@@ -885,7 +1016,7 @@ class SheetLayout:
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
                 "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain",
-                "lucky")
+                "lucky", "second_crosses", "boxed", "bar")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -1022,7 +1153,35 @@ _KEY = re.compile(
     r"((?:[rygbRYGB][2-9a-c])+(?:\.(?:[rygbRYGB][2-9a-c])+){0,3})"
     r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])(?:-s((?:[0-3][0-9a]){1,44}))?"
     r"(?:-x((?:[2-9a-c]{2}){1,11}))?"
-    r"(?:-c((?:[0-3][0-9a]){2,44}))?")
+    r"(?:-c((?:[0-3][0-9a]){2,44}))?"
+    r"(?:-b((?:[0-3][0-9a]){1,44})\.([rygb]{12}))?(-d)?")
+
+
+def _json_bonus(boxed: object, bar: object, locks: Sequence[Colour], lengths: Sequence[int]
+                ) -> tuple[tuple[tuple[int, int], ...], tuple[Colour, ...]]:
+    """The boxed cells (``[row colour, position]`` pairs) and the bonus bar (colour names,
+    left to right) of a layout's JSON form (BA1)."""
+    names = [c.value for c in locks]
+    if not (isinstance(boxed, list) and len(boxed) <= 44 and all(
+            isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
+            and isinstance(c[1], int) and not isinstance(c[1], bool) for c in boxed)):
+        raise ParseError(f"layout field 'boxed': a list of [row, position] pairs (row: the "
+                         f"colour of its lock, one of {', '.join(names)}; position: 0 = "
+                         f"leftmost), not {shown(boxed)}", rule="BA1")
+    cells: list[tuple[int, int]] = []
+    for colour, p in boxed:
+        if colour not in names or not 0 <= p < lengths[names.index(colour)]:
+            raise ParseError(f"layout field 'boxed': no cell [{shown(colour)}, {p}]; the rows "
+                             f"are {', '.join(names)}, positions from 0", rule="BA1")
+        cells.append((names.index(colour), p))
+    if not (isinstance(bar, list) and all(isinstance(c, str) and c in names for c in bar)):
+        raise ParseError(f"layout field 'bar': a list of {BAR_FIELDS} row colours (each one of "
+                         f"{', '.join(names)}), left to right, not {shown(bar)}", rule="BA1")
+    if bool(cells) != bool(bar) or (bar and len(bar) != BAR_FIELDS):
+        raise ParseError(f"layout fields 'boxed' and 'bar': Bonus A needs both (and "
+                         f"{BAR_FIELDS} bar fields) or neither; got {len(cells)} boxed "
+                         f"cell(s) and {len(bar)} field(s)", rule="BA1")
+    return tuple(cells), tuple(Colour.parse(c) for c in bar)
 
 
 def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
@@ -1126,6 +1285,17 @@ DOUBLE_B_ALT = SheetLayout(
            "(its own manual says 10, 8, 6, 4)")
 
 
+#: Qwixx Double, pad A (VARIANTS.md §6): the official rows with a second-cross box under
+#: every number but the last (DA1); the lock needs 7 crosses, second crosses included
+#: (DA5); rows score T(min(crosses, 16)) (DA7).
+DOUBLE_A = SheetLayout(
+    "double-a", OFFICIAL.numbers, OFFICIAL.colours, lock_threshold=7, second_crosses=True,
+    confidence=Confidence.STATED,
+    source="VARIANTS.md §6.1: rows as R2 (S5, S8); second-cross boxes under positions 0-9 "
+           "of every row (S8, S5); score table to 16 crosses (S5 quoting the English rules, "
+           "S1); no source transcribed the printed pad")
+
+
 def _staircase(name: str, rows: str, source: str) -> SheetLayout:
     """The official sheet with one step cell per column: ``rows[i]`` is the letter of the
     row holding the step of column (position) ``i`` (VARIANTS.md §4.1)."""
@@ -1185,11 +1355,25 @@ LONGO = SheetLayout.of_rows("longo", [
     source="VARIANTS.md §8.1: rows, lock numbers and the lock rule agree in S1, S14-S17, "
            "S22; the printed lucky numbers are unknown and not part of this layout")
 
+#: Qwixx Bonus, pad A (VARIANTS.md §2.1, checked: S2 and S5 agree): the boxed cells, as
+#: (row index, position): red 3, 6, 9; yellow 5, 8, 11; green 11, 7, 4; blue 10, 8, 5.
+BONUS_A_BOXED: tuple[tuple[int, int], ...] = (
+    (0, 1), (0, 4), (0, 7), (1, 3), (1, 6), (1, 9), (2, 1), (2, 5), (2, 8), (3, 2), (3, 4), (3, 7))
+#: The bonus bar of pad A, left to right (VARIANTS.md §2.1).
+BONUS_A_BAR: tuple[Colour, ...] = (_R, _Y, _G, _B, _G, _R, _B, _Y, _R, _Y, _B, _G)
+#: Qwixx Bonus, pad A (VARIANTS.md §2): the official rows with 12 boxed cells; crossing one
+#: uses the next bonus-bar field and forces a cross in that field's row (BA1-BA8).
+BONUS_A = SheetLayout(
+    "bonus-a", OFFICIAL.numbers, OFFICIAL.colours, boxed=BONUS_A_BOXED, bar=BONUS_A_BAR,
+    confidence=Confidence.CHECKED,
+    source="VARIANTS.md §2.1: colour rows as R2; the boxed cells and the bonus bar checked "
+           "(S2 and S5 agree)")
+
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
-    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, CONNECTED_STEPS,
-                           *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO, CONNECTED_CHAIN,
-                           X_CHANGE)}
+    la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, DOUBLE_A,
+                           CONNECTED_STEPS, *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO,
+                           CONNECTED_CHAIN, X_CHANGE, BONUS_A)}
 
 
 def read_layout_file(path: str | Path) -> SheetLayout:
@@ -1214,9 +1398,9 @@ def read_layout_file(path: str | Path) -> SheetLayout:
 
 def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
-    ``double-b``, ``double-b-alt``, ``connected-steps``, ``connected-steps-2`` to ``-5``,
-    ``connected-steps-s21``, ``longo``, ``connected-chain``, ``x-change``), or the layout a
-    spelled-out :attr:`SheetLayout.key` describes."""
+    ``double-b``, ``double-b-alt``, ``double-a``, ``connected-steps``, ``connected-steps-2``
+    to ``-5``, ``connected-steps-s21``, ``longo``, ``connected-chain``, ``x-change``,
+    ``bonus-a``), or the layout a spelled-out :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
     if not isinstance(name, str):

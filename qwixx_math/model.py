@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from .colours import COLOUR_NAMES, COLOURS, Colour, as_colour  # noqa: F401
 from .errors import InvalidStateError, ParseError
-from .layouts import FACES, MAX_EXCHANGE_FIELDS, OFFICIAL, SheetLayout
+from .layouts import DA_SCORE_CAP, FACES, MAX_EXCHANGE_FIELDS, OFFICIAL, SheetLayout
 
 __all__ = [
     "COLOURS",
@@ -94,6 +94,9 @@ class Mark:
     order read the *official* sheet: on another layout ask the layout
     (``layout.position(mark.colour, mark.number)``, ``layout.closes(...)``,
     :func:`qwixx_math.rules.mark_key`).
+
+    ``second``: a second cross in the box under ``number`` (Qwixx Double A, DA1), written
+    ``r8+``; it is legal only on a sheet whose layout has second-cross boxes.
     """
 
     colour: Colour
@@ -102,12 +105,20 @@ class Mark:
     #: white sum for ``number``; None for a plain mark.  A field spent alone (XC4 under
     #: ``xc_field_without_cross``) is :meth:`spend`, a mark with ``number`` 0 and no cross.
     field: int | None = None
+    #: Qwixx Double A (DA1): a second cross in the box under ``number`` (text ``r8+``).
+    second: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.colour, Colour):
             raise ParseError(f"a mark needs a Colour, not {self.colour!r}")
+        if not isinstance(self.second, bool):
+            raise ParseError(f"Mark.second must be true or false, not {self.second!r}",
+                             rule="DA1")
         if self.field is not None:
             _check_field(self.field)
+            if self.second:
+                raise ParseError("a second cross (Double A) is not an X-Change exchange: a "
+                                 "mark has a field or is a second cross, not both", rule="DA1")
             if self.number == 0 and self.colour is COLOURS[0]:
                 return  # a field spent alone (XC4)
         if not (isinstance(self.number, int) and not isinstance(self.number, bool)
@@ -151,17 +162,21 @@ class Mark:
     def __str__(self) -> str:
         if self.field is not None:
             return _exchange_text(self)
-        return f"{self.colour.letter}{self.number}"
+        return f"{self.colour.letter}{self.number}{'+' if self.second else ''}"
 
     def __repr__(self) -> str:
         extra = "" if self.field is None else f", field={self.field!r}"
+        extra += ", second=True" if self.second else ""
         return f"Mark(colour={self.colour!r}, number={self.number!r}{extra})"
 
     def describe(self) -> str:
-        """Plain words: ``"red 8"``; ``"red 3 (X-Change field 2)"``."""
+        """Plain words: ``"red 8"``; ``"red 3 (X-Change field 2)"``; ``"red 8 (second
+        cross)"`` (DA1)."""
         if self.field is not None and not self.crosses:
             return f"X-Change field {self.field} alone"
         where = "" if self.field is None else f" (X-Change field {self.field})"
+        if self.second:
+            where = " (second cross)"
         return f"{self.colour.value} {self.number}{where}"
 
 
@@ -212,9 +227,10 @@ class LuckyMark(Mark):
 
     def __post_init__(self) -> None:
         Mark.__post_init__(self)
-        if self.field is not None:
-            raise ParseError(f"a lucky cross is no X-Change exchange (field {self.field!r}); "
-                             "write its first mark as LuckyMark(colour, number, first=mark)",
+        if self.field is not None or self.second is not False:
+            raise ParseError(f"a lucky cross is neither an X-Change exchange nor a second "
+                             f"cross (field={self.field!r}, second={self.second!r}); write "
+                             "its first mark as LuckyMark(colour, number, first=mark)",
                              rule="LG3")
         first = self.first
         if first is not None and (not isinstance(first, Mark) or isinstance(first, LuckyMark)):
@@ -267,6 +283,14 @@ class Sheet:
     #: Qwixx X-Change: the fields of the layout's track this player used, left to right
     #: (XC1, XC2); always () on a layout without a track.
     used_fields: tuple[int, ...] = ()
+    #: Qwixx Double A (DA1): ``seconds[i]`` the mask of the positions of the row locked by
+    #: ``COLOURS[i]`` whose second-cross box is crossed (a subset of ``masks[i]``).
+    seconds: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: Bonus A (VARIANTS.md §2): the taken and the void fields of the bonus bar, as masks
+    #: (bit ``k`` = field ``k``, left to right); 0 on a sheet without a bar.  Both are kept
+    #: (§2.5's next-field index alone cannot tell a record's taken field from a void one).
+    bar_taken: int = 0
+    bar_void: int = 0
 
     EMPTY: ClassVar[Sheet]
 
@@ -289,17 +313,18 @@ class Sheet:
                                      "mask must be 0")
                 raise ParseError(f"the {colour.value} row mask must be an integer 0..{full}")
             lock = mask & layout.lock_bits[colour.index]
+            extra = _check_seconds(self.seconds, colour, mask, layout)
             if lock & (lock - 1):
                 raise InvalidStateError(
                     "LG2", f"crossing a lock number closes the {colour.value} row, so at most "
                            "one of its lock numbers is crossed")
-            if lock and layout.count[colour.index][mask & ~lock] < layout.lock_threshold:
+            if lock and layout.count[colour.index][mask & ~lock] + extra < layout.lock_threshold:
                 number = layout.numbers[layout.row_of[colour.index]][lock.bit_length() - 1]
                 raise InvalidStateError(
                     layout.lock_rule,
                     f"{colour.value} {number} needs {layout.lock_threshold} {_marks(layout)} in "
                     f"{colour.value} before it; this row has "
-                    f"{layout.count[colour.index][mask & ~lock]}",
+                    f"{layout.count[colour.index][mask & ~lock] + extra}",
                 )
         if layout.chain:
             check_chain_pairs(masks, layout)
@@ -309,6 +334,10 @@ class Sheet:
         boxes = layout.penalty_boxes
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= boxes:
             raise InvalidStateError("R2", f"a sheet has {boxes} penalty boxes; got {p!r}")
+        if layout.bar or self.bar_taken or self.bar_void:
+            from .bonus import check_bar
+
+            check_bar(self)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -325,10 +354,15 @@ class Sheet:
         penalties: int = 0,
         layout: SheetLayout = OFFICIAL,
         used_fields: Iterable[int] = (),
+        seconds: Mapping[Colour, Iterable[int]] | None = None,
+        bar_taken: int = 0,
+        bar_void: int = 0,
     ) -> Sheet:
         """A sheet from the numbers marked in each row, in the order they were marked.
 
-        Rows are keyed by their lock colour (see :mod:`qwixx_math.layouts`).
+        Rows are keyed by their lock colour (see :mod:`qwixx_math.layouts`); ``seconds``
+        names the numbers of each row that hold a second cross (Double A, DA1); on a Bonus A
+        sheet ``bar_taken`` and ``bar_void`` are its bar (:attr:`bar_taken`).
 
         >>> Sheet.from_marks({Colour.RED: [2, 3, 5]}, penalties=1)
         Sheet('r:2,3,5/y:-/g:-/b:-/p:1')
@@ -362,18 +396,37 @@ class Sheet:
         if isinstance(used_fields, (str, bytes)) or not isinstance(used_fields, Iterable):
             raise ParseError(f"used_fields must list X-Change field numbers, not "
                              f"{used_fields!r}", rule="XC1")
+        doubled = [0, 0, 0, 0]
+        if seconds is not None and not isinstance(seconds, Mapping):
+            raise ParseError(f"seconds must map each Colour to its doubled numbers, not "
+                             f"{seconds!r}", rule="DA1")
+        for colour, numbers in (seconds or {}).items():
+            if not isinstance(colour, Colour) or isinstance(numbers, (str, bytes)) \
+                    or not isinstance(numbers, Iterable):
+                raise ParseError("seconds must map each Colour to its doubled numbers",
+                                 rule="DA1")
+            if layout.row_of[colour.index] < 0:
+                raise InvalidStateError("R2", f"layout {layout.name} has no {colour.value} row")
+            for number in numbers:
+                doubled[colour.index] |= 1 << layout_position(layout, colour, number)
         return cls((masks[0], masks[1], masks[2], masks[3]), penalties, layout,
-                   tuple(used_fields))
+                   tuple(used_fields), (doubled[0], doubled[1], doubled[2], doubled[3]),
+                   bar_taken, bar_void)
 
     @classmethod
     def unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
-                  layout: SheetLayout = OFFICIAL, used_fields: tuple[int, ...] = ()) -> Sheet:
+                  layout: SheetLayout = OFFICIAL, used_fields: tuple[int, ...] = (),
+                  seconds: tuple[int, int, int, int] = (0, 0, 0, 0), bar_taken: int = 0,
+                  bar_void: int = 0) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
         sheet = object.__new__(cls)
         object.__setattr__(sheet, "masks", masks)
         object.__setattr__(sheet, "penalties", penalties)
         object.__setattr__(sheet, "layout", layout)
         object.__setattr__(sheet, "used_fields", used_fields)
+        object.__setattr__(sheet, "seconds", seconds)
+        object.__setattr__(sheet, "bar_taken", bar_taken)
+        object.__setattr__(sheet, "bar_void", bar_void)
         return sheet
 
 
@@ -401,7 +454,7 @@ class Sheet:
     def count(self, colour: Colour | str) -> int:
         """Marks in ``colour``'s row, the lock box included (R16)."""
         ci = as_colour(colour).index
-        return self.layout.count[ci][self.masks[ci]]
+        return self.layout.count[ci][self.masks[ci]] + self.seconds[ci].bit_count()
 
     def is_locked(self, colour: Colour | str) -> bool:
         """Whether this player marked ``colour``'s last number and lock box (R8)."""
@@ -425,6 +478,8 @@ class Sheet:
     def row_score(self, colour: Colour | str) -> int:
         """Points of ``colour``'s row (R16)."""
         ci = as_colour(colour).index
+        if self.layout.second_crosses:
+            return _TRIANGLE[min(self.count(colour), DA_SCORE_CAP)]  # DA7
         return _TRIANGLE[self.layout.count[ci][self.masks[ci]]]
 
     @property
@@ -433,6 +488,9 @@ class Sheet:
         on a Connected Steps sheet (CS2)."""
         m = self.masks
         layout = self.layout
+        if layout.second_crosses:  # DA7: T(min(crosses, 16)), second crosses counted
+            return (sum(self.row_score(c) for c in layout.locks)
+                    - PENALTY_POINTS * self.penalties)
         c = layout.count
         total = (_TRIANGLE[c[0][m[0]]] + _TRIANGLE[c[1][m[1]]] + _TRIANGLE[c[2][m[2]]]
                  + _TRIANGLE[c[3][m[3]]] - PENALTY_POINTS * self.penalties)
@@ -455,10 +513,87 @@ class Sheet:
         return _TRIANGLE[self.steps_crossed]
 
     @property
+    def bar_next(self) -> int | None:
+        """Bonus A: the index of the leftmost bar field neither taken nor void (BA1), or
+        None when no field is left (BA5) or the sheet has no bar."""
+        used = self.bar_taken | self.bar_void
+        free = ~used & ((1 << len(self.layout.bar)) - 1)
+        return (free & -free).bit_length() - 1 if free else None
+
+    @property
     def total_marks(self) -> int:
         """Marks on the whole sheet, lock boxes included."""
         c = self.layout.count
-        return sum(c[i][m] for i, m in enumerate(self.masks))
+        return sum(c[i][m] + s.bit_count()
+                   for i, (m, s) in enumerate(zip(self.masks, self.seconds, strict=True)))
+
+    def open_positions(self, colour: Colour | str) -> int:
+        """The mask of the positions R7 and R8 allow next in ``colour``'s row (the lock
+        counting second crosses on a Double A sheet, DA5)."""
+        ci = as_colour(colour).index
+        layout = self.layout
+        mask = self.masks[ci]
+        allowed = layout.allowed[ci][mask]
+        extra = self.seconds[ci].bit_count()
+        if extra and not mask & layout.lock_bits[ci] \
+                and layout.count[ci][mask] + extra >= layout.lock_threshold:
+            allowed |= layout.lock_bits[ci]
+        return allowed
+
+    def second_crosses(self, colour: Colour | str) -> tuple[int, ...]:
+        """The numbers of ``colour``'s row whose second-cross box is crossed (DA1)."""
+        colour = as_colour(colour)
+        seconds = self.seconds[colour.index]
+        if not seconds:
+            return ()
+        numbers = self.layout.numbers[self.layout.row_of[colour.index]]
+        return tuple(n for p, n in enumerate(numbers) if seconds >> p & 1)
+
+    def why_not_second(self, colour: Colour | str, number: int) -> tuple[str, str] | None:
+        """``None`` if the sheet allows a second cross under ``number`` in ``colour``'s row
+        (DA1, DA3: the row's rightmost crossed number, not yet doubled, the row not closed
+        by this player), else ``(rule id, reason)``.  Whether the number was rolled, and
+        whether the colour is closed in the game, is the rules core's business."""
+        colour = as_colour(colour)
+        layout = self.layout
+        ci = colour.index
+        pos = layout_position(layout, colour, number)
+        name = colour.value
+        if not layout.second_crosses:
+            return ("DA1", f"layout {layout.name} has no second-cross boxes")
+        mask = self.masks[ci]
+        if mask & layout.lock_bits[ci]:
+            return ("DA1", f"{name} is already closed on this sheet; no second cross in a "
+                           "closed row")
+        if not mask >> pos & 1:
+            return ("DA1", f"{name} {number} is not crossed, so it has no second cross to take")
+        if pos != mask.bit_length() - 1:
+            last = layout.numbers[layout.row_of[ci]][mask.bit_length() - 1]
+            return ("DA3", f"{name} {number} is not the rightmost crossed number of {name} "
+                           f"({name} {last} is); only that one may be doubled")
+        if self.seconds[ci] >> pos & 1:
+            return ("DA1", f"{name} {number} already has its second cross")
+        return None
+
+    def with_second(self, colour: Colour | str, number: int) -> Sheet:
+        """This sheet with the second cross under ``number`` in ``colour``'s row (DA1);
+        IllegalMoveError citing DA1/DA3 when the sheet does not allow it."""
+        colour = as_colour(colour)
+        reason = self.why_not_second(colour, number)
+        if reason is not None:
+            from .errors import IllegalMoveError
+            from .notation import format_sheet
+
+            raise IllegalMoveError(reason[0], f"{reason[1]} ({format_sheet(self)})")
+        return self.seconded(colour.index, self.layout.pos[colour.index][number])
+
+    def seconded(self, row: int, position: int) -> Sheet:
+        """This sheet with the second-cross box under ``position`` of row ``row`` (0..3)
+        crossed, without checks (for the rules core, DA1)."""
+        s = list(self.seconds)
+        s[row] |= 1 << position
+        return Sheet.unchecked(self.masks, self.penalties, self.layout, self.used_fields,
+                               (s[0], s[1], s[2], s[3]), self.bar_taken, self.bar_void)
 
     def allows(self, colour: Colour | str, number: int) -> bool:
         """Whether R7 and R8 allow ``number`` in ``colour``'s row (whether the colour is
@@ -468,6 +603,8 @@ class Sheet:
         colour = as_colour(colour)
         ci = colour.index
         pos = layout_position(self.layout, colour, number)
+        if self.seconds[ci]:
+            return bool(self.open_positions(colour) >> pos & 1)
         return bool(self.layout.allowed[ci][self.masks[ci]] >> pos & 1)
 
     def why_not(self, colour: Colour | str, number: int) -> tuple[str, str] | None:
@@ -477,7 +614,8 @@ class Sheet:
         ci = colour.index
         pos = layout_position(layout, colour, number)
         mask = self.masks[ci]
-        if layout.allowed[ci][mask] >> pos & 1:
+        if layout.allowed[ci][mask] >> pos & 1 or (
+                self.seconds[ci] and self.open_positions(colour) >> pos & 1):
             return None
         name = colour.value
         if mask & layout.lock_bits[ci]:
@@ -490,7 +628,7 @@ class Sheet:
                           "a skipped number can never be marked")
         return (layout.lock_rule, f"{name} {number} needs {layout.lock_threshold} "
                                   f"{_marks(layout)} in {name} before it; this sheet has "
-                                  f"{layout.count[ci][mask]}")
+                                  f"{layout.count[ci][mask] + self.seconds[ci].bit_count()}")
 
     # -- changing (returns new sheets) --------------------------------------------------------
     def with_mark(self, colour: Colour | str, number: int) -> Sheet:
@@ -520,14 +658,15 @@ class Sheet:
             if partner is not None:
                 m[partner[0]] |= 1 << partner[1]
         return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout,
-                               self.used_fields)
+                               self.used_fields, self.seconds, self.bar_taken, self.bar_void)
 
     def with_field(self, field: int) -> Sheet:
         """This sheet with X-Change field ``field`` used, checked against the track only
         (XC1, XC2: the rules core checks the rest of the exchange)."""
         used = (*self.used_fields, field)
         _check_used_fields(used, self.layout)
-        return Sheet.unchecked(self.masks, self.penalties, self.layout, used)
+        return Sheet.unchecked(self.masks, self.penalties, self.layout, used, self.seconds,
+                               self.bar_taken, self.bar_void)
 
 
     def with_penalty(self) -> Sheet:
@@ -539,7 +678,8 @@ class Sheet:
 
             raise IllegalMoveError(
                 "R13", f"all {boxes} penalty boxes are crossed ({format_sheet(self)})")
-        return Sheet.unchecked(self.masks, self.penalties + 1, self.layout, self.used_fields)
+        return Sheet.unchecked(self.masks, self.penalties + 1, self.layout, self.used_fields,
+                               self.seconds, self.bar_taken, self.bar_void)
 
     # -- notation -----------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -603,7 +743,10 @@ def _cell_name(layout: SheetLayout, colour: Colour, position: int) -> str:
 
 
 def _marks(layout: SheetLayout) -> str:
-    """What a row's count counts: marks, or crosses where double cells count 2 (DB1)."""
+    """What a row's count counts: marks, or crosses where double cells count 2 (DB1) or
+    second crosses count (DA5)."""
+    if layout.second_crosses:
+        return "crosses (second crosses included)"
     return "crosses (a double cell counts 2)" if layout.has_doubles else "marks"
 
 
@@ -626,6 +769,26 @@ def _check_used_fields(used: object, layout: SheetLayout) -> None:
         raise InvalidStateError(
             "XC2", f"X-Change fields are used left to right, each once; not in the order "
                    f"{', '.join(map(str, used))}")
+def _check_seconds(seconds: object, colour: Colour, mask: int, layout: SheetLayout) -> int:
+    """The second crosses ``seconds`` (Sheet.seconds) of ``colour``'s row, checked against
+    the row's crossed positions ``mask`` (DA1); their count."""
+    if not (isinstance(seconds, tuple) and len(seconds) == len(COLOURS) and all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seconds)):
+        raise ParseError("Sheet.seconds holds four masks of doubled positions (DA1)",
+                         rule="DA1")
+    row = seconds[colour.index]
+    if not row:
+        return 0
+    name = colour.value
+    if not layout.second_crosses:
+        raise InvalidStateError("DA1", f"layout {layout.name} has no second-cross boxes, but "
+                                       f"the {name} row holds second crosses")
+    if row & ~mask:
+        raise InvalidStateError("DA1", f"a second cross in {name} stands under a number that "
+                                       "is not crossed")
+    if row & layout.lock_bits[colour.index]:
+        raise InvalidStateError("DA1", f"the last number of {name} has no second-cross box")
+    return int(row.bit_count())
 
 
 def _require_layout(layout: object) -> SheetLayout:

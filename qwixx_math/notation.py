@@ -13,7 +13,9 @@ sheet      ``r:2,3,5/y:-/g:12,11/b:-/p:1``        rows in any order, missing row
                                                  another layout than the official one is
                                                  named first: ``mixx-a|r:2,3/.../p:0``;
                                                  Qwixx X-Change: the fields used,
-                                                 ``x-change|r:3/.../x:2,5/p:0``
+                                                 ``x-change|r:3/.../x:2,5/p:0``;
+                                                 a Bonus A sheet ends in its bar,
+                                                 ``/bar:x-----------`` (x taken, v void)
 roll       ``w:3,5/r:1/y:2/g:6/b:4``               leave out the colours not in play
 mark       ``r8``                                ``red8``, ``red 8``, ``r:8`` also read;
                                                  X-Change: ``r3@x2`` (red 3 through
@@ -41,6 +43,7 @@ from .model import COLOURS, Colour, LuckyMark, Mark, Roll, Sheet, TurnPlan
 __all__ = [
     "colour_set",
     "format_action1",
+    "format_bar",
     "format_colours",
     "format_mark",
     "format_plan",
@@ -49,6 +52,7 @@ __all__ = [
     "mark_from_json",
     "mark_to_json",
     "parse_action1",
+    "parse_bar",
     "parse_colours",
     "parse_lucky_mark",
     "parse_mark",
@@ -65,7 +69,7 @@ __all__ = [
 
 _NUMBER = re.compile(r"[0-9]+\Z")
 # spaces: the ASCII space only, around the separators (docs/notation.md); ``red 8`` too
-_MARK = re.compile(r" *([a-z]+)(?:: *| *)([0-9]+) *\Z")
+_MARK = re.compile(r" *([a-z]+)(?:: *| *)([0-9]+)(\+?) *\Z")
 _KEY = re.compile(r" *([a-z]+)\Z")
 # an X-Change mark: ``r3@x2`` (a mark, ``@x`` and the field) or ``x2`` (a field alone)
 _EXCHANGE = re.compile(r" *(?:([a-z]+ *:? *[0-9]+) *@ *)?x *([0-9]+) *\Z")
@@ -147,13 +151,16 @@ def format_sheet(sheet: Sheet) -> str:
     layout = sheet.layout
     parts = []
     for colour in (COLOURS if layout is OFFICIAL else layout.locks):
-        numbers = [str(n) for n in sheet.marks(colour)]
+        doubled = sheet.second_crosses(colour)  # Double A: "6+" (DA1)
+        numbers = [f"{n}+" if n in doubled else str(n) for n in sheet.marks(colour)]
         if sheet.is_locked(colour):
             numbers.append("lock")
         parts.append(f"{colour.letter}:{','.join(numbers) or '-'}")
     if layout.exchange:  # Qwixx X-Change: the fields used (XC2)
         parts.append(f"x:{','.join(str(f) for f in sheet.used_fields) or '-'}")
     parts.append(f"p:{sheet.penalties}")
+    if layout.bar:
+        parts.append(f"bar:{format_bar(sheet)}")
     text = "/".join(parts)
     return text if layout.is_official else f"{layout.key}|{text}"
 
@@ -194,11 +201,18 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
         raise ParseError("empty sheet text after the layout; an empty sheet is "
                          "'r:-/y:-/g:-/b:-/p:0'", text, start)
     rows: dict[Colour, list[int]] = {}
+    seconds: dict[Colour, list[int]] = {}
     locks: set[Colour] = set()
     penalties: int | None = None
     used: list[int] | None = None
+    bar: tuple[int, int] | None = None
     for key, body, offset in _segments(body_text, SHEET_EXAMPLE):
         offset += start
+        if key == "bar":
+            if bar is not None:
+                raise ParseError("the bonus bar given twice", text, offset)
+            bar = parse_bar(body, layout, text, offset)
+            continue
         if key == "x":
             if used is not None:
                 raise ParseError("the X-Change fields are given twice", text, offset)
@@ -227,7 +241,14 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
                     locks.add(colour)
                 else:
                     top = layout.top_number
-                    number = _int(item, text, pos, f"a {colour.value} number (2 to {top})")
+                    second = item.endswith("+")  # a second cross under it (DA1)
+                    if second and not layout.second_crosses:
+                        raise ParseError(f"{item!r}: layout {layout.name} has no second-cross "
+                                         "boxes", text, pos, rule="DA1")
+                    number = _int(item[:-1] if second else item, text, pos,
+                                  f"a {colour.value} number (2 to {top})")
+                    if second:
+                        seconds.setdefault(colour, []).append(number)
                     if not 2 <= number <= top:
                         raise ParseError(
                             f"{colour.value} numbers run from 2 to {top}, not {number}", text, pos)
@@ -238,7 +259,7 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
         rows[colour] = numbers
     _check_locks(rows, locks, layout)
     return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout,
-                            used or ())
+                            used or (), seconds, *(bar or (0, 0)))
 
 
 def _used_fields_text(body: str, text: str, offset: int, layout: SheetLayout) -> list[int]:
@@ -255,6 +276,37 @@ def _used_fields_text(body: str, text: str, offset: int, layout: SheetLayout) ->
                                              f"{len(layout.exchange) - 1})"))
         offset += len(item) + 1
     return used
+
+
+#: The characters of a bonus bar field in the notation: taken, void, free (BA1, BA6).
+_BAR_CHARS = {"x": "taken", "v": "void", "-": "free"}
+
+
+def format_bar(sheet: Sheet) -> str:
+    """A Bonus A sheet's bar, one character per field left to right: ``x`` taken, ``v``
+    void, ``-`` free (BA1, BA6); ``""`` on a sheet without a bar."""
+    _require(sheet, Sheet, "a sheet")
+    return "".join("x" if sheet.bar_taken >> k & 1 else "v" if sheet.bar_void >> k & 1
+                   else "-" for k in range(len(sheet.layout.bar)))
+
+
+def parse_bar(body: str, layout: SheetLayout, text: str = "", offset: int | None = None
+              ) -> tuple[int, int]:
+    """The ``(taken, void)`` masks of a bar written as :func:`format_bar` writes it, on
+    ``layout`` (a pad with a bonus bar, BA1)."""
+    if not isinstance(body, str):
+        raise ParseError(f"a bonus bar is text, not {type(body).__name__}")
+    if not layout.bar:
+        raise ParseError(f"layout {layout.name} has no bonus bar", text or body, offset,
+                         rule="BA1")
+    chars = body.strip(_SPACE)
+    if len(chars) != len(layout.bar) or set(chars) - set(_BAR_CHARS):
+        raise ParseError(f"the bonus bar is {len(layout.bar)} characters, one per field: x "
+                         f"taken, v void, - free; not {chars[:20]!r}", text or body, offset,
+                         rule="BA1")
+    taken = sum(1 << k for k, ch in enumerate(chars) if ch == "x")
+    void = sum(1 << k for k, ch in enumerate(chars) if ch == "v")
+    return taken, void
 
 
 def _check_shown(layout: SheetLayout, colour: Colour, number: int, text: str = "",
@@ -300,6 +352,11 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     if layout.exchange:  # Qwixx X-Change: the fields used (XC2)
         out["exchange"] = list(sheet.used_fields)
     out["penalties"] = sheet.penalties
+    if any(sheet.seconds):  # Double A (DA1): the doubled numbers of each row
+        out["seconds"] = {c.value: list(sheet.second_crosses(c)) for c in rows
+                          if sheet.seconds[c.index]}
+    if layout.bar:
+        out["bar"] = format_bar(sheet)
     return out
 
 
@@ -313,7 +370,8 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     """
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
-    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "exchange"}
+    known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "exchange",
+                                          "seconds", "bar"}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
@@ -362,7 +420,30 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     if used and not lay.exchange:
         raise ParseError(f"layout {lay.name} has no X-Change track, so sheet.exchange must "
                          "be empty", rule="XC1")
-    return Sheet.from_marks(rows, penalties, lay, used)
+    bar = parse_bar(data["bar"], lay) if "bar" in data else (0, 0)
+    return Sheet.from_marks(rows, penalties, lay, used,
+                            _seconds_from_json(data.get("seconds", {}), lay), *bar)
+
+
+def _seconds_from_json(data: object, layout: SheetLayout) -> dict[Colour, list[int]]:
+    """A sheet's ``seconds`` field (Double A, DA1): row name -> numbers with a second cross."""
+    if not isinstance(data, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(_is_int(n) for n in v)
+            for k, v in data.items()):
+        raise ParseError("sheet.seconds must map row names to lists of numbers", rule="DA1")
+    if data and not layout.second_crosses:
+        raise ParseError(f"layout {layout.name} has no second-cross boxes (sheet.seconds)",
+                         rule="DA1")
+    out: dict[Colour, list[int]] = {}
+    for key, numbers in data.items():
+        colour = _colour(key)
+        for n in numbers:
+            if not 2 <= n <= layout.top_number:
+                raise ParseError(f"{colour.value} numbers run from 2 to {layout.top_number}, "
+                                 f"not {n}")
+            _check_shown(layout, colour, n)
+        out[colour] = list(numbers)
+    return out
 
 
 # -- roll -----------------------------------------------------------------------------------------
@@ -485,18 +566,18 @@ def roll_from_json(data: object, faces: int = 6) -> Roll:
 # -- marks and plans ------------------------------------------------------------------------------
 
 def format_mark(mark: Mark | None) -> str:
-    """``r8``, or ``-`` for no mark; a lucky cross (Qwixx Longo, LG3) ``*y10``, after a
-    white-sum mark ``r13+*y10`` (LG4)."""
+    """``r8``, or ``-`` for no mark; a second cross (Double A, DA1) ``r8+``; an X-Change
+    exchange ``r3@x2`` or field alone ``x2`` (XC1, XC4); a lucky cross (Qwixx Longo, LG3)
+    ``*y10``, after a white-sum mark ``r13+*y10`` (LG4)."""
     if mark is not None:
         _require(mark, Mark, "a mark")
-        if isinstance(mark, LuckyMark) or mark.field is not None:
-            return str(mark)  # *y10, r13+*y10 (Longo); r3@x2, x2 (Qwixx X-Change)
-    return "-" if mark is None else f"{mark.colour.letter}{mark.number}"
+    return "-" if mark is None else str(mark)
 
 
 def parse_mark(text: str) -> Mark:
-    """Read a mark: ``r8``, ``red 8``, ``G:12``; an X-Change exchange ``r3@x2`` (red 3
-    for the white sum through field 2), a field spent alone ``x2`` (XC1, XC4)."""
+    """Read a mark: ``r8``, ``red 8``, ``G:12``; ``r8+`` is a second cross (Double A,
+    DA1); an X-Change exchange ``r3@x2`` (red 3 for the white sum through field 2), a
+    field spent alone ``x2`` (XC1, XC4)."""
     text = _require_str(text, "a mark")
     if "*" in text:
         return parse_lucky_mark(text)
@@ -516,7 +597,7 @@ def parse_mark(text: str) -> Mark:
     if not 2 <= number <= 12:
         raise ParseError(f"a row holds the numbers 2 to 12, not {digits}", text,
                          match.start(2), rule="R2")
-    return Mark(colour, number)
+    return Mark(colour, number, second=match.group(3) == "+")
 
 
 def parse_lucky_mark(text: str) -> LuckyMark:
@@ -589,7 +670,8 @@ def parse_action1(text: str) -> tuple[Mark | None, ...]:
 
 def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
     """``{"colour": "red", "number": 8}`` or None; a lucky cross (LG3) adds ``"lucky": true``
-    and, after a white-sum mark (LG4), ``"first": {"colour": ..., "number": ...}``."""
+    and, after a white-sum mark (LG4), ``"first": {"colour": ..., "number": ...}``; a second
+    cross (DA1) adds ``"second": true``."""
     if mark is not None:
         _require(mark, Mark, "a mark")
         if isinstance(mark, LuckyMark):
@@ -602,6 +684,8 @@ def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
         if not mark.crosses:
             return {"field": mark.field}
         return {"colour": mark.colour.value, "number": mark.number, "field": mark.field}
+    if mark is not None and mark.second:
+        return {"colour": mark.colour.value, "number": mark.number, "second": True}
     return None if mark is None else {"colour": mark.colour.value, "number": mark.number}
 
 
@@ -617,14 +701,18 @@ def mark_from_json(data: object, top: int = 12) -> Mark | None:
         return _lucky_from_json(data, top)
     if isinstance(data, dict) and "field" in data:
         return _exchange_mark_from_json(data, top)
-    if not isinstance(data, dict) or set(data) != {"colour", "number"}:
+    if not isinstance(data, dict) or set(data) - {"second"} != {"colour", "number"}:
         raise ParseError('a mark must be null or {"colour": ..., "number": ...}')
+    second = data.get("second", False)
+    if not isinstance(second, bool):
+        raise ParseError('a mark\'s "second" (a second cross, DA1) is true or false',
+                         rule="DA1")
     colour, number = data["colour"], data["number"]
     if not isinstance(colour, str) or not _is_int(number):
         raise ParseError('a mark must be {"colour": "red", "number": 8}')
     if number > top:
         raise ParseError(f"a row holds the numbers 2 to {top}, not {number!r}", rule="R2")
-    return Mark(_colour(colour), number)
+    return Mark(_colour(colour), number, second=second)
 
 
 def _exchange_mark_from_json(data: dict[Any, Any], top: int) -> Mark:

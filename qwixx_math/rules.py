@@ -35,11 +35,13 @@ Where RULES.md is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from .bonus import check_voids, void_closed
+from .bonus import cross as bonus_cross
 from .errors import IllegalMoveError, InvalidStateError, ParseError
 from .layouts import FACES, OFFICIAL, SheetLayout
 from .model import (
@@ -84,6 +86,7 @@ __all__ = [
     "new_game",
     "plan_key",
     "random_roll",
+    "second_cross_options",
     "turn_outcomes",
     "why_not_exchange",
     "why_not_lucky",
@@ -200,6 +203,9 @@ class GameState:
             raise InvalidStateError(
                 "R9", f"layout {layout.name} has no "
                       f"{', '.join(c.value for c in COLOURS if c in stray)} row to close")
+        if layout.bar:  # Bonus A: the closed colours' untaken bar fields are void (BA6)
+            for i, sheet in enumerate(self.sheets):
+                check_voids(sheet, self.closed, i)
         for i, sheet in enumerate(self.sheets):
             missing = sheet.locked - self.closed
             if missing:
@@ -279,11 +285,14 @@ class GameState:
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not the white sum "
                           f"{roll.white_sum}")
             pos = layout.pos[mark.colour.index][mark.number]
-            if pos < 0 or not self.sheets[i].masks[mark.colour.index] >> pos & 1:
+            crossed = (self.sheets[i].seconds if mark.second else self.sheets[i].masks)
+            if pos < 0 or not crossed[mark.colour.index] >> pos & 1:
                 raise InvalidStateError(
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not on their sheet "
                           f"{format_sheet(self.sheets[i])}")
         closed_now = {m.colour for m in _action1_marks(action1) if closes(layout, m)}
+        if layout.bar:  # a forced cross may have closed a rolled colour in action 1 (BA4)
+            closed_now |= {c for c in self.closed if roll.die(c) is not None}
         _check_roll_dice(roll, self.closed - closed_now, layout)
 
     @classmethod
@@ -420,10 +429,16 @@ class GameState:
             if pos < 0:
                 raise self._illegal("R2", f"layout {layout.name}'s {colour.value} row does not "
                                           f"show {mark.number}; player {i} may not mark it", i)
+            if mark.second:  # a second cross (Double A, DA1): never closes a row
+                reason = sheet.why_not_second(colour, mark.number)
+                if reason is not None:
+                    raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
+                sheets[i] = sheet.seconded(colour.index, pos)
+                continue
             if not allowed_t[colour.index][sheet.masks[colour.index]] >> pos & 1:
                 reason = sheet.why_not(colour, mark.number)
-                assert reason is not None
-                raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
+                if reason is not None:  # None: second crosses reach the lock (DA5)
+                    raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
             if 1 << pos & lock_bits[colour.index]:  # the last number closes the row (R8, LG2)
                 if colour in closers and not rs.simultaneous_close:
                     raise self._illegal(
@@ -431,11 +446,18 @@ class GameState:
                                f"player {i} may not close it too (simultaneous_close=False)", i)
                 closers.setdefault(colour, i)
                 closed.add(colour)
-            sheets[i] = sheet.marked(colour.index, pos)
+            if layout.bar:  # Bonus A: the forced crosses, against the closed at the start (V5)
+                sheets[i], _, shut = bonus_cross(sheet, colour.index, pos, self.closed, False)
+                closed |= shut
+            else:
+                sheets[i] = sheet.marked(colour.index, pos)
             if lucky is not None:
                 sheets[i] = self._lucky_cross(i, sheets[i], lucky, closed, closers)
             if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
                 ended_at = i
+        if layout.bar and len(closed) > len(self.closed):  # closed in action 1: void (BA6)
+            return self.after_action1(void_closed(sheets, closed), frozenset(closed),
+                                      tuple(choices))
         return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
                                   tuple(choices))
 
@@ -531,8 +553,19 @@ class GameState:
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
             layout = sheets[a].layout
-            sheets[a] = sheets[a].marked(mark.colour.index,
-                                         layout.pos[mark.colour.index][mark.number])
+            if mark.second:  # DA1
+                sheets[a] = sheets[a].seconded(mark.colour.index,
+                                               layout.pos[mark.colour.index][mark.number])
+            elif layout.bar:  # Bonus A: forced crosses; a close takes effect at once (V5, BA6)
+                sheets[a], _, shut = bonus_cross(sheets[a], mark.colour.index,
+                                                 layout.pos[mark.colour.index][mark.number],
+                                                 closed, True)
+                if shut - closed:  # closed at once, its fields void at once (BA6)
+                    closed = closed | shut
+                    sheets = void_closed(sheets, closed)
+            else:
+                sheets[a] = sheets[a].marked(mark.colour.index,
+                                             layout.pos[mark.colour.index][mark.number])
             if closes(layout, mark):
                 closed = closed | {mark.colour}
         elif action1[a] is None:
@@ -646,8 +679,23 @@ class GameState:
             made = " or ".join(str(x) for x in roll.action2_numbers(die))
             where = "" if die is colour else f" ({name} {mark.number} is a {die.value} cell)"
             return ("R6", f"white + {die.value} makes {made}, not {mark.number}{where}")
+        if mark.second:
+            return self._why_not_second_action2(mark)
         reason = self.sheets[self.active].why_not(colour, mark.number)
         return reason
+
+    def _why_not_second_action2(self, mark: Mark) -> tuple[str, str] | None:
+        """Why the active player may not take the second cross ``mark`` in action 2 (its
+        number already made by white + the row's die, R6): DA1, DA3 on the sheet, and
+        under ``da_same_turn=False`` not the number they crossed in action 1 (DA4)."""
+        assert self.action1 is not None
+        first = self.action1[self.active]
+        if not self.ruleset.da_same_turn and first is not None and not first.second \
+                and first.colour is mark.colour and first.number == mark.number:
+            return ("DA4", f"{mark.colour.value} {mark.number} was crossed in action 1 of "
+                           "this turn; its second cross needs a later action "
+                           "(da_same_turn=False)")
+        return self.sheets[self.active].why_not_second(mark.colour, mark.number)
 
     # -- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -756,7 +804,7 @@ def closes(layout: SheetLayout, mark: Mark) -> bool:
     numbers on Longo (LG2)."""
     if layout is OFFICIAL:
         return mark.closes
-    return mark.crosses and layout.closes(mark.colour, mark.number)
+    return mark.crosses and not mark.second and layout.closes(mark.colour, mark.number)
 
 
 
@@ -859,6 +907,8 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
     if layout is OFFICIAL:
         return tuple([mark for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]
                       if ALLOWED[masks[row]] & bit and colour not in closed])
+    if layout.second_crosses:
+        return _da_action1(sheet, roll.white[0] + roll.white[1], closed)
     allowed = layout.allowed
     plain = tuple([mark for row, bit, colour, mark
                    in _action1_for(layout)[roll.white[0] + roll.white[1]]
@@ -965,6 +1015,8 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     sheet = state.sheets[state.active]
     masks = sheet.masks
     gone = state.closed if state.ruleset.die_removal is DieRemoval.IMMEDIATE else frozenset()
+    if sheet.layout.second_crosses:
+        return _da_action2(state, sheet, roll, gone)
     if sheet.layout is not OFFICIAL:
         return _layout_action2(sheet, roll, gone)
     return tuple(_official_action2(masks, roll, gone))
@@ -1015,6 +1067,70 @@ def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[
                     found.append((key, mark))
     found.sort(key=_first)
     return tuple([mark for _, mark in found])
+
+
+def second_cross_options(sheet: Sheet, numbers: Iterable[int],
+                         rows: Iterable[Colour]) -> tuple[Mark, ...]:
+    """The second crosses (Double A, DA1, DA3) ``sheet`` allows on one of ``numbers`` in
+    the ``rows`` given: each row's rightmost crossed number, not doubled yet, the row not
+    closed by this player; by row.  None on a sheet without second-cross boxes."""
+    layout = sheet.layout
+    if not layout.second_crosses:
+        return ()
+    wanted = set(numbers)
+    out: list[Mark] = []
+    for colour in rows:
+        ci = colour.index
+        mask = sheet.masks[ci]
+        if not mask or mask & layout.lock_bits[ci]:
+            continue
+        last = mask.bit_length() - 1
+        number = layout.numbers[layout.row_of[ci]][last]
+        if number in wanted and not sheet.seconds[ci] >> last & 1:
+            out.append(Mark(colour, number, second=True))
+    return tuple(out)
+
+
+def _da_key(mark: Mark, layout: SheetLayout) -> tuple[int, int, int]:
+    return (mark.colour.index, layout.pos[mark.colour.index][mark.number], int(mark.second))
+
+
+def _da_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour]) -> tuple[Mark, ...]:
+    """:func:`legal_action1` on a Double A sheet: the white sum as a new number (R5, R7,
+    the lock counting second crosses, DA5) or as a second cross (DA1), open rows only."""
+    layout = sheet.layout
+    marks = [mark for _, bit, colour, mark in _action1_for(layout)[white_sum]
+             if colour not in closed and sheet.open_positions(colour) & bit]
+    marks.extend(second_cross_options(
+        sheet, (white_sum,), [c for c in layout.locks if c not in closed]))
+    marks.sort(key=lambda m: _da_key(m, layout))
+    return tuple(marks)
+
+
+def _da_action2(state: GameState, sheet: Sheet, roll: Roll, gone: frozenset[Colour]
+                ) -> tuple[Mark, ...]:
+    """:func:`legal_action2` on a Double A sheet: white + the die of a cell's colour as a
+    new number (R6, R7, DA5) or as a second cross (DA1, DA4; on the Double A pad the
+    cell's colour is the row's), that die and the row's in play."""
+    layout = sheet.layout
+    coloured = roll.coloured
+    w1, w2 = roll.white
+    table = _action2_for(layout)
+    marks: list[Mark] = []
+    for c in COLOURS:
+        d = coloured[c.index]
+        if d is None or c in gone:
+            continue
+        for n in {w1 + d, w2 + d}:
+            for _, ri, bit, row, mark in table[c.index][n]:
+                if coloured[ri] is not None and row not in gone \
+                        and sheet.open_positions(row) & bit:
+                    marks.append(mark)
+    sums = [w + d for d in coloured if d is not None for w in (w1, w2)]
+    marks.extend(mark for mark in second_cross_options(sheet, sums, layout.locks)
+                 if state._why_not_action2(mark) is None)
+    marks.sort(key=lambda m: _da_key(m, layout))
+    return tuple(marks)
 
 
 def _first(item: tuple[int, Mark]) -> int:
@@ -1181,7 +1297,8 @@ def plan_key(layout: SheetLayout, plan: TurnPlan) -> tuple[tuple[int, int, int],
 
 
 def why_not_mark(state: GameState, player: int, colour: Colour | str,
-                 number: int, field: int | None = None) -> tuple[str, str] | None:
+                 number: int, field: int | None = None, *,
+                 second: bool = False) -> tuple[str, str] | None:
     """None when ``player`` may mark ``number`` in ``colour``'s row now, else
     ``(rule id, reason)``.
 
@@ -1197,6 +1314,8 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
     ``field`` asks about an exchange on a Qwixx X-Change sheet (``r3@x2``, XC1-XC5): the
     track must allow it (:func:`why_not_exchange`; before the roll, whatever the white
     sum) and the row the cross.
+
+    ``second=True`` asks about the second cross under ``number`` (Double A, DA1, DA3, DA4).
     """
     _require_state(state)
     if not (_is_int(player) and 0 <= player < len(state.sheets)):
@@ -1210,10 +1329,11 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
         if player != state.active:
             return ("R6", f"only the active player (player {state.active}) marks in action 2")
         if field is not None:
-            return state._why_not_action2(Mark(colour, number, field))
-        return state._why_not_action2(MARKS[colour.index][number])
+            return state._why_not_action2(Mark(colour, number, field, second is True))
+        return state._why_not_action2(Mark(colour, number, second=second is True))
     if field is not None:
-        reason = _why_not_exchange_now(state, player, Mark(colour, number, field))
+        reason = _why_not_exchange_now(state, player,
+                                       Mark(colour, number, field, second is True))
         if reason is not None:
             return reason
     elif phase is Phase.ACTION1:
@@ -1226,6 +1346,8 @@ def why_not_mark(state: GameState, player: int, colour: Colour | str,
             return ("R5", f"action 1 marks the white sum {state.roll.white_sum}, not {number}")
     if colour in state.closed:
         return ("R9", f"{colour.value} is closed; nobody may mark it any more")
+    if second is True:
+        return state.sheets[player].why_not_second(colour, number)
     return state.sheets[player].why_not(colour, number)
 
 

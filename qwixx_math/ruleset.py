@@ -94,6 +94,12 @@ class Ruleset:
     #: lucky numbers.
     lg_lucky_mode: LuckyMode = LuckyMode.INSTEAD
     lg_lucky_candidates: LuckyCandidates = LuckyCandidates.OPEN_ROWS
+    #: Qwixx Double A (DA2): which number a second cross may double; only ``latest`` (the
+    #: row's rightmost crossed number, DA1) is played: ``own_track`` is refused.
+    da_scope: str = "latest"
+    #: Qwixx Double A (DA4): whether the active player may double in action 2 the number
+    #: they crossed in action 1 of the same turn.
+    da_same_turn: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -102,13 +108,22 @@ class Ruleset:
             raise ParseError(
                 f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {self.players}",
                 rule="R3")
-        for name in ("action2_after_game_end", "simultaneous_close", *_XC_OPTIONS):
+        for name in ("action2_after_game_end", "simultaneous_close", "da_same_turn",
+                     *_XC_OPTIONS):
             if not isinstance(getattr(self, name), bool):
-                raise ParseError(f"Ruleset.{name} must be true or false")
+                raise ParseError(f"Ruleset.{name} must be true or false",
+                                 rule="DA4" if name == "da_same_turn" else None)
         if self.xc_in_action2:
             raise ParseError("xc_in_action2=True (an exchange in action 2) is not "
                              "implemented; only the default False (exchanges in action 1 "
                              "only) is played", rule="XC5")
+        if self.da_scope != "latest":
+            if self.da_scope == "own_track":
+                raise ParseError("Ruleset.da_scope own_track (second crosses on their own "
+                                 "left-to-right track) is not played yet; only 'latest'",
+                                 rule="DA2")
+            raise ParseError(f"Ruleset.da_scope must be 'latest', not {self.da_scope!r}",
+                             rule="DA2")
         if not isinstance(self.die_removal, DieRemoval):
             raise ParseError(f"Ruleset.die_removal must be a DieRemoval, not {self.die_removal!r}")
         if not isinstance(self.end_check, EndCheck):
@@ -140,8 +155,10 @@ class Ruleset:
             "die_removal": self.die_removal.value,
             "end_check": self.end_check.value,
             "simultaneous_close": self.simultaneous_close,
-            # the X-Change Options only when set, so that other rulesets read as before
+            # the X-Change Options only when set, and da_same_turn only when false, so that
+            # other rulesets read as before
             **{name: True for name in _XC_OPTIONS if getattr(self, name)},
+            **({} if self.da_same_turn else {"da_same_turn": False}),
         }
         if self.lg_lucky_mode is not LuckyMode.INSTEAD:
             out["lg_lucky_mode"] = self.lg_lucky_mode.value
@@ -155,8 +172,8 @@ class Ruleset:
         if not isinstance(data, dict):
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
-                 "simultaneous_close", "cc_partner_moves_frontier", *_XC_OPTIONS,
-                 "lg_lucky_mode", "lg_lucky_candidates"}
+                 "simultaneous_close", "cc_partner_moves_frontier", "da_scope",
+                 "da_same_turn", *_XC_OPTIONS, "lg_lucky_mode", "lg_lucky_candidates"}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
@@ -164,7 +181,7 @@ class Ruleset:
         if "players" in data:
             kwargs["players"] = data["players"]
         for name in ("action2_after_game_end", "simultaneous_close",
-                     "cc_partner_moves_frontier", *_XC_OPTIONS):
+                     "cc_partner_moves_frontier", "da_scope", "da_same_turn", *_XC_OPTIONS):
             if name in data:
                 kwargs[name] = data[name]
         if "die_removal" in data:

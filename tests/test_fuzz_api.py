@@ -73,8 +73,10 @@ LEFT_OUT = {
 CALLER_WORK = {"map", "combine", "probability_where", "repeat", "convolve", "max"}
 #: The rules core's fast paths, public so that other modules need no private names (issue
 #: 33) and documented as doing no input checks: built only from values the library checked.
-UNCHECKED = {"unchecked", "make", "marked", "end_turn", "after_action1", "unchecked_value",
-             "use_table"}
+#: (``Sheet.seconded(row, position)``, Double A's ``marked``, shifts 1 by ``position``: a
+#: fuzzed position of 10**11 allocated tens of GB before any error could be raised.)
+UNCHECKED = {"unchecked", "make", "marked", "seconded", "end_turn", "after_action1",
+             "unchecked_value", "use_table"}
 
 
 # -- values ---------------------------------------------------------------------------------------

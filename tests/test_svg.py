@@ -66,7 +66,10 @@ def marked_sheets(draw: st.DrawFn, layout: SheetLayout
                     rows[row] = sorted([*rows[row], number],
                                        key=lambda n, r=row: layout.position(r, n) or 0)
     penalties = draw(st.integers(0, layout.penalty_boxes))
-    sheet = Sheet.from_marks(rows, penalties, layout)
+    # Bonus A: a field taken per crossed boxed cell, while fields last (BA1)
+    boxed = sum(layout.box_mask[c.index] >> layout.pos[c.index][n] & 1 for c, n in expected)
+    sheet = Sheet.from_marks(rows, penalties, layout,
+                             bar_taken=(1 << min(boxed, len(layout.bar))) - 1)
     others = frozenset(draw(st.sets(st.sampled_from(layout.locks))))
     return sheet, expected, others
 

@@ -28,9 +28,11 @@ from qwixx_math.validation.corpus_cases import HAND_LEGALITY, HAND_TRANSITIONS
 
 CHECKED_IN = Path(__file__).resolve().parents[1] / "qwixx_math" / "data" / "conformance"
 #: Every mark in the corpus's documented order: by row, then left to right on the sheet
-#: (red and yellow read 2..12, green and blue 12..2).
-ALL_MARKS = [Mark(c, n) for c in COLOURS
-             for n in (range(2, 13) if c.value in ("red", "yellow") else range(12, 1, -1))]
+#: (red and yellow read 2..12, green and blue 12..2), each followed by its second cross
+#: (Double A, DA1; illegal on every other pad).
+ALL_MARKS = [Mark(c, n, second=second) for c in COLOURS
+             for n in (range(2, 13) if c.value in ("red", "yellow") else range(12, 1, -1))
+             for second in (False, True)]
 
 
 def _candidates(layout: SheetLayout, white_sum: int = 0) -> list[Mark]:
@@ -86,7 +88,8 @@ def test_manifest_counts_hashes_and_coverage() -> None:
         assert entry["cases"] == len(cases)
         assert entry["sha256"] == hashlib.sha256((CHECKED_IN / name).read_bytes()).hexdigest()
     # every rule id is exercised, and counted right
-    for rule in (*(f"R{i}" for i in range(1, 19)), *(f"XC{i}" for i in range(1, 7))):
+    for rule in (*(f"R{i}" for i in range(1, 19)), *(f"XC{i}" for i in range(1, 7)),
+                 *(f"DA{i}" for i in range(1, 8)), *(f"BA{i}" for i in range(1, 7))):
         counts = manifest["rules"][rule]
         assert counts["legality"] + counts["transitions"] > 0, rule
         assert counts["legality"] == sum(
@@ -95,6 +98,7 @@ def test_manifest_counts_hashes_and_coverage() -> None:
         "action2_after_game_end=true", "die_removal=end_of_turn", "end_check=end_of_turn",
         "end_check=sequential", "simultaneous_close=false",
         "xc_field_without_cross=true",  # Qwixx X-Change (XC4)
+        "da_same_turn=false",  # Qwixx Double A (DA4)
         "lg_lucky_candidates=open_with_next_cell", "lg_lucky_mode=additional"}
     for rule in (f"LG{i}" for i in range(1, 6)):  # Qwixx Longo: a legal and an illegal case
         verdicts = {c["legal"] for c in LEGALITY if rule in c["rule_ids"] or c["rule"] == rule}
@@ -258,6 +262,8 @@ def _points(sheet: dict[str, Any], layout: str = "official") -> int:
         numbers = sheet[colour.value]
         n = len(numbers) + (1 if colour.value in sheet["locks"] else 0)
         n += sum(1 for x in numbers if x in doubles.get(colour.value, ()))
+        if layout == "double-a":  # second crosses count, scored up to 16 crosses (DA7)
+            n = min(n + len(sheet.get("seconds", {}).get(colour.value, ())), 16)
         total += n * (n + 1) // 2
         crossed += sum(1 for x in numbers if x in steps.get(colour.value, ()))
     return total + crossed * (crossed + 1) // 2 - 5 * sheet["penalties"]

@@ -98,12 +98,14 @@ class _Row:
 
 def _row(layout: SheetLayout, colour: Colour) -> _Row:
     layout.check_single_cells("the row Markov chain")
+    layout.check_no_second_crosses("the row Markov chain")
     layout.check_no_exchange("the row Markov chain")
     layout.check_no_chain("the row Markov chain")
     if layout.lucky:  # a lucky cross depends on the other rows' crosses (LG3)
         raise ParseError(f"the row Markov chain follows one row alone, so it does not handle "
                          f"lucky numbers (layout {layout.name}); use the layout without them",
                          rule="LG3")
+    layout.check_no_bonus("the row Markov chain")
     i = layout.row_index(colour)
     numbers, cells = layout.numbers[i], layout.colours[i]
     size = layout.top_number + 1

@@ -71,6 +71,8 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
     variant.sheet.check_single_cells("the policy engine")  # their engine counts marks (DB1)
     variant.sheet.check_no_steps("the policy engine")  # it scores row by row (CS2)
     variant.sheet.check_no_chain("the policy engine")
+    variant.sheet.check_no_second_crosses("the policy engine")
+    variant.sheet.check_no_bonus("the policy engine")
     return ruleset, variant
 
 

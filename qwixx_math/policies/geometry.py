@@ -79,6 +79,8 @@ def geometry(variant: Variant) -> Geometry:
     variant.sheet.check_single_cells("the policy engine")
     variant.sheet.check_no_steps("the policy engine")  # it scores row by row (CS2)
     variant.sheet.check_no_chain("the policy engine")
+    variant.sheet.check_no_second_crosses("the policy engine")
+    variant.sheet.check_no_bonus("the policy engine")
     layout = Layout.of(variant)
     m = variant.rows
     length = variant.row_length

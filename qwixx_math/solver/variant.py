@@ -118,11 +118,13 @@ class Variant:
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
         sheet.check_no_chain("the exact solver")
+        sheet.check_no_second_crosses("the exact solver")
         sheet.check_no_exchange("the exact solver")
         if sheet.steps and sheet.has_doubles:  # no pad has both; the step ranges count marks
             raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
                              "cells on a sheet with double cells", rule="CS2")
         sheet.check_six_faces("the exact solver")
+        sheet.check_no_bonus("the exact solver")
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
@@ -318,7 +320,8 @@ class Variant:
             return (f"{letters}-L{self.row_length}-t{self.lock_threshold}"
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
-            if not (sheet.has_doubles or sheet.steps or sheet.exchange or sheet.chain) \
+            if not (sheet.has_doubles or sheet.steps or sheet.exchange or sheet.chain
+                    or sheet.second_crosses or sheet.bar) \
                     and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         return self.sheet.key

@@ -63,8 +63,12 @@ from ..record import random_game, replay, uniform_chooser
 from ..rules import GameState, Phase, closes, legal_action1, legal_action2, mark_key
 from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
+    HAND_BONUS_A_LEGALITY,
+    HAND_BONUS_A_TRANSITIONS,
     HAND_CHAIN_LEGALITY,
     HAND_CHAIN_TRANSITIONS,
+    HAND_DOUBLE_A_LEGALITY,
+    HAND_DOUBLE_A_TRANSITIONS,
     HAND_DOUBLE_LEGALITY,
     HAND_DOUBLE_TRANSITIONS,
     HAND_LEGALITY,
@@ -105,9 +109,10 @@ CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 #: Rule ids of RULES.md, then those of the variant pads with cases (VARIANTS.md §7, Double B).
 RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2",
             "CC1", "CC2", "CC3", "CC4", "CC5", "CC7",
-            *(f"XC{i}" for i in range(1, 7)), *(f"LG{i}" for i in range(1, 7)))
+            *(f"XC{i}" for i in range(1, 7)), *(f"DA{i}" for i in range(1, 8)),
+            "BA1", "BA2", "BA3", "BA4", "BA5", "BA6", "BA8", *(f"LG{i}" for i in range(1, 7)))
 
-_RULE_PREFIX = re.compile(r"((?:R|DB|XC|LG)\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA|BA|LG)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -136,10 +141,16 @@ def _marks_json(marks: Sequence[Mark], layout: SheetLayout = OFFICIAL) -> list[d
 
 def _legal_action1_moves(rolled: GameState, player: int,
                          choices: Sequence[Mark | None]) -> list[Mark]:
-    """Marks ``player`` may choose in action 1, the other choices as given (on a sheet with
-    lucky numbers, the lucky crosses too: LG3, LG4)."""
+    """Marks ``player`` may choose in action 1, the other choices as given (second
+    crosses, DA1, only on a pad with second-cross boxes; on a sheet with lucky numbers,
+    the lucky crosses too: LG3, LG4)."""
     s = rolled.roll.white_sum if rolled.roll is not None else 0
-    candidates = [MARKS[colour.index][s] for colour in COLOURS]
+    seconds = rolled.layout.second_crosses
+    candidates: list[Mark] = []
+    for colour in COLOURS:
+        candidates.append(MARKS[colour.index][s])
+        if seconds:
+            candidates.append(Mark(colour, s, second=True))
     if rolled.sheets[player].layout.lucky:
         candidates += [m for m in legal_action1(rolled, player) if isinstance(m, LuckyMark)]
     out = []
@@ -479,10 +490,12 @@ def _transition_rules(case: dict[str, Any]) -> list[str]:
 
 
 def _switches(ruleset_json: dict[str, Any]) -> list[str]:
-    official = Ruleset(players=ruleset_json["players"]).to_json()
+    default = Ruleset(players=ruleset_json["players"])
+    official = default.to_json()
     return [f"{k}={json.dumps(v).strip(chr(34))}" for k, v in sorted(ruleset_json.items())
-            if v != official.get(k, False)]  # (X-Change's and Longo's Options are written
-            # only when not their default)
+            # a field to_json leaves out has its default (X-Change Options false,
+            # da_same_turn true, Longo's Options instead and open_rows)
+            if v != official.get(k, getattr(default, k, None))]
 
 
 def _dump_cases(cases: list[dict[str, Any]]) -> str:
@@ -516,6 +529,12 @@ def corpus_files() -> dict[str, str]:
     # Qwixx X-Change (VARIANTS.md §9)
     legality += [_hand_legality(s) for s in HAND_XC_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_XC_TRANSITIONS]
+    # Qwixx Double A after X-Change (VARIANTS.md §6)
+    legality += [_hand_legality(s) for s in HAND_DOUBLE_A_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_DOUBLE_A_TRANSITIONS]
+    # Qwixx Bonus A (VARIANTS.md §2)
+    legality += [_hand_legality(s) for s in HAND_BONUS_A_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_BONUS_A_TRANSITIONS]
     # Qwixx Longo last (VARIANTS.md §8)
     legality += [_hand_legality(s) for s in HAND_LONGO_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_LONGO_TRANSITIONS]

@@ -26,6 +26,15 @@ so CS2 shows here in transitions' scores; a record claiming one is the validator
 
 The Qwixx X-Change cases (:data:`HAND_XC_LEGALITY`, :data:`HAND_XC_TRANSITIONS`;
 VARIANTS.md §9, rules XC1-XC6) come next, on the layout ``x-change``.
+
+The Qwixx Double A cases (:data:`HAND_DOUBLE_A_LEGALITY`, :data:`HAND_DOUBLE_A_TRANSITIONS`;
+VARIANTS.md §6, rules DA1-DA7) come next, on the layout ``double-a``; a second cross
+is written ``b6+`` (a mark) and ``b:12,10,9,8,6+`` (a sheet whose blue 6 is doubled).
+
+The Qwixx Bonus A cases (:data:`HAND_BONUS_A_LEGALITY`, :data:`HAND_BONUS_A_TRANSITIONS`;
+VARIANTS.md §2, rules BA1-BA8) come next, on the layout ``bonus-a``; a sheet's bonus bar
+is written ``/bar:xxxx--------`` (``x`` taken, ``v`` void, ``-`` free).
+
 The Qwixx Longo cases (:data:`HAND_LONGO_LEGALITY`, :data:`HAND_LONGO_TRANSITIONS`;
 VARIANTS.md §8, rules LG1-LG6) come last, on the layouts ``longo`` and ``longo:5,13`` (the
 lucky numbers of §8.3 example 1).  Their rolls are of 8-sided dice (``d8|``); a plain mark
@@ -36,7 +45,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["HAND_CHAIN_LEGALITY", "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
+__all__ = ["HAND_BONUS_A_LEGALITY", "HAND_BONUS_A_TRANSITIONS", "HAND_CHAIN_LEGALITY",
+           "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_A_LEGALITY",
+           "HAND_DOUBLE_A_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
            "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY", "HAND_LONGO_LEGALITY",
            "HAND_LONGO_TRANSITIONS", "HAND_MIXX_LEGALITY", "HAND_MIXX_TRANSITIONS",
            "HAND_STEPS_LEGALITY", "HAND_STEPS_TRANSITIONS", "HAND_TRANSITIONS",
@@ -719,4 +730,133 @@ HAND_LONGO_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    ("LG2", "LG6"), ("g:16,15,14,13,12,11,10,9,8,7,6,5,4",),
                    "d8|w:1,2/r:1/y:1/g:1/b:1", "g3", "-",
                    ("g:16,15,14,13,12,11,10,9,8,7,6,5,4,3,lock",), (120,), layout=_LG),
+)
+
+_DA = "double-a"
+
+HAND_DOUBLE_A_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("da1-second-cross-any-player", "Double A: white sum 6 doubles blue 6 (the "
+                 "active player's latest) and red 6 (player 1's latest, a non-active player)",
+                 ("DA1", "DA2"), ("b:12,10,9,8,6", "r:2,6"), "w:3,3/r:1/y:1/g:1/b:1",
+                 "action1", "legal", action1="b6+,r6+", player=1, layout=_DA),
+    LegalitySpec("da1-second-cross-needs-a-cross", "Double A: red 6 is not crossed, so it has "
+                 "no second cross to take", ("DA1",), ("r:2,3", "-"), "w:3,3/r:1/y:1/g:1/b:1",
+                 "action1", "DA1", action1="r6+,-", layout=_DA),
+    LegalitySpec("da1-one-second-cross-per-box", "Double A: blue 6 already holds its second "
+                 "cross", ("DA1",), ("b:12,10,9,8,6+", "-"), "w:3,3/r:1/y:1/g:1/b:1",
+                 "action1", "DA1", action1="b6+,-", layout=_DA),
+    LegalitySpec("da3-only-the-latest-number", "Double A (da_scope latest): blue 9 is not the "
+                 "rightmost crossed blue number (blue 6 is), so it cannot be doubled",
+                 ("DA2", "DA3"), ("b:12,10,9,8,6", "-"), "w:4,5/r:1/y:1/g:1/b:1", "action1",
+                 "DA3", action1="b9+,-", layout=_DA),
+    LegalitySpec("da1-action2-white-and-row-die", "Double A: white 3 + red 4 = 7 doubles red 7, "
+                 "the latest red number, in action 2", ("DA1",), ("r:2,3,7", "-"),
+                 "w:3,1/r:4/y:1/g:1/b:1", "action2", "legal", action1="-,-", action2="r7+",
+                 layout=_DA),
+    LegalitySpec("da1-action2-other-die", "Double A: white + red makes 4 or 2, not 7 (white + "
+                 "yellow does, but a second cross in red needs the red die)", ("DA1", "R6"),
+                 ("r:2,3,7", "-"), "w:3,1/r:1/y:4/g:1/b:1", "action2", "R6", action1="-,-",
+                 action2="r7+", layout=_DA),
+    LegalitySpec("da4-same-turn-default", "Double A (da_same_turn true): blue 6 crossed in "
+                 "action 1 is doubled in action 2 by white 3 + blue 3", ("DA4",),
+                 ("b:12,10,9,8", "-"), "w:3,3/r:1/y:1/g:1/b:3", "action2", "legal",
+                 action1="b6,-", action2="b6+", layout=_DA),
+    LegalitySpec("da4-same-turn-false", "Double A (da_same_turn false): blue 6 crossed in "
+                 "action 1 cannot be doubled in the same turn", ("DA4",),
+                 ("b:12,10,9,8", "-"), "w:3,3/r:1/y:1/g:1/b:3", "action2", "DA4",
+                 action1="b6,-", action2="b6+", ruleset={"da_same_turn": False}, layout=_DA),
+    LegalitySpec("da5-lock-counts-second-crosses", "Double A: blue 12, 10, 9, 8, 6, 6+, 5 hold "
+                 "7 crosses: blue 2 may close blue", ("DA5",), ("b:12,10,9,8,6+,5", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "legal", action1="b2,-", layout=_DA),
+    LegalitySpec("da5-lock-with-six-crosses", "Double A: blue 12, 10, 9, 8, 6, 6+ hold 6 "
+                 "crosses: blue 2 needs 7", ("DA5",), ("b:12,10,9,8,6+", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "DA5", action1="b2,-", layout=_DA),
+    LegalitySpec("da5-five-numbers-no-lock", "Double A: five blue numbers (the official sheet "
+                 "would lock) are 5 crosses: blue 2 needs 7", ("DA5",), ("b:12,10,9,8,6", "-"),
+                 "w:1,1/r:1/y:1/g:1/b:1", "action1", "DA5", action1="b2,-", layout=_DA),
+)
+
+HAND_DOUBLE_A_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("da6-second-cross-is-a-cross", "Double A: the active player's only cross is "
+                   "the second cross under blue 6: no penalty (DA6); 6 crosses, 21 points",
+                   ("DA1", "DA6", "DA7"), ("b:12,10,9,8,6", "-"), "w:3,3/r:1/y:1/g:1/b:1",
+                   "b6+,-", "-", ("b:12,10,9,8,6+", "-"), (21, 0), expect_active=1,
+                   layout=_DA),
+    TransitionSpec("da7-score-capped-at-16", "Double A: green 12 to 3 all doubled are 20 "
+                   "crosses, scored T(16) = 136", ("DA1", "DA7"),
+                   ("g:12+,11+,10+,9+,8+,7+,6+,5+,4+,3", "-"), "w:1,2/r:1/y:1/g:1/b:1",
+                   "g3+,-", "-", ("g:12+,11+,10+,9+,8+,7+,6+,5+,4+,3+", "-"), (136, 0),
+                   expect_active=1, layout=_DA),
+)
+
+
+_BA = "bonus-a"
+#: Bonus A, VARIANTS.md §2.3 example 1 after its four-link chain (red 6 -> yellow 5 ->
+#: green 11 -> blue 12): bar fields 0-3 taken.
+_BA_CHAIN = "r:3,4,6/y:2,3,4,5/g:12,11/b:12/bar:xxxx--------"
+#: Red closed by a forced cross (BA4): every sheet's untaken red fields 0, 5, 8 are void (BA6).
+_BA_RED_SHUT = "r:2,4,5,7,8,10,11,12,lock/y:2,3,4,5/bar:x----v--v---"
+#: Nine bar fields taken, blue's three void (blue closed): the bar is used up (BA5).
+_BA_FULL = "r:3,6/y:5,8,11/g:11,7,4/b:10/bar:xxxvxxvxxxvx"
+_BA_BLUE_SHUT = "b:12,11,9,7,6,4,3,2,lock/bar:---v--v---v-"
+
+#: Qwixx Bonus, pad A (VARIANTS.md §2, rules BA1-BA8; boxed red 3, 6, 9, yellow 5, 8, 11,
+#: green 11, 7, 4, blue 10, 8, 5; bar R Y G B G R B Y R Y B G).  A forced cross is never a
+#: move of its own, so a legality case is legal or breaks a plain rule (R7, R9) that a forced
+#: cross made bite; the forced crosses and the bar show in the transitions' sheets.
+HAND_BONUS_A_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("ba1-boxed-cell-is-a-cell", "Bonus A: red 3 is a boxed cell, crossed with the "
+                 "white sum like any cell", ("BA1",), ("-", "-"), "w:1,2/r:1/y:1/g:1/b:1",
+                 "action1", "legal", action1="r3,-", layout=_BA),
+    LegalitySpec("ba1-forced-cell-is-taken", "Bonus A: red 3 took bar field 0 (red), whose "
+                 "forced cross is red 4: red 4 cannot be crossed again", ("BA1", "R7"),
+                 ("r:3,4/bar:x-----------", "-"), "w:2,2/r:1/y:1/g:1/b:1", "action1", "R7",
+                 action1="r4,-", layout=_BA),
+    LegalitySpec("ba2-right-of-the-forced-cross", "Bonus A: the forced yellow 5 went on "
+                 "yellow's next cell; yellow 6 right of it may be crossed", ("BA2",),
+                 (_BA_CHAIN, "-"), "w:3,3/r:1/y:1/g:1/b:1", "action1", "legal",
+                 action1="y6,-", layout=_BA),
+    LegalitySpec("ba2-forced-cross-is-on-the-sheet", "Bonus A: yellow 5 was crossed by force "
+                 "(BA2), so a voluntary yellow 5 breaks R7", ("BA2", "R7"), (_BA_CHAIN, "-"),
+                 "w:2,3/r:1/y:1/g:1/b:1", "action1", "R7", action1="y5,-", layout=_BA),
+    LegalitySpec("ba3-right-of-the-chain", "Bonus A: green 11 came second in the chain (BA3); "
+                 "green 10 right of it may be crossed", ("BA3",), (_BA_CHAIN, "-"),
+                 "w:4,6/r:1/y:1/g:1/b:1", "action1", "legal", action1="g10,-", layout=_BA),
+    LegalitySpec("ba3-chain-cross-is-on-the-sheet", "Bonus A: green 11, forced by the chain's "
+                 "second link (BA3), cannot be crossed again", ("BA3", "R7"), (_BA_CHAIN, "-"),
+                 "w:5,6/r:1/y:1/g:1/b:1", "action1", "R7", action1="g11,-", layout=_BA),
+    LegalitySpec("ba4-another-row-after-a-forced-close", "Bonus A: red was closed by a forced "
+                 "cross (BA4); player 1 crosses yellow 3", ("BA4", "BA6"),
+                 (_BA_RED_SHUT, "y:2/bar:v----v--v---"), "w:1,2/y:1/g:1/b:1", "action1",
+                 "legal", action1="-,y3", player=1, layout=_BA),
+    LegalitySpec("ba4-forced-close-closes-the-row", "Bonus A: red was closed by a forced cross "
+                 "(BA4), for every player", ("BA4", "R9"),
+                 (_BA_RED_SHUT, "y:2/bar:v----v--v---"), "w:1,2/y:1/g:1/b:1", "action1", "R9",
+                 action1="-,r3", player=1, layout=_BA),
+    LegalitySpec("ba5-boxed-cell-on-a-full-bar", "Bonus A: no bar field is left; red 9 (boxed) "
+                 "is still an ordinary cross", ("BA5",), (_BA_FULL, _BA_BLUE_SHUT),
+                 "w:4,5/r:1/y:1/g:1", "action1", "legal", action1="r9,-", layout=_BA),
+)
+
+HAND_BONUS_A_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("ba3-four-link-chain", "Bonus A, VARIANTS.md §2.3 example 1: red 6 -> field "
+                   "1 yellow 5 -> field 2 green 11 -> field 3 blue 12; the bar scores nothing",
+                   ("BA1", "BA2", "BA3", "BA8"), ("r:3,4/y:2,3,4/g:12/bar:x-----------", "-"),
+                   "w:3,3/r:1/y:1/g:1/b:1", "r6,-", "-", (_BA_CHAIN, "-"), (6 + 10 + 3 + 1, 0),
+                   expect_active=1, layout=_BA),
+    TransitionSpec("ba2-forced-cross-lapses", "Bonus A: yellow 5 takes field 0 (red), but red "
+                   "12 needs 5 crosses: the field is used, the cross lapses (BA2)",
+                   ("BA1", "BA2"), ("r:2,4,11", "-"), "w:2,3/r:1/y:1/g:1/b:1", "y5,-", "-",
+                   ("r:2,4,11/y:5/bar:x-----------", "-"), (6 + 1, 0), expect_active=1,
+                   layout=_BA),
+    TransitionSpec("ba4-forced-cross-closes", "Bonus A: yellow 5 forces red 12, which closes "
+                   "red (BA4); when action 1 ends every sheet's untaken red fields are void "
+                   "(BA6)", ("BA1", "BA4", "BA6"), ("r:2,4,5,7,8,10,11/y:2,3,4", "-"),
+                   "w:2,3/r:1/y:1/g:1/b:1", "y5,-", "-", (_BA_RED_SHUT, "bar:v----v--v---"),
+                   (45 + 10, 0), expect_active=1, layout=_BA),
+    TransitionSpec("ba5-full-bar-gives-nothing", "Bonus A: red 9 is boxed but no bar field is "
+                   "left (BA5): no forced cross", ("BA5", "BA6"), (_BA_FULL, _BA_BLUE_SHUT),
+                   "w:4,5/r:1/y:1/g:1", "r9,-", "-",
+                   ("r:3,6,9/y:5,8,11/g:11,7,4/b:10/bar:xxxvxxvxxxvx", _BA_BLUE_SHUT),
+                   (6 + 6 + 6 + 1, 45), expect_active=1, layout=_BA),
 )

@@ -60,8 +60,8 @@ _TOP_FIELDS = ("format", "version", "players", "ruleset", "first", "seed", "turn
 _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
 _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
-                   "simultaneous_close", "xc_field_without_cross", "xc_in_action2",
-                   "lg_lucky_mode", "lg_lucky_candidates")
+                   "simultaneous_close", "xc_field_without_cross", "xc_in_action2", "da_scope",
+                   "da_same_turn", "lg_lucky_mode", "lg_lucky_candidates")
 _COLOUR_NAMES = {c.value: c for c in COLOURS}
 
 
@@ -175,7 +175,7 @@ def _mark(value: object, path: str, faces: int = 6, lucky: bool = False) -> Mark
         first = _mark(data.get("first"), f"{path}.first", faces)
         assert cell is not None
         return LuckyMark(cell.colour, cell.number, first=first)
-    data = _object(value, path, ("colour", "number"), ("colour", "number"))
+    data = _object(value, path, ("colour", "number", "second"), ("colour", "number"))
     colour_raw = data["colour"]
     colour = _COLOUR_NAMES.get(colour_raw) if isinstance(colour_raw, str) else None
     if colour is None:
@@ -184,7 +184,11 @@ def _mark(value: object, path: str, faces: int = 6, lucky: bool = False) -> Mark
     number = _int(data["number"], f"{path}.number", 2, 2 * faces,
                   "a number of the row, 2 to 12 (R2)" if faces == 6 else
                   "a number of the row, 2 to 16 (LG1: 8-sided dice)")
-    return Mark(colour, number)
+    second = data.get("second", False)
+    if not isinstance(second, bool):
+        raise _fail(f"{path}.second", f"must be true or false (a second cross, DA1), not "
+                                      f"{_kind(second)}")
+    return Mark(colour, number, second=second)
 
 
 def _exchange_mark(value: dict[str, Any], path: str) -> Mark:
@@ -196,6 +200,9 @@ def _exchange_mark(value: dict[str, Any], path: str) -> Mark:
         return Mark.spend(field)
     plain = _mark({k: v for k, v in value.items() if k != "field"}, path)
     assert plain is not None
+    if plain.second:
+        raise _fail(f"{path}.second", "a second cross (DA1) is not an X-Change exchange; a "
+                                      "mark names a field or is a second cross, not both")
     return Mark(plain.colour, plain.number, field)
 
 
@@ -233,7 +240,7 @@ def _ruleset(value: object, players: int) -> Ruleset:
                                            f"{players}")
     official = Ruleset(players=players)
     flags: dict[str, bool] = {}
-    for name in ("action2_after_game_end", "simultaneous_close"):
+    for name in ("action2_after_game_end", "simultaneous_close", "da_same_turn"):
         value = data.get(name, getattr(official, name))
         if not isinstance(value, bool):
             raise _fail(f"{path}.{name}", f"must be true or false, not {_kind(value)}")
@@ -258,10 +265,15 @@ def _ruleset(value: object, players: int) -> Ruleset:
     if "lg_lucky_candidates" in data:
         candidates = _choice(LuckyCandidates, data["lg_lucky_candidates"],
                              f"{path}.lg_lucky_candidates")
+    scope = data.get("da_scope", official.da_scope)
+    if scope != official.da_scope:  # DA2: only 'latest' is played
+        raise _fail(f"{path}.da_scope", f"must be 'latest' (DA2: 'own_track' is not played "
+                                        f"yet), not {scope!r}")
     return Ruleset(players=players, action2_after_game_end=flags["action2_after_game_end"],
                    die_removal=die_removal, end_check=end_check,
                    simultaneous_close=flags["simultaneous_close"],
                    xc_field_without_cross=flags["xc_field_without_cross"],
+                   da_same_turn=flags["da_same_turn"],
                    lg_lucky_mode=mode, lg_lucky_candidates=candidates)
 
 

@@ -116,9 +116,17 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
         used = (*used, mark.field)
     pos = sheet.layout.pos[mark.colour.index][mark.number] if mark.crosses else -1
     if pos < 0:
-        return Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout, used)
-    crossed = sheet.marked(mark.colour.index, pos)  # with its chain partner, if any (CC1)
-    return Sheet.unchecked(crossed.masks, crossed.penalties, crossed.layout, used)
+        return Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout, used, sheet.seconds,
+                               sheet.bar_taken, sheet.bar_void)
+    if mark.second:  # a second cross (DA1), the box under a crossed number only
+        if not sheet.layout.second_crosses or pos == sheet.layout.row_length(mark.colour) - 1 \
+                or not sheet.masks[mark.colour.index] >> pos & 1:
+            return sheet
+        return sheet.seconded(mark.colour.index, pos)
+    # with its chain partner, if any (CC1); a Bonus A sheet keeps its bar, no forced crosses
+    crossed = sheet.marked(mark.colour.index, pos)
+    return Sheet.unchecked(crossed.masks, crossed.penalties, crossed.layout, used,
+                           crossed.seconds, crossed.bar_taken, crossed.bar_void)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -177,7 +185,8 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
 
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
     """``state`` with the penalty boxes the other program claims (its evident state)."""
-    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout, s.used_fields)
+    sheets = tuple(Sheet.unchecked(s.masks, p, s.layout, s.used_fields, s.seconds,
+                                   s.bar_taken, s.bar_void)
                    for s, p in zip(state.sheets, penalties, strict=True))
     n = len(sheets)
     four = any(p >= state.layout.penalty_boxes for p in penalties)
@@ -238,11 +247,19 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
         found = _chain_gap(sheet, claimed)
         if found is not None:
             return found
+    if layout.bar:  # Qwixx Bonus A: the forced crosses count like any other (BA1-BA3)
+        return "BA1", (f"a cross on a boxed cell forces a cross in the row of the next bonus "
+                       f"bar field (BA1-BA3), and forced crosses score like any other (R16): "
+                       f"{_breakdown(sheet)}")
     if layout.steps:  # Qwixx Connected Steps: a fifth group T(crossed step cells) (CS2)
         return "CS2", (f"the step cells score a fifth group n(n+1)/2 for n crossed step "
                        f"cells, each also counting in its row (CS2), added to the rows "
                        f"(R16) minus {PENALTY_POINTS} per penalty box (R17): "
                        f"{_breakdown(sheet)}")
+    if layout.second_crosses:  # Qwixx Double A: second crosses count, scores to 16 (DA7)
+        return "DA7", (f"rows score n(n+1)/2 for n crosses, second crosses and the lock box "
+                       f"included, n at most 16 (DA7), minus {PENALTY_POINTS} per penalty box "
+                       f"(R17): {_breakdown(sheet)}")
     if layout.has_doubles:  # Qwixx Double B: double cells (DB1), scores to 16 crosses (DB3)
         single = sum(row_points(m.bit_count() + (1 if m & layout.last_bit[i] else 0))
                      for i, m in enumerate(sheet.masks)) - PENALTY_POINTS * sheet.penalties
@@ -336,10 +353,14 @@ def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: boo
     pos = sheet.layout.pos[mark.colour.index][mark.number]
     if pos < 0:
         return None
-    masks = list(sheet.masks)
+    masks = list(sheet.masks if not mark.second else sheet.seconds)
     masks[mark.colour.index] &= ~(1 << pos)
-    without = Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
-                              sheet.layout)
+    if mark.second:
+        without = Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout,
+                                  seconds=(masks[0], masks[1], masks[2], masks[3]))
+    else:
+        without = Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
+                                  sheet.layout, seconds=sheet.seconds)
     loss = without.score - sheet.score
     lock = " and its lock box" if closes(sheet.layout, mark) else ""
     if gap == loss:
@@ -562,7 +583,8 @@ def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offse
         gap = claimed_score - sheet.score - offsets[i]
         extra = adopted[i] if i < len(adopted) else 0
         if gap and extra and claimed_score - offsets[i] == Sheet.unchecked(
-                sheet.masks, sheet.penalties - extra, sheet.layout).score:
+                sheet.masks, sheet.penalties - extra, sheet.layout,
+                seconds=sheet.seconds).score:
             continue  # the claim counts the rules' penalty boxes (the turns' claims are wrong)
         if gap:
             rule, why = _score_gap(gap, penalties_known=penalties_known,
