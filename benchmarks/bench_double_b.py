@@ -112,7 +112,7 @@ def openings(table: SolverTable, layout: SheetLayout) -> list[tuple[float, str, 
     """(value after that one mark minus the start value, row, number), best first."""
     out = []
     for colour, numbers in zip(layout.locks, layout.numbers, strict=True):
-        for number in numbers[:-1]:  # the last number cannot open (DB2)
+        for number in numbers[:-layout.lock_cells]:  # a lock number cannot open (DB2, LG2)
             sheet = Sheet.from_marks({colour: [number]}, layout=layout)
             out.append((table.value(sheet) - table.start_value, colour.value, number))
     out.sort(key=lambda x: -x[0])
@@ -128,7 +128,7 @@ def monte_carlo(advisor: Advisor, layout: SheetLayout, games: int, seed: int
     for _ in range(games):
         state = new_game(ruleset=advisor.table.ruleset, layout=layout)
         while not state.is_over:
-            roll = random_roll(rng, state.dice_in_play)
+            roll = random_roll(rng, state.dice_in_play, faces=layout.faces)
             state = state.play_plan(roll, advisor.advise(state, roll).best.plan)
         scores.append(state.scores[0])
     return statistics.fmean(scores), statistics.stdev(scores) / len(scores) ** 0.5
