@@ -67,7 +67,7 @@ SMALL = {
     "high": longo_like("high", [_row(R, range(13, 17)), _row(Y, range(5, 1, -1))], 1, 2, 1),
     # mixed cell colours (action 2 with red marks 14 in either row)
     "mixed": longo_like("mixed", [
-        [(11, Y), (14, R), (15, R), (16, R)], [(14, R), (7, Y), (3, Y), (2, Y)]], 1, 1, 1),
+        [(11, Y), (14, R), (15, R), (16, R)], [(14, R), (7, Y), (3, Y), (2, Y)]], 1, 2, 1),
     # two ascending rows, no flip, the game ends at two closed rows
     "two-up": longo_like("two-up", [_row(R, range(9, 14)), _row(Y, range(12, 17))], 1, 1, 2),
 }
