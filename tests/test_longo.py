@@ -150,15 +150,14 @@ def test_full_row_scores_t15() -> None:
     assert sheet.count(R) == 15 and sheet.row_score(R) == 120
 
 
-@pytest.mark.parametrize("what", ["solver", "events", "markov", "keys"])
+@pytest.mark.parametrize("what", ["events", "markov", "keys"])  # the solver: test_solver_longo
 def test_six_sided_machinery_refuses_longo(what: str) -> None:
     from qwixx_math.dice.events import turn_events
     from qwixx_math.dice.markov import turns_to_close
     from qwixx_math.keys import table_index
-    from qwixx_math.solver.variant import Variant
 
     sheet = Sheet.empty(LONGO)
-    calls = {"solver": lambda: Variant(LONGO), "events": lambda: turn_events(sheet),
+    calls = {"events": lambda: turn_events(sheet),
              "markov": lambda: turns_to_close(R, layout=LONGO),
              "keys": lambda: table_index(sheet, 0, (0,), ((1,),))}
     with pytest.raises(ParseError, match="LG1"):
