@@ -28,17 +28,18 @@ def positions(advisor: Advisor, count: int, seed: int) -> list[tuple[GameState, 
     """``count`` positions on the advisor's sheet and rules, drawn by seeded play of the best
     or second-best plan for 0-40 turns, each with a random roll (bench_double_b uses them too)."""
     rng = random.Random(seed)
+    faces = advisor.sheet_layout.faces  # 8-sided dice on Longo (LG1)
     out: list[tuple[GameState, Roll]] = []
     while len(out) < count:
         state = new_game(ruleset=advisor.table.ruleset, layout=advisor.sheet_layout)
         for _ in range(rng.randrange(41)):
-            roll = random_roll(rng, state.dice_in_play)
+            roll = random_roll(rng, state.dice_in_play, faces=faces)
             plans = advisor.advise(state, roll).plans
             after = state.play_plan(roll, plans[min(len(plans) - 1, int(rng.random() * 2))].plan)
             if after.is_over:
                 break
             state = after
-        out.append((state, random_roll(rng, state.dice_in_play)))
+        out.append((state, random_roll(rng, state.dice_in_play, faces=faces)))
     return out
 
 

@@ -29,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_double_b import load_average, report_table, solve_in_child
+from bench_double_b import report_solve, report_table
 
 from qwixx_math.layouts import LAYOUTS, layout_named
 
@@ -58,17 +58,7 @@ def main() -> int:
             layout = layout_named(name)
             cache = root / name
             for a2 in () if args.only_tables else options:
-                before = load_average()
-                r = solve_in_child(name, a2, cache)
-                assert not r["loaded"], "the table cache was not empty"
-                print(f"{name} (action2_after_game_end={a2}): optimal expected score "
-                      f"{r['start_value']:.6f}; solved from an empty table cache in "
-                      f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU, peak RSS "
-                      f"{r['peak_rss_mb']:.0f} MB (goals 300 s, 8000 MB); {r['states']:,} "
-                      f"stored values ({r['states'] * 8 / 1e9:.2f} GB), "
-                      f"{r['canonical']:,} configurations solved "
-                      f"({r['frozen']:,} written from a frozen row); load average before "
-                      f"{before}, after {load_average()}", flush=True)
+                report_solve(name, a2, cache)
             if False not in options:
                 continue
             report_table(name, layout, cache, args.positions, args.montecarlo, args.seed)

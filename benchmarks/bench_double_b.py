@@ -112,7 +112,7 @@ def openings(table: SolverTable, layout: SheetLayout) -> list[tuple[float, str, 
     """(value after that one mark minus the start value, row, number), best first."""
     out = []
     for colour, numbers in zip(layout.locks, layout.numbers, strict=True):
-        for number in numbers[:-1]:  # the last number cannot open (DB2)
+        for number in numbers[:-layout.lock_cells]:  # a lock number cannot open (DB2, LG2)
             sheet = Sheet.from_marks({colour: [number]}, layout=layout)
             out.append((table.value(sheet) - table.start_value, colour.value, number))
     out.sort(key=lambda x: -x[0])
@@ -128,10 +128,27 @@ def monte_carlo(advisor: Advisor, layout: SheetLayout, games: int, seed: int
     for _ in range(games):
         state = new_game(ruleset=advisor.table.ruleset, layout=layout)
         while not state.is_over:
-            roll = random_roll(rng, state.dice_in_play)
+            roll = random_roll(rng, state.dice_in_play, faces=layout.faces)
             state = state.play_plan(roll, advisor.advise(state, roll).best.plan)
         scores.append(state.scores[0])
     return statistics.fmean(scores), statistics.stdev(scores) / len(scores) ** 0.5
+
+
+def report_solve(name: str, a2: bool, cache: Path) -> None:
+    """Solve layout ``name`` (R15 option ``a2``) in a fresh process into the empty ``cache``
+    and print its value, wall and CPU time, peak RSS and sizes (the steps and Longo
+    benchmarks print the same)."""
+    before = load_average()
+    r = solve_in_child(name, a2, cache)
+    assert not r["loaded"], "the table cache was not empty"
+    print(f"{name} (action2_after_game_end={a2}): optimal expected score "
+          f"{r['start_value']:.6f}; solved from an empty table cache in "
+          f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU, peak RSS "
+          f"{r['peak_rss_mb']:.0f} MB (goals 300 s, 8000 MB); {r['states']:,} "
+          f"stored values ({r['states'] * 8 / 1e9:.2f} GB), {r['canonical']:,} canonical "
+          f"configurations solved "
+          f"({r['frozen']:,} written from a frozen row); load average before "
+          f"{before}, after {load_average()}", flush=True)
 
 
 def report_table(name: str, layout: SheetLayout, cache: Path, positions: int,
@@ -216,16 +233,7 @@ def main() -> int:
             layout = layout_named(name)
             cache = root / name
             for a2 in () if args.only_tables else (False, True):
-                before = load_average()
-                r = solve_in_child(name, a2, cache)
-                assert not r["loaded"], "the table cache was not empty"
-                print(f"{name} (action2_after_game_end={a2}): optimal expected score "
-                      f"{r['start_value']:.6f}; solved from an empty table cache in "
-                      f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU, peak RSS "
-                      f"{r['peak_rss_mb']:.0f} MB (goals 300 s, 8000 MB); {r['states']:,} "
-                      f"stored states, {r['canonical']:,} canonical configurations solved "
-                      f"({r['frozen']:,} written from a frozen row); load average before "
-                      f"{before}, after {load_average()}", flush=True)
+                report_solve(name, a2, cache)
             report_table(name, layout, cache, args.positions, args.montecarlo, args.seed)
     if args.greedy:
         greedy(args.games, args.seed)

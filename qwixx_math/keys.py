@@ -31,6 +31,13 @@ so the layout's codes are the 78 pairs either reaches).  The code of an open row
 its pair's index in that list (the empty row first, then by last position, then by
 crosses, so every mark still raises the code); a closed row's code is ``OPEN +
 crosses``.  Row states of such a layout are ``RowState(..., crosses=True)``.
+
+**Longo** (VARIANTS.md §8: 8-sided dice, rows of 15 cells, two lock numbers, LG1,
+LG2): a row is open while neither lock number is crossed, so its open states are the
+pairs (last, count) with last 0..12, 92 codes per row.  Such a layout uses the same
+per-layout codes as a sheet with double cells (:func:`uses_row_codes`, :func:`row_codes`
+without the lock numbers), its row states ``RowState(..., crosses=True)`` too (a cross
+is a mark there).
 """
 
 from __future__ import annotations
@@ -61,6 +68,7 @@ __all__ = [
     "sheet_from_key",
     "sheet_key",
     "table_index",
+    "uses_row_codes",
 ]
 
 #: Number of open row codes (empty + 55 (last, count) pairs).
@@ -72,6 +80,9 @@ ROW_CODES = CLOSED_BASE + LAST_POSITION + 3
 #: Number of distinct sheet keys (keys run from 0 to KEY_SPACE - 1).
 KEY_SPACE = ROW_CODES ** len(COLOURS) * (PENALTY_BOXES + 1)
 _LAST_BIT = 1 << LAST_POSITION
+#: Open row states counting crosses have their last mark at 0.._MOST_OPEN - 1 (Longo's
+#: rows: 15 cells, the last two lock numbers, LG2).
+_MOST_OPEN = 13
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -128,7 +139,7 @@ class RowState:
         elif self.last is None:
             ok = self.count == 0
         else:
-            ok = 0 <= self.last < LAST_POSITION and 1 <= self.count <= 2 * self.last + 2
+            ok = 0 <= self.last < _MOST_OPEN and 1 <= self.count <= 2 * self.last + 2
         if not ok:
             raise ParseError(f"no row with double cells has last={self.last}, "
                              f"crosses={self.count}, closed={self.closed}", rule="DB1")
@@ -162,7 +173,7 @@ class SheetKey:
         if not (isinstance(self.rows, tuple) and len(self.rows) == n
                 and all(isinstance(r, RowState) for r in self.rows)):
             raise ParseError(f"SheetKey.rows must be a tuple of {n} RowState")
-        if self.layout.has_doubles:
+        if uses_row_codes(self.layout):
             space = row_codes(self.layout)
             for i, row in enumerate(self.rows):
                 space.code(i, row)  # raises unless the row can be in this state
@@ -175,7 +186,7 @@ class SheetKey:
 
     @property
     def key(self) -> int:
-        if self.layout.has_doubles:
+        if uses_row_codes(self.layout):
             space = row_codes(self.layout)
             k = 0
             for i, row in enumerate(self.rows):
@@ -222,7 +233,7 @@ def key_space(layout: SheetLayout = OFFICIAL) -> int:
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
     layout.check_no_chain("a sheet key")
     layout.check_no_second_crosses("sheet keys")
-    if layout.has_doubles:
+    if uses_row_codes(layout):
         return int(row_codes(layout).size ** layout.rows * (layout.penalty_boxes + 1))
     space = layout.penalty_boxes + 1
     for cells in layout.numbers:
@@ -322,12 +333,12 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
     layout = sheet.layout
     layout.check_no_chain("a sheet key")
     layout.check_no_second_crosses("sheet keys")
-    if layout.has_doubles:
+    if uses_row_codes(layout):
         space = row_codes(layout)
         k = 0
         for i, colour in enumerate(layout.locks):
             mask = sheet.masks[colour.index]
-            if colour in shut and not mask & layout.last_bit[colour.index]:
+            if colour in shut and not mask & layout.lock_bits[colour.index]:
                 code = space.open + layout.count[colour.index][mask]
             else:
                 code = space.by_mask[i][mask]
@@ -383,7 +394,7 @@ def _decode_layout_key(key: int, layout: SheetLayout) -> SheetKey:
                          f"{space - 1}, not {key!r}")
     key, penalties = divmod(key, layout.penalty_boxes + 1)
     rows: list[RowState] = []
-    if layout.has_doubles:
+    if uses_row_codes(layout):
         doubled = row_codes(layout)
         for _ in layout.numbers:
             key, code = divmod(key, doubled.size)
@@ -440,7 +451,7 @@ def _layout_sheet_from_key(key: int, layout: SheetLayout) -> tuple[Sheet, frozen
     decoded = decode_key(key, layout)
     masks = [0, 0, 0, 0]
     closed = set()
-    if layout.has_doubles:
+    if uses_row_codes(layout):
         codes = row_codes(layout)
         for i, (colour, row) in enumerate(zip(layout.locks, decoded.rows, strict=True)):
             if row.closed:
@@ -505,7 +516,7 @@ class RowCodes:
         weights = self.layout.weights[row]
         if state.closed:
             count = state.count
-            most = sum(weights[:-1])
+            most = sum(weights[:-self.layout.lock_cells])
             if state.last is None and (0 <= count <= most
                                        or self.layout.lock_threshold + 2 <= count <= most + 2):
                 return self.open + count
@@ -515,7 +526,7 @@ class RowCodes:
                 return code
         raise ParseError(f"row {row + 1} of layout {self.layout.name} cannot hold "
                          f"last={state.last}, crosses={state.count}, closed={state.closed}",
-                         rule="DB1")
+                         rule="LG2" if self.layout.lock_cells == 2 else "DB1")
 
     def state(self, code: int) -> RowState:
         """The row state of a code (open or closed)."""
@@ -541,6 +552,12 @@ class RowCodes:
         return mask | last if locked else mask
 
 
+def uses_row_codes(layout: SheetLayout) -> bool:
+    """Whether ``layout``'s rows have per-layout codes (:func:`row_codes`): a sheet with
+    double cells (DB1), with two lock numbers per row (LG2) or of 8-sided dice (LG1)."""
+    return layout.has_doubles or layout.lock_cells != 1 or layout.faces != 6
+
+
 def row_codes(layout: SheetLayout) -> RowCodes:
     """The :class:`RowCodes` of a layout (with double cells or not: on single cells the
     open codes are those of :func:`open_code` for its row length)."""
@@ -555,7 +572,7 @@ def _row_codes(layout: SheetLayout) -> RowCodes:
     for colour, numbers in zip(layout.locks, layout.numbers, strict=True):
         crosses = layout.count[colour.index]  # without the last cell: the marks' crosses
         found: dict[tuple[int, int], int] = {}
-        for m in range(1, 1 << (len(numbers) - 1)):
+        for m in range(1, 1 << (len(numbers) - layout.lock_cells)):
             found.setdefault((m.bit_length() - 1, crosses[m]), m)
         reached.append(found)
     pairs = sorted(set().union(*reached))
@@ -568,7 +585,7 @@ def _row_codes(layout: SheetLayout) -> RowCodes:
     by_mask = []
     for row, (colour, weights) in enumerate(zip(layout.locks, layout.weights, strict=True)):
         counts = layout.count[colour.index]
-        last_bit = layout.last_bit[colour.index]
+        last_bit = layout.lock_bits[colour.index]
         row_map = []
         for m in range(1 << len(weights)):
             if m & last_bit:

@@ -150,18 +150,14 @@ def test_full_row_scores_t15() -> None:
     assert sheet.count(R) == 15 and sheet.row_score(R) == 120
 
 
-@pytest.mark.parametrize("what", ["solver", "keys"])
-def test_six_sided_machinery_refuses_longo(what: str) -> None:
-    """The solver and its keys still refuse Longo (the turn events and the row chain take
-    8-sided dice: tests/test_longo_dice.py)."""
+def test_the_policies_table_index_refuses_longo() -> None:
+    """The policies' table look-up still refuses Longo (the solver solves it:
+    tests/test_solver_longo.py; the turn events and the row chain take 8-sided dice:
+    tests/test_longo_dice.py)."""
     from qwixx_math.keys import table_index
-    from qwixx_math.solver.variant import Variant
 
-    sheet = Sheet.empty(LONGO)
-    calls = {"solver": lambda: Variant(LONGO),
-             "keys": lambda: table_index(sheet, 0, (0,), ((1,),))}
     with pytest.raises(ParseError, match="LG1"):
-        calls[what]()
+        table_index(Sheet.empty(LONGO), 0, (0,), ((1,),))
 
 
 @settings(max_examples=150, deadline=None)

@@ -31,7 +31,7 @@ def optimal_game(advisor: Advisor, rng: random.Random) -> tuple[int, list[TurnRe
     state = new_game(ruleset=advisor.table.ruleset, layout=advisor.sheet_layout)
     turns = []
     while not state.is_over:
-        roll = random_roll(rng, state.dice_in_play)
+        roll = random_roll(rng, state.dice_in_play, faces=state.layout.faces)
         plan = advisor.advise(state, roll).best.plan
         turns.append(TurnRecord(0, roll, (plan.action1,), plan.action2))
         state = state.play_plan(roll, plan)

@@ -44,7 +44,7 @@ from qwixx_math.keys import (
 from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT, OFFICIAL, SheetLayout
 from qwixx_math.model import COLOURS, Sheet
 from qwixx_math.policies import policy_value
-from qwixx_math.record import GameRecord, random_game
+from qwixx_math.record import GameRecord, TurnRecord, random_game
 from qwixx_math.review import review_game
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve, symmetry_group
@@ -138,12 +138,14 @@ def test_layout_locates_row_states_with_crosses() -> None:
 # -- sheet keys ---------------------------------------------------------------------------------
 
 @st.composite
-def double_sheets(draw: st.DrawFn) -> tuple[Sheet, frozenset[object]]:
-    """A legal sheet of a double layout, built mark by mark through the rules core,
-    and the colours closed (those it locked, and maybe one more)."""
-    layout = draw(st.sampled_from([DOUBLE_B, DOUBLE_B_ALT, SMALL["uneven"], SMALL["mixed"]]))
+def keyed_sheets(draw: st.DrawFn, layouts: list[SheetLayout], most_marks: int
+                 ) -> tuple[Sheet, frozenset[object]]:
+    """A legal sheet of one of ``layouts``, built through the rules core with up to
+    ``most_marks`` marks, and the colours closed (those it locked, and maybe one more);
+    test_solver_longo draws its Longo sheets here too."""
+    layout = draw(st.sampled_from(layouts))
     sheet = Sheet.empty(layout)
-    for _ in range(draw(st.integers(0, 14))):
+    for _ in range(draw(st.integers(0, most_marks))):
         options = [(c, n) for c in layout.locks for n in layout.numbers[layout.row_index(c)]
                    if sheet.allows(c, n)]
         if not options:
@@ -158,11 +160,9 @@ def double_sheets(draw: st.DrawFn) -> tuple[Sheet, frozenset[object]]:
     return sheet, frozenset(closed)
 
 
-@settings(max_examples=150, deadline=None)
-@given(double_sheets())
-def test_sheet_keys_round_trip_on_double_layouts(case: tuple[Sheet, frozenset[object]]
-                                                 ) -> None:
-    sheet, closed = case
+def check_key_round_trip(sheet: Sheet, closed: frozenset[object]) -> None:
+    """The sheet's key decodes to its rows (counted in crosses) and penalties, and the
+    sheet the key gives back has the same key and closed colours."""
     layout = sheet.layout
     key = sheet_key(sheet, closed)  # type: ignore[arg-type]
     assert 0 <= key < key_space(layout)
@@ -172,9 +172,15 @@ def test_sheet_keys_round_trip_on_double_layouts(case: tuple[Sheet, frozenset[ob
         assert row.crosses and row.count == sheet.count(colour)
         assert row.closed == (colour in closed)
     again, shut = sheet_from_key(key, layout)
-    assert sheet_key(again, shut) == key
+    assert sheet_key(again, shut) == key and shut == closed
     assert [again.count(c) for c in layout.locks] == [sheet.count(c) for c in layout.locks]
-    assert shut == closed
+
+
+@settings(max_examples=150, deadline=None)
+@given(keyed_sheets([DOUBLE_B, DOUBLE_B_ALT, SMALL["uneven"], SMALL["mixed"]], 14))
+def test_sheet_keys_round_trip_on_double_layouts(case: tuple[Sheet, frozenset[object]]
+                                                 ) -> None:
+    check_key_round_trip(*case)
 
 
 def test_impossible_row_states_are_refused_with_db1() -> None:
@@ -247,9 +253,10 @@ def test_review_judges_a_game_on_a_double_layout() -> None:
     check_review(SMALL["mixed"])
 
 
-def check_review(layout: SheetLayout) -> None:
+def check_review(layout: SheetLayout) -> list[TurnRecord]:
     """A random solitaire game on ``layout`` reviewed by its table loses >= 0 per
-    decision; a game of the advisor's best plans loses nothing (test_solver_steps too)."""
+    decision; a game of the advisor's best plans (returned) loses nothing
+    (test_solver_steps and test_solver_longo too)."""
     ruleset = Ruleset(players=1)
     advisor = Advisor(solve(ruleset, layout=layout, cache=False))
     record = random_game(1, seed=3, ruleset=ruleset, layout=layout)
@@ -259,6 +266,7 @@ def check_review(layout: SheetLayout) -> None:
     best = review_game(GameRecord(("P1",), ruleset, tuple(turns), layout=layout),
                        advisor=advisor)
     assert all(abs(d.loss) <= 1e-9 for d in best.decisions)
+    return turns
 
 
 @pytest.mark.slow

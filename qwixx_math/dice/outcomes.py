@@ -100,10 +100,11 @@ def _key(in_play: Iterable[Colour | str] | str) -> int:
 
 
 @lru_cache(maxsize=16)
-def weighted_rolls(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
-    """``tuple(outcome_table(in_play).rolls())``, kept: the naive reference solvers walk
-    these rolls once per position."""
-    return tuple(outcome_table(in_play).rolls())
+def weighted_rolls(in_play: frozenset[Colour], faces: int = 6
+                   ) -> tuple[tuple[Roll, int], ...]:
+    """``tuple(outcome_table(in_play, faces).rolls())``, kept: the naive reference solvers
+    walk these rolls once per position."""
+    return tuple(outcome_table(in_play, faces).rolls())
 
 
 def outcome_table(in_play: Iterable[Colour | str] | str = COLOURS,

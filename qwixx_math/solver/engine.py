@@ -59,7 +59,8 @@ class SolveStats:
 
 
 def frozen_codes(variant: Variant, layout: Layout) -> tuple[int, list[int], list[float]]:
-    """The codes of a **frozen** row: its last mark on the last number but one, with
+    """The codes of a **frozen** row: its last mark on the last number before the lock
+    number (before the two lock numbers on Longo, LG2), with
     fewer marks than the lock needs (R8), so that it can never be marked again (its only
     cell left is the lock's number) nor close; its marks only add their points (R16),
     whatever the other rows and the dice (its die stays in play, R9).
@@ -75,7 +76,8 @@ def frozen_codes(variant: Variant, layout: Layout) -> tuple[int, list[int], list
     """
     length = variant.row_length
     frozen = [code for code in range(variant.open_codes)
-              if length >= 2 and int(layout.code_last[code]) == length - 2
+              if length > variant.lock_cells
+              and int(layout.code_last[code]) == length - 1 - variant.lock_cells
               and int(layout.code_marks[code]) < variant.lock_threshold]
     if not frozen:
         return -1, [], []
@@ -203,7 +205,7 @@ def _prepare(variant: Variant, layout: Layout, symmetry: bool,
     for (rep, members), (open_rows, perms, items, level_start, canonical) in zip(
             orbits, found, strict=True):
         stats.frozen_configurations += canonical - len(items)
-        products = kernel.count_products(len(open_rows))
+        products = kernel.count_products(len(open_rows), 8 if variant.faces == 6 else 16)
         plan.append((rep, members, open_rows, perms, items, level_start, products))
     stats.canonical_configurations = sum(len(p[4]) for p in plan)
     for future in fills:
@@ -238,7 +240,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 players, layout.level_size, action2_after_action1_end, rep, open_rows,
                 perms, batch, products, top, frozen_lower, frozen_gain,
                 variant.penalty_boxes, layout.step_shift, layout.step_points, step_lo,
-                step_hi, layout.closed_steps,
+                step_hi, layout.closed_steps, variant.faces, variant.lock_cells,
             )
             _run_batch(pool, threads, args, len(batch))
             done += len(batch)
@@ -275,4 +277,5 @@ def _run_batch(pool: ThreadPoolExecutor | None, threads: int, args: tuple[Any, .
 
 def _solve_slice(args: tuple[Any, ...], start: int, stop: int) -> None:
     solve: Callable[..., None] = kernel.solve_batch
-    solve(*args, start, stop, 3)
+    *head, faces, lock_cells = args  # (8-sided dice, two lock numbers: Longo)
+    solve(*head, start, stop, 3, faces, lock_cells)

@@ -165,6 +165,8 @@ def _gather(
     step_points: FloatArray,
     lane_lo: int,
     lane_hi: int,
+    n_sums: int,
+    lock_cells: int,
 ) -> None:
     """Step 1: fill ``one`` and ``m2`` for the configuration ``codes`` (at flat index ``base``).
 
@@ -185,10 +187,14 @@ def _gather(
     would pass the last step total stay -inf (no state reaches them).  Only the lanes
     ``lane_lo <= p < lane_hi`` (the step totals the configuration can hold) are gathered;
     the others of ``one`` and ``m2`` are left undefined (:func:`_turn_values` reads none).
+    ``n_sums`` is the number of sums (11; 15 with 8-sided dice, LG1) and ``lock_cells``
+    the lock numbers ending every row (1; 2 on Longo, LG2): positions ``last_q =
+    length - lock_cells`` and up close the row, any of them (a row closes once).
     """
+    N_SUMS = n_sums
     k = open_rows.shape[0]
     P = penalties
-    last_q = length - 1
+    last_q = length - lock_cells  # the first lock number's position
     one_stride = k * N_SUMS  # one penalty count's slice of ``one``
     level_stride = P * one_stride  # and one level's
     m2_stride = N_SUMS * k * N_SUMS  # one penalty count's slice of ``m2``
@@ -231,18 +237,22 @@ def _gather(
                     if spread:
                         for s in range(N_SUMS):
                             m2[np.uintp((p * N_SUMS + s) * one_stride + col)] = v
-            if nj >= threshold:  # R8: the last number closes the row
+            if nj >= threshold:  # R8: a lock number closes the row (either of two, LG2)
                 amarks[j] = nj + 2
-                _after_value(tmp, data, offsets, strides, points, P, roff,
-                             mask | (1 << j), open_rows, acodes, amarks, boxes,
-                             step_shift[j, last_q], step_points)
+                done = -1  # the step shift ``tmp`` holds the values of
+                for lq in range(last_q, length):
+                    if step_shift[j, lq] != done:
+                        done = step_shift[j, lq]
+                        _after_value(tmp, data, offsets, strides, points, P, roff,
+                                     mask | (1 << j), open_rows, acodes, amarks, boxes,
+                                     done, step_points)
+                    col = jj * N_SUMS + number_at[j, lq] - 2
+                    for p in range(lane_lo, lane_hi):
+                        one[lbase + col + p * one_stride] = tmp[p]
+                        if spread:
+                            for s in range(N_SUMS):
+                                m2[np.uintp((p * N_SUMS + s) * one_stride + col)] = tmp[p]
                 amarks[j] = nj
-                col = jj * N_SUMS + number_at[j, last_q] - 2
-                for p in range(lane_lo, lane_hi):
-                    one[lbase + col + p * one_stride] = tmp[p]
-                    if spread:
-                        for s in range(N_SUMS):
-                            m2[np.uintp((p * N_SUMS + s) * one_stride + col)] = tmp[p]
 
     # action 2 alone is available whatever the white sum
     active = (players - 1) * level_stride
@@ -337,17 +347,18 @@ def _gather(
             na = code_marks[next_code[i, ci, a]]
             if na < threshold:
                 continue
-            sh = step_shift[i, a] + step_shift[i, last_q]
-            if na * (2 * P + 1) + sh != found:
-                amarks[i] = na + 2
-                _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask | (1 << i), open_rows, acodes, amarks, boxes, sh,
-                             step_points)
-                amarks[i] = ni
-                found = na * (2 * P + 1) + sh
-            # the last cell has the row's lock colour: die i
-            cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, last_q] - 2
-            _max_into(m2, cell, m2_stride, tmp)
+            # the lock numbers have the row's lock colour: die i (either closes, LG2)
+            for lq in range(last_q, length):
+                sh = step_shift[i, a] + step_shift[i, lq]
+                if na * (2 * P + 1) + sh != found:
+                    amarks[i] = na + 2
+                    _after_value(tmp, data, offsets, strides, points, P, ra,
+                                 mask | (1 << i), open_rows, acodes, amarks, boxes, sh,
+                                 step_points)
+                    amarks[i] = ni
+                    found = na * (2 * P + 1) + sh
+                cell = ((number_at[i, a] - 2) * k + ii) * N_SUMS + number_at[i, lq] - 2
+                _max_into(m2, cell, m2_stride, tmp)
 
     # --- action 1 in row i without closing it, action 2 closes another row j.  While
     # the game goes on, the value is row j's points plus one look-up in table
@@ -358,48 +369,50 @@ def _gather(
         if nj < threshold:
             continue
         maskj = mask | (1 << j)
-        nclose = number_at[j, last_q] - 2
-        if offsets[maskj] >= 0:
-            gain = points[nj + 2]
-            idxj = offsets[maskj] + ra
-            for t in range(k):
-                if t != jj:
-                    idxj += strides[maskj, open_rows[t]] * codes[open_rows[t]]
-            for ii in range(k):
-                if ii == jj:
-                    continue
-                i = open_rows[ii]
-                ci = codes[i]
-                si = strides[maskj, i]
-                for a in range(code_last[ci] + 1, last_q):
-                    sh = step_shift[np.uintp(i), np.uintp(a)] + step_shift[j, last_q]
-                    idx = (idxj + si * (next_code[np.uintp(i), np.uintp(ci), np.uintp(a)] - ci)
-                           + sh)
-                    cell = ((number_at[np.uintp(i), np.uintp(a)] - 2) * k + jj) * N_SUMS + nclose
-                    # (the lanes past the last total stay -inf)
-                    for p in range(lane_lo, min(lane_hi, P - sh)):
-                        v = gain + data[np.uintp(idx + p)]
-                        c = np.uintp(cell + p * m2_stride)
-                        m2[c] = max(m2[c], v)
-            continue
-        amarks[j] = nj + 2
-        for ii in range(k):
-            i = open_rows[ii]
-            if i == j:
+        for lq in range(last_q, length):  # either lock number (LG2)
+            nclose = number_at[j, lq] - 2
+            if offsets[maskj] >= 0:
+                gain = points[nj + 2]
+                idxj = offsets[maskj] + ra
+                for t in range(k):
+                    if t != jj:
+                        idxj += strides[maskj, open_rows[t]] * codes[open_rows[t]]
+                for ii in range(k):
+                    if ii == jj:
+                        continue
+                    i = open_rows[ii]
+                    ci = codes[i]
+                    si = strides[maskj, i]
+                    for a in range(code_last[ci] + 1, last_q):
+                        sh = step_shift[np.uintp(i), np.uintp(a)] + step_shift[j, lq]
+                        idx = (idxj + si * (next_code[np.uintp(i), np.uintp(ci), np.uintp(a)] - ci)
+                               + sh)
+                        na = number_at[np.uintp(i), np.uintp(a)] - 2
+                        cell = (na * k + jj) * N_SUMS + nclose
+                        # (the lanes past the last total stay -inf)
+                        for p in range(lane_lo, min(lane_hi, P - sh)):
+                            v = gain + data[np.uintp(idx + p)]
+                            c = np.uintp(cell + p * m2_stride)
+                            m2[c] = max(m2[c], v)
                 continue
-            ci = codes[i]
-            ni = code_marks[ci]
-            for a in range(code_last[ci] + 1, last_q):
-                acodes[i] = next_code[i, ci, a]
-                amarks[i] = code_marks[acodes[i]]
-                _after_value(tmp, data, offsets, strides, points, P, ra,
-                             maskj, open_rows, acodes, amarks, boxes,
-                             step_shift[i, a] + step_shift[j, last_q], step_points)
-                _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
-                          m2_stride, tmp)
-            acodes[i] = ci
-            amarks[i] = ni
-        amarks[j] = nj
+            amarks[j] = nj + 2
+            for ii in range(k):
+                i = open_rows[ii]
+                if i == j:
+                    continue
+                ci = codes[i]
+                ni = code_marks[ci]
+                for a in range(code_last[ci] + 1, last_q):
+                    acodes[i] = next_code[i, ci, a]
+                    amarks[i] = code_marks[acodes[i]]
+                    _after_value(tmp, data, offsets, strides, points, P, ra,
+                                 maskj, open_rows, acodes, amarks, boxes,
+                                 step_shift[i, a] + step_shift[j, lq], step_points)
+                    _max_into(m2, ((number_at[i, a] - 2) * k + jj) * N_SUMS + nclose,
+                              m2_stride, tmp)
+                acodes[i] = ci
+                amarks[i] = ni
+            amarks[j] = nj
 
     # --- action 1 closes row i (R8); its die leaves play (R9)
     for ii in range(k):
@@ -410,53 +423,59 @@ def _gather(
         mask1 = mask | (1 << i)
         if offsets[mask1] < 0 and not a2_after_end:
             continue  # R15: the game ended in action 1
-        s = number_at[i, last_q] - 2
-        amarks[i] = ni + 2
-        # while the game goes on, action 2 in row j is one look-up in table mask1
-        # that differs from no action 2 by row j's code only
-        going_on = offsets[mask1] >= 0
-        gain = points[ni + 2]
-        idx1 = offsets[mask1] + ra
-        for t in range(k):
-            if t != ii:
-                idx1 += strides[mask1, open_rows[t]] * codes[open_rows[t]]
-        for jj in range(k):
-            j = open_rows[jj]
-            if j == i:
-                continue
-            cj = codes[j]
-            nj = code_marks[cj]
-            sj = strides[mask1, j]
-            for q in range(code_last[cj] + 1, last_q):
-                d = dcell[j, q]
-                if d < 0 or d == ii:
-                    continue  # R9: die i left play with its row (or no die has this colour)
-                cell = (s * k + d) * N_SUMS + number_at[j, q] - 2
-                sh = step_shift[i, last_q] + step_shift[j, q]
-                if going_on:
-                    idx = (idx1 + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
-                           + sh)
-                    for p in range(lane_lo, min(lane_hi, P - sh)):
-                        v = gain + data[np.uintp(idx + p)]
-                        c = np.uintp(cell + p * m2_stride)
-                        m2[c] = max(m2[c], v)
+        for lq in range(last_q, length):  # either lock number (LG2)
+            s = number_at[i, lq] - 2
+            amarks[i] = ni + 2
+            # while the game goes on, action 2 in row j is one look-up in table mask1
+            # that differs from no action 2 by row j's code only
+            going_on = offsets[mask1] >= 0
+            gain = points[ni + 2]
+            idx1 = offsets[mask1] + ra
+            for t in range(k):
+                if t != ii:
+                    idx1 += strides[mask1, open_rows[t]] * codes[open_rows[t]]
+            for jj in range(k):
+                j = open_rows[jj]
+                if j == i:
                     continue
-                acodes[j] = next_code[j, cj, q]
-                amarks[j] = code_marks[acodes[j]]
-                _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask1, open_rows, acodes, amarks, boxes, sh, step_points)
-                _max_into(m2, cell, m2_stride, tmp)
-            if nj >= threshold:
+                cj = codes[j]
+                nj = code_marks[cj]
+                sj = strides[mask1, j]
+                for q in range(code_last[cj] + 1, last_q):
+                    d = dcell[j, q]
+                    if d < 0 or d == ii:
+                        continue  # R9: die i left play with its row (or no die has this colour)
+                    cell = (s * k + d) * N_SUMS + number_at[j, q] - 2
+                    sh = step_shift[i, lq] + step_shift[j, q]
+                    if going_on:
+                        idx = (idx1 + sj * (next_code[np.uintp(j), np.uintp(cj), np.uintp(q)] - cj)
+                               + sh)
+                        for p in range(lane_lo, min(lane_hi, P - sh)):
+                            v = gain + data[np.uintp(idx + p)]
+                            c = np.uintp(cell + p * m2_stride)
+                            m2[c] = max(m2[c], v)
+                        continue
+                    acodes[j] = next_code[j, cj, q]
+                    amarks[j] = code_marks[acodes[j]]
+                    _after_value(tmp, data, offsets, strides, points, P, ra,
+                                 mask1, open_rows, acodes, amarks, boxes, sh, step_points)
+                    _max_into(m2, cell, m2_stride, tmp)
+                if nj >= threshold:
+                    acodes[j] = cj
+                    amarks[j] = nj + 2
+                    done = -1  # the step shift ``tmp`` holds the values of
+                    for lq2 in range(last_q, length):
+                        sh = step_shift[i, lq] + step_shift[j, lq2]
+                        if sh != done:
+                            done = sh
+                            _after_value(tmp, data, offsets, strides, points, P, ra,
+                                         mask1 | (1 << j), open_rows, acodes, amarks, boxes,
+                                         sh, step_points)
+                        _max_into(m2, (s * k + jj) * N_SUMS + number_at[j, lq2] - 2,
+                                  m2_stride, tmp)
                 acodes[j] = cj
-                amarks[j] = nj + 2
-                _after_value(tmp, data, offsets, strides, points, P, ra,
-                             mask1 | (1 << j), open_rows, acodes, amarks, boxes,
-                             step_shift[i, last_q] + step_shift[j, last_q], step_points)
-                _max_into(m2, (s * k + jj) * N_SUMS + number_at[j, last_q] - 2, m2_stride,
-                          tmp)
-            acodes[j] = cj
-            amarks[j] = nj
-        amarks[i] = ni
+                amarks[j] = nj
+            amarks[i] = ni
 
 
 @jit()
@@ -475,6 +494,9 @@ def _turn_values(
     lane_lo: int,
     lane_hi: int,
     step_points: FloatArray,
+    n_sums: int,
+    die_faces: int,
+    digit_base: int,
 ) -> None:
     """Step 2: ``vals[L * penalties + p]`` for every level L and lane p (a penalty count
     ``p % boxes`` and a step total ``p // boxes``, :mod:`qwixx_math.solver.layout`).
@@ -492,7 +514,11 @@ def _turn_values(
     ``products[idx]`` is the product of (digit - 1) over the base-8 digits of idx
     (a 0 digit counts 1): with die j's count of faces at or below the current
     value stored as digit j (count + 1), it is G(t) in units of 6^-k.
+    With 8-sided dice (LG1) the faces run 1..``die_faces``, the sums over ``n_sums``
+    numbers and the digits are base ``digit_base`` (:func:`count_products`).
     """
+    N_SUMS = n_sums
+    F = die_faces
     P = penalties
     one_stride = k * N_SUMS
     level_stride = P * one_stride
@@ -500,7 +526,7 @@ def _turn_values(
     last = (players - 1) * P
     faces = 1
     for _ in range(k):
-        faces *= 6
+        faces *= F
     for p in range(P):
         if p < lane_lo or p >= lane_hi:
             for level in range(players):
@@ -510,8 +536,8 @@ def _turn_values(
         pen = (vals[last + p + 1] if (p + 1) % boxes != 0
                else score + step_points[p // boxes] - PENALTY * boxes)
         total = 0.0
-        for w1 in range(1, 7):
-            for w2 in range(w1, 7):
+        for w1 in range(1, F + 1):
+            for w2 in range(w1, F + 1):
                 s = w1 + w2 - 2
                 b = pen
                 for ii in range(k):
@@ -527,7 +553,7 @@ def _turn_values(
                     first = row + w1 - 1
                     second = row + w2 - 1
                     below = 1
-                    for c in range(6):
+                    for c in range(F):
                         # unsigned indices: no negative-index wraparound in the hot loop
                         y = m2[np.uintp(first + c)]
                         if w1 != w2:  # (a double: the same face twice)
@@ -538,7 +564,7 @@ def _turn_values(
                         nz += above
                         below += 1 - above
                     idx += below * step
-                    step *= 8
+                    step *= digit_base
                 # sort the faces that beat b (few: about 6 on average)
                 for t in range(1, nz):
                     y = zv[np.uintp(t)]
@@ -559,7 +585,7 @@ def _turn_values(
                     acc += zv[np.uintp(t)] * (new - prod)
                     prod = new
                 total += acc if w1 == w2 else 2.0 * acc
-        vals[p] = total / (36.0 * faces)
+        vals[p] = total / (float(F * F) * faces)
         # the other players' rolls: mark the white sum S (s + 2, in (s+1 or 11-s) of
         # the 36 white pairs) in the best row, or pass
         for level in range(1, players):
@@ -570,8 +596,8 @@ def _turn_values(
                 best = stay
                 for ii in range(k):
                     best = max(best, one[np.uintp(row + ii * N_SUMS + s)])
-                acc += (s + 1 if s < 6 else 11 - s) * best
-            vals[level * P + p] = acc / 36.0
+                acc += (s + 1 if s < F else N_SUMS - s) * best
+            vals[level * P + p] = acc / float(F * F)
 
 
 @jit()
@@ -609,6 +635,8 @@ def solve_batch(
     start: int,
     stop: int,
     phases: int,
+    die_faces: int = 6,
+    lock_cells: int = 1,
 ) -> None:
     """Solve the configurations ``items[start:stop]`` of table ``mask``, one after the other.
 
@@ -637,7 +665,12 @@ def solve_batch(
     closed rows), the others are -inf.  ``step_shift``/``step_points``: see :func:`_gather`.
     ``phases`` is 3 (gather and expected maximum) except when profiling: 1 runs
     the gather only and writes meaningless values.
+    ``die_faces``: the dice's sides (8 on Qwixx Longo, LG1: sums 2..16, ``products`` of
+    ``count_products(k, 16)``); ``lock_cells``: the lock numbers ending every row (2 on
+    Longo, LG2).
     """
+    N_SUMS = 2 * die_faces - 1
+    digit_base = 8 if die_faces == 6 else 16
     k = open_rows.shape[0]
     m = strides.shape[1]
     block = penalties * players
@@ -668,8 +701,8 @@ def solve_batch(
     amarks = np.zeros(m, dtype=np.int64)
     tmp = np.empty(penalties)
     vals = np.empty(block)
-    zv = np.empty(6 * k + 1)
-    zd = np.empty(6 * k + 1, dtype=np.int64)
+    zv = np.empty(die_faces * k + 1)
+    zd = np.empty(die_faces * k + 1, dtype=np.int64)
     n_lower = frozen_lower.shape[0]
     frozen_stride = np.empty(k, dtype=np.int64)
     for it in range(start, stop):
@@ -691,10 +724,11 @@ def solve_batch(
                 dcell, identity, points, length, threshold, penalties, players, level_size,
                 a2_after_end, mask, open_rows, codes, base, one, m2, acodes, amarks, tmp,
                 lk_index, lk_target, lk_values, lk_shift, boxes, step_shift, step_points,
-                lo * boxes, min(penalties, (hi + 1) * boxes))
+                lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS, lock_cells)
         if phases & 2:
             _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
-                         boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points)
+                         boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points,
+                         N_SUMS, die_faces, digit_base)
         else:
             vals[:] = 0.0
         for g in range(perms.shape[0]):
@@ -842,13 +876,14 @@ def level_items(
     return items, level_start, canonical
 
 
-def count_products(k: int) -> IntArray:
-    """``products[idx]``: the product over k base-8 digits d of idx of (d - 1), d = 0 counting 1.
+def count_products(k: int, base: int = 8) -> IntArray:
+    """``products[idx]``: the product over k base-8 digits d of idx of (d - 1), d = 0 counting 1
+    (base 16 for 8-sided dice: a digit counts up to 9).
 
     The expected-maximum merge keeps die j's number of faces at or below the
     running value as digit j (plus one), so one look-up replaces k multiplications.
     """
-    digits = np.indices((8,) * k).reshape(k, -1)[::-1]  # digit j of every idx
+    digits = np.indices((base,) * k).reshape(k, -1)[::-1]  # digit j of every idx
     factors = np.where(digits == 0, 1, digits - 1)
     return np.asarray(factors.prod(axis=0), dtype=np.int64)
 

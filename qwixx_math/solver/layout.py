@@ -34,7 +34,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..keys import ROW_CODE_BY_MASK, RowState, decode_open_code, open_code, row_codes
+from ..keys import (
+    ROW_CODE_BY_MASK,
+    RowState,
+    decode_open_code,
+    open_code,
+    row_codes,
+    uses_row_codes,
+)
 from .variant import Variant, row_points
 
 __all__ = ["Layout"]
@@ -90,7 +97,8 @@ class Layout:
     #: ``code_by_mask[row][mask]``: the row code of row ``row`` holding the marks ``mask``
     #: (open code, or beyond the open codes once locked).
     code_by_mask: tuple[Sequence[int], ...]
-    #: ``pos_of[row, n]``: the position of number n (0..12) in the row, -1 if not shown.
+    #: ``pos_of[row, n]``: the position of number n (0..12, 0..16 with 8-sided dice) in the
+    #: row, -1 if not shown.
     pos_of: IntArray
     #: ``number_at[row, q]``: the number at position q of the row.
     number_at: IntArray
@@ -127,7 +135,7 @@ class Layout:
         next_code = np.full((n_codes, length), -1, dtype=np.int64)
         row_skip = np.zeros((m, n_codes), dtype=np.bool_)
         code_by_mask: tuple[Sequence[int], ...]
-        if variant.has_doubles:
+        if uses_row_codes(variant.sheet):
             codes = row_codes(variant.sheet)
             row_next_code = np.full((m, n_codes, length), -1, dtype=np.int64)
             for code, (last, marks) in enumerate(codes.states):
@@ -138,7 +146,7 @@ class Layout:
                     row_skip[r, code] = not codes.valid[r][code]
                     if row_skip[r, code]:
                         continue
-                    for q in range(start, length - 1):
+                    for q in range(start, length - variant.lock_cells):
                         row_next_code[r, code, q] = codes.index[
                             (q, marks + variant.weight_at(r, q))]
             next_code[:] = row_next_code[0]
@@ -153,7 +161,7 @@ class Layout:
                     next_code[code, q] = open_code(q, marks + 1)
             row_next_code = np.ascontiguousarray(np.broadcast_to(next_code, (m, *next_code.shape)))
             code_by_mask = (ROW_CODE_BY_MASK,) * m
-        pos_of = np.full((m, 13), -1, dtype=np.int64)
+        pos_of = np.full((m, variant.top_number + 1), -1, dtype=np.int64)
         number_at = np.empty((m, length), dtype=np.int64)
         die_at = np.empty((m, length), dtype=np.int64)
         for r in range(m):
@@ -233,7 +241,7 @@ class Layout:
                 closed_points += row_points(r.count)
         index = (before_me * self.level_size + int(self.offsets[mask])
                  + steps * self.variant.penalty_boxes + penalties)
-        space = row_codes(self.variant.sheet) if self.variant.has_doubles else None
+        space = row_codes(self.variant.sheet) if uses_row_codes(self.variant.sheet) else None
         for i, r in enumerate(rows):
             if not r.closed:
                 code = open_code(r.last, r.count) if space is None else space.code(i, r)

@@ -131,7 +131,7 @@ class NaiveSolver:
         worth: dict[TurnPlan, float] = {}
         total = 0.0
         weights = 0
-        for roll, weight in _rolls(state.dice_in_play):
+        for roll, weight in _rolls(state.dice_in_play, self.layout.faces):
             best = -math.inf
             for plan in legal_plans(state, roll):
                 value = worth.get(plan)

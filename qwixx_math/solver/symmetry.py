@@ -2,7 +2,8 @@
 
 A symmetry relabels the rows (each row's lock colour, and so its die), the
 colours of the cells with them, and possibly flips every die, d -> 7-d (which
-maps the white sum S to 14-S and every colour sum n to 14-n), so that the sheet
+maps the white sum S to 14-S and every colour sum n to 14-n; with 8-sided dice,
+Qwixx Longo, d -> 9-d and n -> 18-n), so that the sheet
 is mapped onto itself: the cell at position p of row i, showing n in the colour
 of die d, goes to position p of row g[i], which must show n (or 14-n when
 flipped) in the colour of die g[d].  Then every turn of a position maps to a
@@ -51,7 +52,7 @@ def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
         for p in range(variant.row_length):
             n = variant.number_at(i, p)
             d = variant.die_at(i, p)
-            if variant.number_at(perm[i], p) != (14 - n if flip else n):
+            if variant.number_at(perm[i], p) != (2 * variant.faces + 2 - n if flip else n):
                 return False
             if variant.die_at(perm[i], p) != (perm[d] if d >= 0 else -1):
                 return False

@@ -83,7 +83,7 @@ class SolverTable:
         # the look-up's constants: (table row, colour index, lock colour, last position's
         # bit, code of each mask) of each row, the layout's offsets and strides as Python
         # ints
-        self._rows = tuple((r, c.index, c, sheet.last_bit[c.index], self.layout.code_by_mask[r])
+        self._rows = tuple((r, c.index, c, sheet.lock_bits[c.index], self.layout.code_by_mask[r])
                            for r, c in enumerate(sheet.locks))
         self._offsets = [int(x) for x in self.layout.offsets]
         self._strides = [[int(x) for x in row] for row in self.layout.strides]

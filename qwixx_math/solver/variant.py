@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import ParseError
-from ..keys import row_codes
+from ..keys import row_codes, uses_row_codes
 from ..layouts import LAYOUTS, OFFICIAL, SheetLayout, layout_named
 from ..model import PENALTY_POINTS
 
@@ -94,7 +94,7 @@ def row_points(marks: int) -> int:
 
 #: The geometry a variant is compared and hashed by (its layout without the name).
 _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int,
-                  tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
+                  tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +120,13 @@ class Variant:
         sheet.check_no_chain("the exact solver")
         sheet.check_no_second_crosses("the exact solver")
         sheet.check_no_exchange("the exact solver")
-        if sheet.steps and sheet.has_doubles:  # no pad has both; the step ranges count marks
+        if sheet.steps and uses_row_codes(sheet):  # no pad has both; the step ranges
+            # are worked out on the official row codes (one mark per cell, one lock number)
             raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
-                             "cells on a sheet with double cells", rule="CS2")
-        sheet.check_six_faces("the exact solver")
+                             "cells on a sheet with double cells, 8-sided dice or two lock "
+                             "numbers", rule="CS2")
         sheet.check_no_bonus("the exact solver")
+        _check_no_lucky(sheet)
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
@@ -132,7 +134,8 @@ class Variant:
         locks = sheet.locks
         dice = tuple(
             tuple(locks.index(c) if c in locks else -1 for c in cols) for cols in sheet.colours)
-        targets: list[list[list[int]]] = [[[] for _ in range(13)] for _ in locks]
+        targets: list[list[list[int]]] = [[[] for _ in range(sheet.top_number + 1)]
+                                          for _ in locks]
         for r, (row, cells) in enumerate(zip(sheet.numbers, dice, strict=True)):
             for n, d in zip(row, cells, strict=True):
                 if d >= 0:
@@ -143,7 +146,8 @@ class Variant:
                            tuple(tuple(tuple(t) for t in die) for die in targets))
         object.__setattr__(self, "_identity", (
             sheet.numbers, dice, sheet.lock_threshold, sheet.penalty_boxes,
-            sheet.closed_rows_to_end, sheet.weights, sheet.steps))
+            sheet.closed_rows_to_end, sheet.weights, sheet.steps, sheet.faces,
+            sheet.lock_cells))
 
     @classmethod
     def official(cls) -> Variant:
@@ -236,9 +240,25 @@ class Variant:
         """The number of open states of one row: empty plus every (last, count), the
         count in crosses on a sheet with double cells (:func:`qwixx_math.keys.row_codes`:
         every pair some row of the sheet reaches)."""
-        if self.has_doubles:
+        if uses_row_codes(self.sheet):
             return row_codes(self.sheet).open
         return 1 + self.row_length * (self.row_length - 1) // 2
+
+    @property
+    def faces(self) -> int:
+        """The sides of every die (6; 8 on Qwixx Longo, LG1)."""
+        return self.sheet.faces
+
+    @property
+    def lock_cells(self) -> int:
+        """The lock numbers at the end of every row (1; 2 on Qwixx Longo, LG2): the open
+        positions are ``0 .. row_length - lock_cells - 1``."""
+        return self.sheet.lock_cells
+
+    @property
+    def top_number(self) -> int:
+        """The largest sum of two dice: 12, or 16 with 8-sided dice (LG1)."""
+        return 2 * self.sheet.faces
 
     @property
     def max_marks(self) -> int:
@@ -267,9 +287,9 @@ class Variant:
     @property
     def is_plain(self) -> bool:
         """True when every row reads up or down from 2 or 12, is one die's colour only
-        and has no double cell nor step cell (the official sheet and :meth:`from_letters`'
-        variants)."""
-        return not self.has_doubles and not self.has_steps \
+        and has no double cell nor step cell, of 6-sided dice and one lock number (the
+        official sheet and :meth:`from_letters`' variants)."""
+        return not uses_row_codes(self.sheet) and not self.has_steps \
             and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
 
@@ -300,7 +320,8 @@ class Variant:
         """The rows whose cell showing ``number`` has die ``die``'s colour: where
         white + that die may mark ``number`` (R6), open or not."""
         self._check_row(die)
-        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= 12:
+        if not isinstance(number, int) or isinstance(number, bool) or \
+                not 0 <= number <= self.top_number:
             return ()
         return self._targets[die][number]
 
@@ -324,6 +345,8 @@ class Variant:
                     or sheet.second_crosses or sheet.bar) \
                     and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
+        if self.sheet.faces != 6 or self.sheet.lock_cells != 1:
+            return _longo_key(self.sheet)
         return self.sheet.key
 
     def to_json(self) -> dict[str, object]:
@@ -346,7 +369,31 @@ class Variant:
             **({"weights": [list(w) for w in self.sheet.weights]} if self.has_doubles
                else {}),
             **({"steps": [list(c) for c in self.sheet.steps]} if self.has_steps else {}),
+            **({"faces": self.faces, "lock_cells": self.lock_cells}
+               if self.faces != 6 or self.lock_cells != 1 else {}),
         }
+
+
+def _check_no_lucky(sheet: SheetLayout) -> None:
+    """ParseError (LG3) for a layout with lucky numbers: a lucky white sum changes action
+    1 (VARIANTS.md §8.2), which the solver does not play."""
+    if sheet.lucky:
+        raise ParseError(f"the exact solver does not play lucky numbers yet (layout "
+                         f"{sheet.name} has {sheet.lucky!r}); solve the layout without "
+                         "them", rule="LG3")
+
+
+def _longo_key(sheet: SheetLayout) -> str:
+    """The cache key of a layout of 8-sided dice or two lock numbers: its published name,
+    else its rows (numbers in hexadecimal, colour letters) and parameters."""
+    if LAYOUTS.get(sheet.name) == sheet:
+        return sheet.name
+    rows = ".".join(
+        "".join(f"{c.letter.upper() if w == 2 else c.letter}{n:x}"
+                for n, c, w in zip(r, cs, ws, strict=True))
+        for r, cs, ws in zip(sheet.numbers, sheet.colours, sheet.weights, strict=True))
+    return (f"{rows}-t{sheet.lock_threshold}-p{sheet.penalty_boxes}"
+            f"-k{sheet.closed_rows_to_end}-f{sheet.faces}-l{sheet.lock_cells}")
 
 
 def variant_or_layout(variant: Variant | None, layout: SheetLayout | str | None
