@@ -1,7 +1,7 @@
 """Benchmark of the arena: games per second between built-in players on one core.
 
     python benchmarks/bench_arena.py [--games N] [--seed S] [--players NAME ...] [--profile]
-                                     [--layout NAME] [--pads]
+                                     [--layout NAME] [--pads [--pad NAME ...]]
 
 Plays ``--games`` games (default 2,000) of each pairing (default: greedy-greedy,
 greedy-random, random-random heads-up, then greedy x 4) through the referee
@@ -12,8 +12,9 @@ per turn, with the load average.  ``--players`` times one pairing of your
 choice instead; ``--profile`` prints the top of a cProfile of it; ``--layout`` plays
 on another sheet (``double-b``, ...).  ``--pads`` plays a short match of greedy
 against each player that reads the layout itself (racer, the example bot) on
-every published pad and prints each one's mean score and win rate with its 95%
-interval (issue 34: the figures of docs/arena.md).  The goal of issue 12: >= 200
+every published pad (and ``longo:5,13``, Longo with lucky numbers; ``--pad NAME`` for
+only some) and prints each one's mean score and win rate with its 95% interval
+(issue 34: the figures of docs/arena.md).  The goal of issue 12: >= 200
 two-player games per second between built-in fast players.
 """
 
@@ -46,9 +47,14 @@ def load_average() -> str:
 BOT = f"exec:{sys.executable} {ROOT / 'examples' / 'arena_bot.py'}"
 
 
-def pads(games: int, seed: int) -> None:
-    """Greedy against each player that reads the layout itself, on every pad."""
-    for layout in LAYOUTS:
+#: The pads of ``--pads``: every published one, and Longo with lucky numbers.
+PADS = (*LAYOUTS, "longo:5,13")
+
+
+def pads(games: int, seed: int, only: list[str] | None = None) -> None:
+    """Greedy against each player that reads the layout itself, on every pad (or those of
+    ``only``)."""
+    for layout in only or PADS:
         for other in ("racer", BOT):
             names = ["greedy", other]
             with open_players(names, Ruleset(2), seed, layout=layout) as players:
@@ -94,10 +100,12 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--layout", default="official", choices=list(LAYOUTS))
     parser.add_argument("--pads", action="store_true")
+    parser.add_argument("--pad", action="append", choices=PADS, default=None,
+                        help="with --pads: only this pad (repeatable)")
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}, one core, seed {args.seed}")
     if args.pads:
-        pads(args.games, args.seed)
+        pads(args.games, args.seed, args.pad)
         return
     for names in [tuple(args.players)] if args.players else PAIRINGS:
         bench(names, args.games, args.seed, args.profile, args.layout)

@@ -6,6 +6,9 @@ It reads one JSON message per line and answers action1/action2 with the legal ma
 skips the fewest numbers of its row, if it skips at most one (any number at all when action
 2 would otherwise cost a penalty); it finds the legal marks itself from the state and from
 the sheet layout the new_game message describes (the official sheet if it names none).
+On Qwixx Longo it knows the two lock numbers of each row and, with lucky numbers, takes a
+lucky cross ("*y10"; "r13+*y10" after its white-sum mark under lucky_mode additional)
+like any mark that skips nothing.
 """
 
 import json
@@ -18,29 +21,65 @@ OFFICIAL = {"lock_threshold": 5, "rows": [  # what a new_game message without "l
     for c, r in zip(COLOURS, (UP, UP, DOWN, DOWN), strict=True)]}
 
 
-def marks(state, seat, wanted, layout):
+def cells(row, sheet, layout):
+    """(first free position right of the last mark, crosses, lock reached?) of a row."""
+    done = [row["numbers"].index(n) for n in sheet.get(row["lock"], [])]
+    start = max(done) + 1 if done else 0  # left to right (R7)
+    ends = len(row["numbers"]) - layout.get("lock_cells", 1)  # lock numbers (R8, LG2)
+    return start, sum(row["weights"][p] for p in done), start > ends
+
+
+def open_cell(row, p, crosses, layout):
+    """Whether position p may be crossed: a lock number needs enough crosses (R8, DB2, LG2)."""
+    return p < len(row["numbers"]) - layout.get("lock_cells", 1) or \
+        crosses >= layout["lock_threshold"]
+
+
+def marks(state, seat, wanted, layout, sheet=None):
     """(numbers skipped, mark) of each legal mark; wanted(cell colour) lists the numbers."""
-    found, sheet = [], state["sheets"][seat]
+    found, sheet = [], sheet or state["sheets"][seat]
     for row in layout["rows"]:
         lock, numbers = row["lock"], row["numbers"]
-        if lock in state["closed"]:
+        start, crosses, locked = cells(row, sheet, layout)
+        if lock in state["closed"] or locked:
             continue  # a closed row takes no mark (R9)
-        done = [numbers.index(n) for n in sheet.get(lock, [])]
-        start = max(done) + 1 if done else 0  # left to right (R7)
-        crosses = sum(row["weights"][p] for p in done)
         for p in range(start, len(numbers)):
-            last = p == len(numbers) - 1  # the lock needs enough crosses (R8, DB2)
-            if numbers[p] in wanted(row["colours"][p]) and (
-                    not last or crosses >= layout["lock_threshold"]):
+            if numbers[p] in wanted(row["colours"][p]) and open_cell(row, p, crosses, layout):
                 found.append((p - start, f"{lock[0]}{numbers[p]}"))
     return sorted(found)
+
+
+def lucky(state, sheet, layout):
+    """The lucky crosses (LG3, LG5): the next cell of a row with the fewest crosses."""
+    rows = [(row, *cells(row, sheet, layout)) for row in layout["rows"]
+            if row["lock"] not in state["closed"]]
+    free = [r for r in rows if not r[3] and r[1] < len(r[0]["numbers"])
+            and open_cell(r[0], r[1], r[2], layout)]
+    if state["ruleset"].get("lg_lucky_candidates") == "open_with_next_cell":
+        rows = free
+    fewest = min((r[2] for r in rows), default=None)
+    return [f"*{r[0]['lock'][0]}{r[0]['numbers'][r[1]]}" for r in free if r[2] == fewest]
+
+
+def after(sheet, mark):
+    """The sheet with the plain mark crossed (numbers as text: 'r13')."""
+    colour = next(c for c in COLOURS if c[0] == mark[0])
+    return {**sheet, colour: [*sheet.get(colour, []), int(mark[1:])]}
 
 
 def legal(kind, seat, state, layout=OFFICIAL):
     """(numbers skipped, mark) of each legal mark of this action."""
     (w1, w2), roll = state["roll"]["white"], state["roll"]
-    if kind == "action1":  # the white sum, in any cell (R5)
-        return marks(state, seat, lambda c: [w1 + w2], layout)
+    if kind == "action1":  # the white sum, in any cell (R5), or a lucky cross (LG3, LG4)
+        plain = marks(state, seat, lambda c: [w1 + w2], layout)
+        if w1 + w2 not in layout.get("lucky", ()):
+            return plain
+        sheet = state["sheets"][seat]
+        found = plain + [(0, m) for m in lucky(state, sheet, layout)]
+        if state["ruleset"].get("lg_lucky_mode") == "additional":
+            found += [(k, f"{m}+{x}") for k, m in plain
+                      for x in lucky(state, after(sheet, m), layout)]
+        return sorted(found)
     # white + a colour die still in play, in a cell of that colour (R6); a colour closed
     # in this turn's action 1 has left play, though the roll still shows its die (R9)
     return marks(state, seat, lambda c: [w1 + roll[c], w2 + roll[c]]
@@ -50,6 +89,7 @@ def legal(kind, seat, state, layout=OFFICIAL):
 def choose(kind, seat, state, layout=OFFICIAL):
     found = legal(kind, seat, state, layout)
     limit = 1 if kind == "action1" or state["action1"][seat] is not None else 10  # R11
+    found.sort(key=lambda km: (km[0], -km[1].count("*") - km[1].count("+")))  # crosses
     return found[0][1] if found and found[0][0] <= limit else None
 
 

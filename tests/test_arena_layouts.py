@@ -23,8 +23,9 @@ from qwixx_math.errors import ParseError
 from qwixx_math.layouts import DOUBLE_B, LONGO, MIXX_A, OFFICIAL, SheetLayout
 from qwixx_math.layouts import LAYOUTS as ALL_LAYOUTS
 from qwixx_math.model import Mark
+from qwixx_math.notation import format_mark
 from qwixx_math.rules import GameState, legal_action1, legal_action2
-from qwixx_math.ruleset import Ruleset, ruleset_for
+from qwixx_math.ruleset import LuckyCandidates, LuckyMode, Ruleset, ruleset_for
 from qwixx_math.solver.cache import cache_dir, table_filename
 from qwixx_math.solver.variant import Variant
 
@@ -40,12 +41,11 @@ CHEAP = ("greedy", "random", "racer", "racer-simple", "racer-markov", "policy:fe
 #: Players built on a solver table of the layout (solitaire, or the table of N players).
 TABLED = {"solo": 1, "policy:optimal": 1, "table": 2}
 
-#: The pads the arena plays: all but Longo, whose 8-sided dice it refuses (LG1, issue 34).
-LAYOUTS = {name: la for name, la in ALL_LAYOUTS.items() if la.faces == 6}
+#: The pads the arena plays: every published one, and Longo with lucky numbers too.
+LAYOUTS = {**ALL_LAYOUTS, "longo:5,13": LONGO.with_lucky((5, 13))}
 
 
-
-def _table_ready(name: str, layout: SheetLayout) -> bool:
+def table_ready(name: str, layout: SheetLayout) -> bool:
     """Whether ``name`` can be made on ``layout`` without solving a table: the solver
     refuses the layout (the stand-in plays), or the table is in the cache already."""
     if name.startswith("policy:"):
@@ -107,7 +107,7 @@ def test_tabled_players_play_every_layout(name: str, layout: str) -> None:
     """solo, table and policy:optimal on every pad whose table is cached (the tests never
     solve one) or that the solver refuses (then a stand-in plays, its note says so)."""
     la = LAYOUTS[layout]
-    if not _table_ready(name, la):
+    if not table_ready(name, la):
         pytest.skip(f"the {layout} table of {name} is not in the cache")
     result = _match([name, "greedy"], la)
     _check_clean(result, la)
@@ -296,14 +296,15 @@ class _BotChecker:
         self.layout: dict[str, object] = {}
 
     def new_game(self, seat: int, state: GameState) -> None:
-        self.layout = layout_to_json(state.layout)
+        self.layout = layout_to_json(state.layout, state.ruleset)
 
     def _check(self, kind: str, seat: int, state: GameState, legal: tuple[Mark, ...]
                ) -> Mark | None:
         data = json.loads(json.dumps(state.to_json()))
         found = self.bot.legal(kind, seat, data, self.layout)  # type: ignore[attr-defined]
-        # the bot knows no X-Change exchange (r3@x2): its marks are the plain ones
-        texts = sorted(f"{m.colour.value[0]}{m.number}" for m in legal if m.field is None)
+        # the bot knows no X-Change exchange (r3@x2): its marks are the plain ones and the
+        # lucky crosses (*y10, r13+*y10: Longo, LG3-LG4)
+        texts = sorted(format_mark(m) for m in legal if m.field is None)
         assert sorted(m for _, m in found) == texts, (kind, state.to_text())
         choice = self.bot.choose(kind, seat, data, self.layout)  # type: ignore[attr-defined]
         assert choice is None or choice in texts
@@ -327,10 +328,26 @@ class _BotChecker:
                "protocol does not announce them yet")) if LAYOUTS[name].second_crosses
     else name for name in LAYOUTS] + [UNEVEN])
 def test_example_bot_finds_exactly_the_legal_marks(layout: str) -> None:
-    """The bot's own reading of the rules (R5-R9, DB2) against the rules core's, on
-    random games of every pad; the bot's choice is also computed, without error."""
+    """The bot's own reading of the rules (R5-R9, DB2, LG2-LG5) against the rules
+    core's, on random games of every pad; the bot's choice is also computed, without
+    error."""
     checkers = [_BotChecker(1), _BotChecker(2), _BotChecker(3)]
     result = play_match(checkers, 6, 11, layout=layout)
+    assert result.faults == ()
+    assert sum(c.checked for c in checkers) > 100
+
+
+@pytest.mark.parametrize("ruleset", [
+    Ruleset(3, lg_lucky_mode=LuckyMode.ADDITIONAL),
+    Ruleset(3, lg_lucky_candidates=LuckyCandidates.OPEN_WITH_NEXT_CELL),
+    Ruleset(3, lg_lucky_mode=LuckyMode.ADDITIONAL,
+            lg_lucky_candidates=LuckyCandidates.OPEN_WITH_NEXT_CELL)])
+def test_example_bot_finds_exactly_the_lucky_crosses_under_the_options(ruleset: Ruleset
+                                                                       ) -> None:
+    """Longo with lucky numbers under the Options LG4 and LG5: the bot reads them off
+    the layout message and STATE's ruleset and lists exactly the core's marks."""
+    checkers = [_BotChecker(4), _BotChecker(5), _BotChecker(6)]
+    result = play_match(checkers, 6, 12, ruleset, layout=LAYOUTS["longo:5,13"])
     assert result.faults == ()
     assert sum(c.checked for c in checkers) > 100
 
@@ -352,12 +369,3 @@ def test_example_bot_knows_a_colour_closed_in_action_1_leaves_play() -> None:
     assert "y5" not in [m for _, m in found]  # white 1 + green 4 in a green cell
     assert sorted(m for _, m in found) == sorted(
         f"{m.colour.value[0]}{m.number}" for m in legal_action2(state))
-
-
-def test_arena_refuses_longo_with_lg1() -> None:
-    """The bots' protocol and race tables are built for six-sided dice: a Longo match is
-    refused before any game, naming LG1 (issue 34)."""
-    with pytest.raises(ParseError, match="LG1"):
-        check_layout("longo")
-    with pytest.raises(ParseError, match="LG1"):
-        check_layout(LONGO)

@@ -14,7 +14,11 @@ line on its standard output (its standard error passes through, see below):
 ``STATE`` is :meth:`GameState.to_json`; ``LAYOUT`` is the sheet every seat plays
 (:func:`layout_to_json`: its name, every row's numbers, cell colours and crosses
 per cell, the lock threshold; on every layout, the official sheet included, so a
-bot that knows no layout names can play any).  Every problem raises
+bot that knows no layout names can play any; on Qwixx Longo also the dice's faces,
+the lock numbers per row, the lucky numbers and the lucky Options, LG1-LG5).  A
+reply's mark may be a lucky cross on a sheet with lucky numbers (``"*y10"``,
+``"r13+*y10"``, or the object form of :func:`~qwixx_math.notation.mark_to_json`), and
+numbers run to the layout's top number (16 on Longo).  Every problem raises
 :class:`~qwixx_math.arena.faults.PlayerFault` for the referee: a reply that is
 not one JSON object ``{"mark": MARK}`` (``protocol:malformed``), no reply within
 the time limit (``protocol:late``: the late reply, when it comes, is skipped;
@@ -49,13 +53,15 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from ..errors import ParseError, QwixxError
-from ..layouts import SheetLayout
+from ..layouts import OFFICIAL, SheetLayout
 from ..model import Mark
-from ..notation import mark_from_json
+from ..notation import mark_from_json, parse_lucky_mark
 from ..rules import GameState
+from ..ruleset import Ruleset
 from .faults import EXIT, LATE, MALFORMED, PlayerFault
 
 __all__ = ["DEFAULT_TIMEOUT", "EXIT_GRACE", "MAX_LATE", "MAX_LINE", "PREFIX", "ExternalPlayer",
@@ -90,20 +96,29 @@ def close_all() -> None:
         player.close()
 
 
-def layout_to_json(layout: SheetLayout) -> dict[str, Any]:
+def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[str, Any]:
     """The sheet layout as the ``new_game`` message carries it: ``name`` (a published
     name or the spelled-out :attr:`~qwixx_math.layouts.SheetLayout.key`), ``rows`` (each
     row's ``lock`` colour, its ``numbers`` left to right, the ``colours`` of those cells
     and their ``weights``, the crosses each gives: 2 for a double cell, DB1),
-    ``lock_threshold`` (the crosses a row needs before its last number, R8/DB2),
+    ``lock_threshold`` (the crosses a row needs before its lock numbers, R8/DB2/LG2),
     ``penalty_boxes`` (R13) and ``closed_rows_to_end`` (R14).
 
-    >>> from qwixx_math.layouts import DOUBLE_B
+    Only where a layout has them (so that nothing changes on the other pads): ``faces``
+    (the dice's sides, 8 on Longo, LG1), ``lock_cells`` (the row's last numbers that
+    each close it, 2 on Longo, LG2) and ``lucky`` (the sheet's lucky numbers, LG3) with,
+    when ``ruleset`` is given, the Options ``lucky_mode`` (``instead`` or ``additional``,
+    LG4) and ``lucky_candidates`` (``open_rows`` or ``open_with_next_cell``, LG5).
+
+    >>> from qwixx_math.layouts import DOUBLE_B, LONGO
     >>> row = layout_to_json(DOUBLE_B)["rows"][0]
     >>> row["lock"], row["numbers"][:3], row["weights"][:3]
     ('red', [2, 3, 4], [1, 2, 1])
+    >>> pad = layout_to_json(LONGO.with_lucky((5, 13)), Ruleset(2))
+    >>> pad["faces"], pad["lock_cells"], pad["lucky"], pad["lucky_mode"]
+    (8, 2, [5, 13], 'instead')
     """
-    return {
+    out: dict[str, Any] = {
         "name": layout.key,
         "rows": [{"lock": lock.value, "numbers": list(numbers),
                   "colours": [c.value for c in colours], "weights": list(weights)}
@@ -114,11 +129,26 @@ def layout_to_json(layout: SheetLayout) -> dict[str, Any]:
         "penalty_boxes": layout.penalty_boxes,
         "closed_rows_to_end": layout.closed_rows_to_end,
     }
+    if layout.faces != OFFICIAL.faces:
+        out["faces"] = layout.faces
+    if layout.lock_cells != OFFICIAL.lock_cells:
+        out["lock_cells"] = layout.lock_cells
+    if layout.lucky:
+        out["lucky"] = list(layout.lucky)
+        if ruleset is not None:
+            out["lucky_mode"] = ruleset.lg_lucky_mode.value
+            out["lucky_candidates"] = ruleset.lg_lucky_candidates.value
+    return out
+
+
+@lru_cache(maxsize=8)
+def _layout_text(layout: SheetLayout, ruleset: Ruleset) -> str:
+    """The JSON text of the ``new_game`` message's layout (a match plays one layout)."""
+    return json.dumps(layout_to_json(layout, ruleset))
 
 
 class _LastText(Generic[_T]):
-    """The JSON text of the last value serialised (every seat is shown the same state, and
-    a match plays one layout)."""
+    """The JSON text of the last value serialised (every seat is shown the same state)."""
 
     def __init__(self, to_json: Callable[[_T], object]) -> None:
         self._to_json = to_json
@@ -133,7 +163,6 @@ class _LastText(Generic[_T]):
 
 
 _STATE_TEXT = _LastText[GameState](GameState.to_json)
-_LAYOUT_TEXT = _LastText[SheetLayout](layout_to_json)
 
 
 class _Late(Exception):
@@ -184,7 +213,8 @@ class ExternalPlayer:
 
     # -- the Player protocol ------------------------------------------------------------------
     def new_game(self, seat: int, state: GameState) -> None:
-        self._send("new_game", seat, state, f', "layout": {_LAYOUT_TEXT.of(state.layout)}')
+        self._send("new_game", seat, state,
+                   f', "layout": {_layout_text(state.layout, state.ruleset)}')
 
     def action1(self, seat: int, state: GameState) -> Mark | None:
         return self._ask("action1", seat, state)
@@ -236,7 +266,7 @@ class ExternalPlayer:
                 message += f"; stopped after {MAX_LATE} late replies in a row"
             raise PlayerFault(LATE, message) from None
         self._late_in_a_row = 0
-        return parse_reply(line)
+        return parse_reply(line, state.layout)
 
     def _readline(self, deadline: float) -> str:
         """The next reply line (without its end); raises _Late, or PlayerFault at the end."""
@@ -376,13 +406,18 @@ def _end_group(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def parse_reply(line: str) -> Mark | None:
+def parse_reply(line: str, layout: SheetLayout = OFFICIAL) -> Mark | None:
     """The mark of a reply line ``{"mark": MARK}`` (MARK null, ``"r8"`` or
-    ``{"colour": "red", "number": 8}``); :class:`PlayerFault` with ``protocol:malformed``
-    for anything else, JSON nested too deeply included.
+    ``{"colour": "red", "number": 8}``, numbers 2 to the ``layout``'s top number; a
+    lucky cross ``"*y10"``, ``"r13+*y10"`` or its object form, LG3-LG4);
+    :class:`PlayerFault` with ``protocol:malformed`` for anything else, JSON nested too
+    deeply included.  Whether the mark is legal is the referee's business.
 
     >>> parse_reply('{"mark": "r8"}')
     Mark(colour=<Colour.RED: 'red'>, number=8)
+    >>> from qwixx_math.layouts import LONGO
+    >>> parse_reply('{"mark": "r15"}', LONGO), str(parse_reply('{"mark": "r13+*y10"}', LONGO))
+    (Mark(colour=<Colour.RED: 'red'>, number=15), 'r13+*y10')
     >>> parse_reply('[' * 100_000)
     Traceback (most recent call last):
     ...
@@ -398,9 +433,32 @@ def parse_reply(line: str) -> Mark | None:
     if not isinstance(data, dict) or set(data) != {"mark"}:
         raise PlayerFault(MALFORMED, f'the reply {_clip(line)} is not {{"mark": MARK}}')
     try:
-        return mark_from_json(data["mark"])
+        return _mark(data["mark"], layout.top_number)
     except ParseError as exc:
         raise PlayerFault(MALFORMED, f"the reply {_clip(line)} has no mark: {exc}") from None
+
+
+def _mark(data: object, top: int) -> Mark | None:
+    """:func:`~qwixx_math.notation.mark_from_json` with numbers 2 to ``top``, the text form
+    included (``"r15"`` on Longo, whose plain text marks the notation reads only to 12)."""
+    try:
+        mark = mark_from_json(data, top)
+    except ParseError:
+        if not (isinstance(data, str) and top > 12 and "*" not in data):
+            raise
+        try:  # the plain mark read as the cell of a lucky cross: numbers 2..16 (LG1)
+            cell = parse_lucky_mark("*" + data)
+        except ParseError:
+            cell = None
+        if cell is None or cell.first is not None or cell.number > top:
+            raise
+        return Mark(cell.colour, cell.number)
+    first = getattr(mark, "first", None)
+    for number in (mark.number if mark is not None else 2,
+                   first.number if isinstance(first, Mark) else 2):
+        if number > top:  # a lucky cross's text reads numbers to 16 on any layout
+            raise ParseError(f"a row holds the numbers 2 to {top}, not {number}", rule="R2")
+    return mark
 
 
 def _clip(text: str, limit: int = 80) -> str:

@@ -23,8 +23,9 @@ that seat passes too, but it is no fault (nobody could know).
 
 Every game of a match is played on one sheet layout (``layout``, the official
 sheet by default; :mod:`qwixx_math.layouts`: ``mixx-a``, ``mixx-b``,
-``double-b``, ...): every seat gets an empty sheet of it, and the rules core
-reads it for every choice.
+``double-b``, ``longo``, ``longo:5,13``, ...): every seat gets an empty sheet of it,
+the dice have the layout's faces (8 on a Longo sheet, LG1), and the rules core reads
+it for every choice (Longo's two lock numbers, LG2, and its lucky crosses, LG3-LG5).
 """
 
 from __future__ import annotations
@@ -264,10 +265,7 @@ def check_layout(layout: object) -> SheetLayout:
     if not isinstance(layout, (SheetLayout, str)):
         raise ParseError(f"a layout is a SheetLayout or one of {', '.join(LAYOUTS)}, "
                          f"not {type(layout).__name__}")
-    sheet = layout_named(layout)
-    # the bots' protocol and the race tables are built for six-sided dice (issue 34)
-    sheet.check_six_faces("the arena")
-    return sheet
+    return layout_named(layout)
 
 
 def play_match(players: Sequence[Player], games: int, seed: int,

@@ -150,7 +150,9 @@ def _describe(ruleset: Ruleset) -> str:
     if ruleset.is_official:
         return f"official rules for {ruleset.players} players"
     default = Ruleset(players=ruleset.players).to_json()
-    changed = [f"{k}={json.dumps(v)}" for k, v in ruleset.to_json().items() if default[k] != v]
+    # an Option's key (lg_lucky_mode, ...) is in the JSON only when it is not the default
+    changed = [f"{k}={json.dumps(v)}" for k, v in ruleset.to_json().items()
+               if default.get(k) != v]
     return f"{ruleset.players} players, " + ", ".join(changed)
 
 

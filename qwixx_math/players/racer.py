@@ -27,6 +27,13 @@ the lock threshold and the crosses of double cells (DB1) off the layout: "five
 marks" becomes the layout's lock threshold in crosses.  Its parameters and the
 Markov rule's expected turns were found on the official sheet, so it races other
 pads less well.
+
+On Qwixx Longo (8-sided dice, rows of 15 cells, two lock numbers per row, LG1-LG2)
+either lock number is a close ("close whenever legal"), and "five marks" becomes the
+layout's 6 crosses.  The Markov rule's table (:func:`turns_to_five`) is of six-sided
+dice and rows of 11 cells, so there ``racer`` and ``racer-markov`` race by the window
+rule with their own ``skip`` instead, and say so in their ``note`` (the arena's report
+prints it).  A lucky cross (LG3) is weighed as a mark of its cell like any other.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from ..rules import GameState, closes, legal_action1, legal_action2
 from ..ruleset import Ruleset
 from .base import Player
 
-__all__ = ["PLAYERS", "Racer", "RacerParams", "turns_to_five"]
+__all__ = ["PLAYERS", "Racer", "RacerParams", "markov_fits", "turns_to_five"]
 
 _LAST_BIT = 1 << LAST_POSITION
 _INF = float("inf")
@@ -177,17 +184,27 @@ class RacerParams:
 
 
 @lru_cache(maxsize=16)
-def _rows(layout: SheetLayout) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """By lock colour index: the last position of the row (-1: no such row), and
-    ``rest[p]``, the crosses of the row's cells from position ``p`` up to its last one
-    (excluded): what a row could still gather before its lock."""
-    lasts = [-1] * len(_COLOURS)
+def _rows(layout: SheetLayout) -> tuple[tuple[frozenset[int], ...], tuple[tuple[int, ...], ...]]:
+    """By lock colour index: the positions of the row that close it (its last one; on
+    Longo its two lock numbers, LG2; none: no such row), and ``rest[p]``, the crosses of
+    the row's cells from position ``p`` up to its first closing one (excluded): what a
+    row could still gather before its lock."""
+    closing: list[frozenset[int]] = [frozenset()] * len(_COLOURS)
     rests: list[tuple[int, ...]] = [()] * len(_COLOURS)
-    for lock, weights in zip(layout.locks, layout.weights, strict=True):
-        last = len(weights) - 1
-        lasts[lock.index] = last
-        rests[lock.index] = tuple(sum(weights[p:last]) for p in range(last + 1))
-    return tuple(lasts), tuple(rests)
+    for lock, numbers, weights in zip(layout.locks, layout.numbers, layout.weights,
+                                      strict=True):
+        ends = frozenset(p for p, n in enumerate(numbers) if layout.closes(lock, n))
+        first = min(ends)
+        closing[lock.index] = ends
+        rests[lock.index] = tuple(sum(weights[p:first]) for p in range(len(weights)))
+    return tuple(closing), tuple(rests)
+
+
+def markov_fits(layout: SheetLayout) -> bool:
+    """Whether the Markov rule's table (:func:`turns_to_five`: six-sided dice, open rows
+    of at most 11 cells) describes the rows of ``layout``; not on Longo (LG1)."""
+    return layout.faces == 6 and all(len(numbers) <= LAST_POSITION + 1
+                                     for numbers in layout.numbers)
 
 
 def _gap(mask: int, position: int) -> int:
@@ -204,12 +221,15 @@ class Racer:
         self.params = params if params is not None else RacerParams()
         self._players = ruleset.players
         self._e5 = turns_to_five(ruleset.players) if self.params.markov else None
+        #: How it plays the layout of its last game when that is not its own rule
+        #: (the arena's report prints it); "" when it plays by its own rule.
+        self.note = ""
 
     # racing value of one mark on a row: None = does not qualify
     def _gain(self, mask: int, position: int, k_after: int, layout: SheetLayout = OFFICIAL,
               ci: int = 0) -> float | None:
-        lasts, rests = _rows(layout)
-        if position == lasts[ci]:
+        closing, rests = _rows(layout)
+        if position in closing[ci]:
             return 1000.0  # close whenever legal
         count = layout.count[ci][mask]  # crosses: marks, double cells counting 2 (DB1)
         gap = _gap(mask, position)
@@ -219,14 +239,18 @@ class Racer:
         p = self.params
         if count >= threshold:
             return 0.5 - 0.01 * gap if gap <= p.skip_after else None
-        if self._e5 is not None:
+        if self._e5 is not None and markov_fits(layout):
             row = self._e5[k_after]
             saved = row[_row_code(mask)] - row[_row_code(mask | 1 << position)]
             return saved - 0.001 * gap if saved > p.slack else None
         return 1.0 - 0.01 * gap if gap <= p.skip else None
 
     def new_game(self, seat: int, state: GameState) -> None:
-        return None
+        layout = state.layout
+        if self._e5 is not None and not markov_fits(layout):
+            self.note = (f"races the {layout.key} sheet by the window rule (skip "
+                         f"{self.params.skip}): the Markov rule's turns-to-five are of "
+                         "six-sided dice and rows of 11 cells")
 
     def game_over(self, seat: int, state: GameState) -> None:
         return None
