@@ -127,6 +127,70 @@ _Action2Table = tuple[tuple[tuple[tuple[int, int, int, Colour, Mark], ...], ...]
 _ACTION2_TABLES: dict[SheetLayout, _Action2Table] = {}
 
 
+#: Per white sum: the exchange crosses (XC1) of the layout's X-Change track, each
+#: (sort key, field, colour index, position bit, colour, mark), sorted by cell then field
+#: (the sort key puts each after the plain cross of its cell, key * 16); and the fields
+#: whose pair holds the sum, each with its field spent alone (XC4).
+_ExchangeTable = tuple[
+    tuple[tuple[tuple[int, int, int, int, Colour, Mark], ...], ...],
+    tuple[tuple[tuple[int, Mark], ...], ...]]
+_EXCHANGE_TABLES: dict[SheetLayout, _ExchangeTable] = {}
+
+
+def _exchange_for(layout: SheetLayout) -> _ExchangeTable:
+    table = _EXCHANGE_TABLES.get(layout)
+    if table is None:
+        crosses: list[tuple[tuple[int, int, int, int, Colour, Mark], ...]] = []
+        fields: list[tuple[tuple[int, Mark], ...]] = []
+        for s in range(2 * layout.faces + 1):
+            found: list[tuple[int, int, int, int, Colour, Mark]] = []
+            spends: list[tuple[int, Mark]] = []
+            for k, (a, b) in enumerate(layout.exchange):
+                if s not in (a, b):
+                    continue
+                spends.append((k, Mark.spend(k)))
+                other = b if a == s else a
+                for c in layout.locks:
+                    ci = c.index
+                    pos = layout.pos[ci][other] if other < len(layout.pos[ci]) else -1
+                    if pos >= 0:
+                        found.append(((ci * 64 + pos) * 16 + k + 1, k, ci, 1 << pos, c,
+                                      Mark(c, other, k)))
+            found.sort(key=_first)
+            crosses.append(tuple(found))
+            fields.append(tuple(spends))
+        table = _EXCHANGE_TABLES[layout] = (tuple(crosses), tuple(fields))
+    return table
+
+
+def _exchanges(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], white_sum: int
+               ) -> tuple[list[tuple[int, Mark]], list[Mark]]:
+    """The exchange crosses ``sheet`` may make for ``white_sum`` with their sort keys, and
+    the fields it may spend alone (see :func:`exchange_action1`)."""
+    crosses, fields = _exchange_for(sheet.layout)
+    if not 0 <= white_sum < len(crosses):
+        return [], []
+    last, masks, allowed = sheet.last_field, sheet.masks, sheet.layout.allowed
+    found = [(key, mark) for key, k, ci, bit, colour, mark in crosses[white_sum]
+             if k > last and colour not in closed and allowed[ci][masks[ci]] & bit]
+    spends = [mark for k, mark in fields[white_sum] if k > last] \
+        if ruleset.xc_field_without_cross else []
+    return found, spends
+
+
+def _with_exchanges(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour],
+                    white_sum: int, plain: tuple[Mark, ...]) -> tuple[Mark, ...]:
+    """``plain`` (the white-sum marks, in order) with the exchange marks merged in, each
+    after the plain mark of its cell, and the fields spent alone last (XC1, XC4)."""
+    found, spends = _exchanges(ruleset, sheet, closed, white_sum)
+    if not found and not spends:
+        return plain
+    pos = sheet.layout.pos
+    found += [((m.colour.index * 64 + pos[m.colour.index][m.number]) * 16, m) for m in plain]
+    found.sort(key=_first)
+    return tuple([m for _, m in found] + spends)
+
+
 def _action2_for(layout: SheetLayout) -> _Action2Table:
     table = _ACTION2_TABLES.get(layout)
     if table is None:
@@ -914,9 +978,8 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
                    in _action1_for(layout)[roll.white[0] + roll.white[1]]
                    if allowed[row][masks[row]] & bit and colour not in closed])
     if layout.exchange:  # exchange marks after the plain one of the same cell (XC1)
-        both = plain + exchange_action1(sheet, roll.white_sum, closed, state.ruleset)
-        return tuple(sorted(both, key=lambda m: (
-            mark_key(layout, m), -1 if m.field is None else m.field)))
+        return _with_exchanges(state.ruleset, sheet, closed, roll.white[0] + roll.white[1],
+                               plain)
     if layout.lucky:
         return plain + _lucky_action1(state.ruleset, sheet, closed, roll.white_sum, plain)
     return plain
@@ -980,25 +1043,8 @@ def exchange_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
     (:meth:`Mark.spend`, after every cross).  Sorted by cell, then field."""
     _require_exchange_args(sheet, white_sum, ruleset)
     closed = colour_set(closed, "closed")
-    layout = sheet.layout
-    masks = sheet.masks
-    allowed, lpos = layout.allowed, layout.pos
-    marks: list[tuple[int, int, int, Mark]] = []
-    spends: list[Mark] = []
-    for k in range(sheet.last_field + 1, len(layout.exchange)):
-        a, b = layout.exchange[k]
-        if white_sum not in (a, b):
-            continue
-        other = b if a == white_sum else a
-        for c in layout.locks:
-            ci = c.index
-            pos = lpos[ci][other] if other < len(lpos[ci]) else -1
-            if pos >= 0 and c not in closed and allowed[ci][masks[ci]] >> pos & 1:
-                marks.append((ci, pos, k, Mark(c, other, k)))
-        if ruleset.xc_field_without_cross:
-            spends.append(Mark.spend(k))
-    marks.sort(key=lambda t: t[:3])
-    return tuple(m for *_, m in marks) + tuple(spends)
+    found, spends = _exchanges(ruleset, sheet, closed, white_sum)
+    return tuple([m for _, m in found] + spends)
 
 
 def legal_action2(state: GameState) -> tuple[Mark, ...]:
