@@ -156,7 +156,7 @@ def _exchange_for(layout: SheetLayout) -> _ExchangeTable:
                     if pos >= 0:
                         found.append(((ci * 64 + pos) * 16 + k + 1, k, ci, 1 << pos, c,
                                       Mark(c, other, k)))
-            found.sort(key=_first)
+            found.sort(key=lambda entry: entry[0])
             crosses.append(tuple(found))
             fields.append(tuple(spends))
         table = _EXCHANGE_TABLES[layout] = (tuple(crosses), tuple(fields))
