@@ -213,6 +213,9 @@ def main() -> None:
                         help="only positions from this turn on")
     parser.add_argument("--timing", action="store_true",
                         help="only time the default on the opening and a mid-game roll")
+    parser.add_argument("--budget", type=int, default=SEPARATE_BUDGET,
+                        help="the new default's budget of players' decisions (default: the "
+                             "library's, SEPARATE_BUDGET)")
     parser.add_argument("--old-budget", type=int, default=0,
                         help="also run the default before the race with this budget (0: no)")
     parser.add_argument("--save-reference", metavar="FILE",
@@ -243,7 +246,7 @@ def main() -> None:
           f"{args.players}: {dict(Counter(stage(s) for _, _, s, _ in found))}; reference "
           f"{args.reference} rollouts per choice (race, drop at z={args.ref_drop_z}"
           f"{', read from ' + args.reference_file if args.reference_file else ''}), default "
-          f"budget {SEPARATE_BUDGET} decisions", flush=True)
+          f"budget {args.budget} decisions", flush=True)
     advise_win_separated(found[0][2], found[0][3], budget=10)  # warm the caches
     wall = time.time()
     tried = separated = 0
@@ -252,7 +255,8 @@ def main() -> None:
     groups: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     stops: dict[str, Counter[str]] = defaultdict(Counter)
     times: dict[str, list[float]] = defaultdict(list)
-    variants: dict[str, dict[str, Any]] = {} if args.reference_only else {"new": {}}
+    variants: dict[str, dict[str, Any]] = {} if args.reference_only else {
+        "new": {} if args.budget == SEPARATE_BUDGET else {"budget": args.budget}}
     if args.old_budget and not args.reference_only:
         variants["old"] = {"budget": args.old_budget, "drop_z": None, "model_keep": None}
     saved: list[dict[str, Any]] = []
