@@ -105,13 +105,15 @@ TIMED = (("opening", ["r:-", "r:-"], "w:3,4/r:1/y:2/g:5/b:6"),
                        "r:2,3,4/y:2,3,4,5/g:12,11/b:12,11,10,9"], "w:3,4/r:1/y:2/g:5/b:6"))
 
 
-def timing() -> None:
-    """The CPU seconds of the default on two early positions (where the budget binds)."""
+def timing(budget: int = SEPARATE_BUDGET) -> None:
+    """The CPU seconds of the default (or of ``budget`` decisions) on two early positions
+    (where the budget binds)."""
     advise_win_separated(position(*TIMED[1][1:]), 0, budget=10)  # warm the caches
     for name, sheets, roll in TIMED:
         start = time.process_time()
-        advice = advise_win_separated(position(sheets, roll), 0)
-        print(f"{name}: {time.process_time() - start:.2f} s CPU, {advice.rollouts} rounds, "
+        advice = advise_win_separated(position(sheets, roll), 0, budget=budget)
+        print(f"{name}: {time.process_time() - start:.2f} s CPU, budget {budget}, "
+              f"{advice.rollouts} rounds, "
               f"{sum(c.rollouts for c in advice.choices)} rollouts of "
               f"{len(advice.choices)} choices, stopped: {advice.stopped}", flush=True)
 
@@ -230,7 +232,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.timing:
         TableAdvisor.for_ruleset(players=2, progress=False)
-        timing()
+        timing(args.budget)
         return
     loaded = _load_reference(args.reference_file, args) if args.reference_file else None
     found = []

@@ -373,19 +373,31 @@ def forced_penalty_count(masks: tuple[int, int, int, int], closed: frozenset[Col
     >>> forced_penalty_count((0, 0, 0, 0), frozenset())
     0
     """
-    r, y, g, b = [_NO_MARK_NEUTRAL if c in closed else _no_mark_factor(c.index, masks[c.index])
-                  for c in COLOURS]
+    factors = []
+    for c in COLOURS:
+        if c in closed:
+            factors.append(_NO_MARK_NEUTRAL)
+        else:
+            ci = c.index
+            got = _NO_MARK_FACTORS[ci][masks[ci]]
+            factors.append(_no_mark_factor(ci, masks[ci]) if got is None else got)
+    r, y, g, b = factors
     return int(_WP @ (r * y * g * b))
 
 
-@lru_cache(maxsize=len(COLOURS) * (1 << ROW_LENGTH))
 def _no_mark_factor(ci: int, mask: int) -> IntArray:
     """Per white pair (21): the coloured faces of colour ``ci`` with no action-2 option,
-    or 0 when the white sum is legal in this row (an action 1 exists)."""
+    or 0 when the white sum is legal in this row (an action 1 exists); kept in
+    :data:`_NO_MARK_FACTORS`."""
     stats = _colour_stats(ci, mask)
     out: IntArray = stats.n_e * (1 - stats.a1)
     out.setflags(write=False)
+    _NO_MARK_FACTORS[ci][mask] = out
     return out
+
+
+#: :func:`_no_mark_factor` by colour index and row mask, filled as they are asked.
+_NO_MARK_FACTORS: list[list[IntArray | None]] = [[None] * (1 << ROW_LENGTH) for _ in COLOURS]
 
 
 #: :func:`_no_mark_factor` of a closed colour (no die, no row: six faces, no action 1).
