@@ -18,7 +18,9 @@ arguments with ``--limit i+1``. ``--reference-file FILE`` replays the default on
 positions without playing the reference again (its arguments replace the command line's).
 
 ``--timing`` prints the CPU seconds of the default on the opening roll and on a mid-game
-roll (where the budget binds) and stops.
+roll (where the budget binds) and stops.  ``--budget D`` and ``--model-sd S`` measure
+another budget of decisions and another prior standard deviation of the model after a
+budget stop (``--model-sd 0``: the rollouts alone), for ``--timing`` too.
 
 Positions: the decisions (a passive seat's white sum, the active seat's plan, the
 active seat's action 2) of ``--games`` seeded games of ``win`` against ``win`` for
@@ -86,6 +88,7 @@ from qwixx_math.table import TableAdvisor
 from qwixx_math.validation import game_seed
 from qwixx_math.winadvice import (
     SEPARATE_BUDGET,
+    SEPARATE_MODEL_SD,
     advise_win_separated,
     paired,
     position_after,
@@ -218,6 +221,9 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=SEPARATE_BUDGET,
                         help="the new default's budget of players' decisions (default: the "
                              "library's, SEPARATE_BUDGET)")
+    parser.add_argument("--model-sd", type=float, default=SEPARATE_MODEL_SD,
+                        help="the new default's prior standard deviation of the model after a "
+                             "budget stop (0: rank by the rollouts alone)")
     parser.add_argument("--old-budget", type=int, default=0,
                         help="also run the default before the race with this budget (0: no)")
     parser.add_argument("--save-reference", metavar="FILE",
@@ -248,7 +254,7 @@ def main() -> None:
           f"{args.players}: {dict(Counter(stage(s) for _, _, s, _ in found))}; reference "
           f"{args.reference} rollouts per choice (race, drop at z={args.ref_drop_z}"
           f"{', read from ' + args.reference_file if args.reference_file else ''}), default "
-          f"budget {args.budget} decisions", flush=True)
+          f"budget {args.budget} decisions, model prior sd {args.model_sd:g}", flush=True)
     advise_win_separated(found[0][2], found[0][3], budget=10)  # warm the caches
     wall = time.time()
     tried = separated = 0
@@ -257,8 +263,12 @@ def main() -> None:
     groups: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     stops: dict[str, Counter[str]] = defaultdict(Counter)
     times: dict[str, list[float]] = defaultdict(list)
-    variants: dict[str, dict[str, Any]] = {} if args.reference_only else {
-        "new": {} if args.budget == SEPARATE_BUDGET else {"budget": args.budget}}
+    new: dict[str, Any] = {}
+    if args.budget != SEPARATE_BUDGET:
+        new["budget"] = args.budget
+    if args.model_sd != SEPARATE_MODEL_SD:
+        new["model_sd"] = args.model_sd or None
+    variants: dict[str, dict[str, Any]] = {} if args.reference_only else {"new": new}
     if args.old_budget and not args.reference_only:
         variants["old"] = {"budget": args.old_budget, "drop_z": None, "model_keep": None}
     saved: list[dict[str, Any]] = []
