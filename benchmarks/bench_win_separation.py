@@ -177,7 +177,7 @@ def reference(state: GameState, seat: int, rollouts: int, batch: int, drop_z: fl
 
 #: The arguments that decide the positions and the reference (saved with it, checked on load).
 SAVED_ARGS = ("reference", "batch", "ref_drop_z", "games", "players", "sample", "limit", "seed",
-              "cap", "from_turn")
+              "cap", "from_turn", "skip")
 
 
 def _load_reference(path: str, args: argparse.Namespace) -> dict[int, dict[str, Any]]:
@@ -185,7 +185,8 @@ def _load_reference(path: str, args: argparse.Namespace) -> dict[int, dict[str, 
     replace the command line's."""
     data = json.loads(Path(path).read_text())
     for name in SAVED_ARGS:
-        setattr(args, name, data["args"][name])
+        if name in data["args"]:  # files written before --skip have none (0)
+            setattr(args, name, data["args"][name])
     return {r["index"]: r for r in data["positions"]}
 
 
@@ -214,6 +215,9 @@ def main() -> None:
                              "that needs more is counted as undecided, not used)")
     parser.add_argument("--deadline", type=float, default=0.0,
                         help="wall seconds after which no new position is tried (0: none)")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="leave out the first SKIP positions (numbered as without it: a "
+                             "reference of positions a saved file does not hold)")
     parser.add_argument("--from-turn", type=int, default=0,
                         help="only positions from this turn on")
     parser.add_argument("--timing", action="store_true",
@@ -274,6 +278,8 @@ def main() -> None:
     saved: list[dict[str, Any]] = []
     capped = 0
     for index, (n, kind, state, seat) in enumerate(found):
+        if index < args.skip:
+            continue
         if loaded is not None and index not in loaded:
             break  # the saved run stopped here
         if args.deadline and time.time() - wall > args.deadline:
