@@ -37,8 +37,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
 from importlib import resources
+from itertools import chain
 from typing import Any
 
 import numpy as np
