@@ -18,7 +18,9 @@ arguments with ``--limit i+1``. ``--reference-file FILE`` replays the default on
 positions without playing the reference again (its arguments replace the command line's).
 
 ``--timing`` prints the CPU seconds of the default on the opening roll and on a mid-game
-roll (where the budget binds) and stops.
+roll (where the budget binds) and stops.  ``--budget D`` and ``--model-sd S`` measure
+another budget of decisions and another prior standard deviation of the model after a
+budget stop (``--model-sd 0``: the rollouts alone), for ``--timing`` too.
 
 Positions: the decisions (a passive seat's white sum, the active seat's plan, the
 active seat's action 2) of ``--games`` seeded games of ``win`` against ``win`` for
@@ -86,6 +88,7 @@ from qwixx_math.table import TableAdvisor
 from qwixx_math.validation import game_seed
 from qwixx_math.winadvice import (
     SEPARATE_BUDGET,
+    SEPARATE_MODEL_SD,
     advise_win_separated,
     paired,
     position_after,
@@ -105,13 +108,15 @@ TIMED = (("opening", ["r:-", "r:-"], "w:3,4/r:1/y:2/g:5/b:6"),
                        "r:2,3,4/y:2,3,4,5/g:12,11/b:12,11,10,9"], "w:3,4/r:1/y:2/g:5/b:6"))
 
 
-def timing() -> None:
-    """The CPU seconds of the default on two early positions (where the budget binds)."""
+def timing(budget: int = SEPARATE_BUDGET) -> None:
+    """The CPU seconds of the default (or of ``budget`` decisions) on two early positions
+    (where the budget binds)."""
     advise_win_separated(position(*TIMED[1][1:]), 0, budget=10)  # warm the caches
     for name, sheets, roll in TIMED:
         start = time.process_time()
-        advice = advise_win_separated(position(sheets, roll), 0)
-        print(f"{name}: {time.process_time() - start:.2f} s CPU, {advice.rollouts} rounds, "
+        advice = advise_win_separated(position(sheets, roll), 0, budget=budget)
+        print(f"{name}: {time.process_time() - start:.2f} s CPU, budget {budget}, "
+              f"{advice.rollouts} rounds, "
               f"{sum(c.rollouts for c in advice.choices)} rollouts of "
               f"{len(advice.choices)} choices, stopped: {advice.stopped}", flush=True)
 
@@ -172,7 +177,7 @@ def reference(state: GameState, seat: int, rollouts: int, batch: int, drop_z: fl
 
 #: The arguments that decide the positions and the reference (saved with it, checked on load).
 SAVED_ARGS = ("reference", "batch", "ref_drop_z", "games", "players", "sample", "limit", "seed",
-              "cap", "from_turn")
+              "cap", "from_turn", "skip")
 
 
 def _load_reference(path: str, args: argparse.Namespace) -> dict[int, dict[str, Any]]:
@@ -180,7 +185,8 @@ def _load_reference(path: str, args: argparse.Namespace) -> dict[int, dict[str, 
     replace the command line's."""
     data = json.loads(Path(path).read_text())
     for name in SAVED_ARGS:
-        setattr(args, name, data["args"][name])
+        if name in data["args"]:  # files written before --skip have none (0)
+            setattr(args, name, data["args"][name])
     return {r["index"]: r for r in data["positions"]}
 
 
@@ -209,10 +215,19 @@ def main() -> None:
                              "that needs more is counted as undecided, not used)")
     parser.add_argument("--deadline", type=float, default=0.0,
                         help="wall seconds after which no new position is tried (0: none)")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="leave out the first SKIP positions (numbered as without it: a "
+                             "reference of positions a saved file does not hold)")
     parser.add_argument("--from-turn", type=int, default=0,
                         help="only positions from this turn on")
     parser.add_argument("--timing", action="store_true",
                         help="only time the default on the opening and a mid-game roll")
+    parser.add_argument("--budget", type=int, default=SEPARATE_BUDGET,
+                        help="the new default's budget of players' decisions (default: the "
+                             "library's, SEPARATE_BUDGET)")
+    parser.add_argument("--model-sd", type=float, default=SEPARATE_MODEL_SD,
+                        help="the new default's prior standard deviation of the model after a "
+                             "budget stop (0: rank by the rollouts alone)")
     parser.add_argument("--old-budget", type=int, default=0,
                         help="also run the default before the race with this budget (0: no)")
     parser.add_argument("--save-reference", metavar="FILE",
@@ -227,7 +242,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.timing:
         TableAdvisor.for_ruleset(players=2, progress=False)
-        timing()
+        timing(args.budget)
         return
     loaded = _load_reference(args.reference_file, args) if args.reference_file else None
     found = []
@@ -243,7 +258,7 @@ def main() -> None:
           f"{args.players}: {dict(Counter(stage(s) for _, _, s, _ in found))}; reference "
           f"{args.reference} rollouts per choice (race, drop at z={args.ref_drop_z}"
           f"{', read from ' + args.reference_file if args.reference_file else ''}), default "
-          f"budget {SEPARATE_BUDGET} decisions", flush=True)
+          f"budget {args.budget} decisions, model prior sd {args.model_sd:g}", flush=True)
     advise_win_separated(found[0][2], found[0][3], budget=10)  # warm the caches
     wall = time.time()
     tried = separated = 0
@@ -252,12 +267,19 @@ def main() -> None:
     groups: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     stops: dict[str, Counter[str]] = defaultdict(Counter)
     times: dict[str, list[float]] = defaultdict(list)
-    variants: dict[str, dict[str, Any]] = {} if args.reference_only else {"new": {}}
+    new: dict[str, Any] = {}
+    if args.budget != SEPARATE_BUDGET:
+        new["budget"] = args.budget
+    if args.model_sd != SEPARATE_MODEL_SD:
+        new["model_sd"] = args.model_sd or None
+    variants: dict[str, dict[str, Any]] = {} if args.reference_only else {"new": new}
     if args.old_budget and not args.reference_only:
         variants["old"] = {"budget": args.old_budget, "drop_z": None, "model_keep": None}
     saved: list[dict[str, Any]] = []
     capped = 0
     for index, (n, kind, state, seat) in enumerate(found):
+        if index < args.skip:
+            continue
         if loaded is not None and index not in loaded:
             break  # the saved run stopped here
         if args.deadline and time.time() - wall > args.deadline:

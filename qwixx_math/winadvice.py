@@ -79,10 +79,10 @@ from .validation import game_seed
 __all__ = ["DEFAULT_BUDGET", "MAX_AUTO_ROLLOUTS", "MAX_BUDGET", "MAX_ROLLOUTS",
            "MIN_AUTO_ROLLOUTS", "RACE_FIRST", "RACE_STEP", "ROLLOUT_PLAYER",
            "SEPARATE_BUDGET", "SEPARATE_DROP_Z", "SEPARATE_FIRST", "SEPARATE_LEVEL",
-           "SEPARATE_MODEL_KEEP",
+           "SEPARATE_MODEL_KEEP", "SEPARATE_MODEL_SD",
            "SEPARATE_STEP", "WinAdvice", "WinChoice", "advise_win", "advise_win_separated",
-           "another_round", "model_shortlist", "model_wins", "paired", "position_after", "race",
-           "rollout_shares", "separation_z", "wilson"]
+           "another_round", "combined_estimate", "model_shortlist", "model_wins", "paired",
+           "position_after", "race", "rollout_shares", "separation_z", "wilson"]
 
 #: Players' decisions all rollouts of one advice may ask for by default (``rollouts=None``),
 #: counted as they are asked: under a second on one core with the ``win`` player in every
@@ -101,7 +101,12 @@ MAX_ROLLOUTS = 5_000
 MAX_BUDGET = 1_000_000
 #: :func:`advise_win_separated`: players' decisions its rollouts may spend by default,
 #: about two seconds on one core (``benchmarks/bench_win_separation.py`` prints the time).
-SEPARATE_BUDGET = 12_000
+SEPARATE_BUDGET = 18_000
+#: :func:`advise_win_separated`: after a stop at the budget, the choices still in the race
+#: are ranked by their rollouts combined with the ``win`` model's estimate, the model taken
+#: as a prior of this standard deviation (in shares of the win: 5 points) around its
+#: estimate (:func:`combined_estimate`).
+SEPARATE_MODEL_SD = 0.05
 #: :func:`advise_win_separated`: rounds (one rollout of every choice) before the first test.
 SEPARATE_FIRST = 16
 #: :func:`advise_win_separated`: the confidence of the separation over all its tests
@@ -149,6 +154,9 @@ class WinChoice:
     #: The ``win`` player's model's win probability of the position after the choice
     #: (:func:`model_wins`: at once, no rollout), or None when it was not asked.
     model_win: float | None = None
+    #: :func:`combined_estimate` of ``win`` and ``model_win``: what ranked the choices still
+    #: in the race when :func:`advise_win_separated` stopped at its budget; else None.
+    combined: float | None = None
 
     @property
     def plan(self) -> TurnPlan:
@@ -178,7 +186,8 @@ class WinChoice:
         out["ev_loss"] = out.pop("loss")
         out.update({"win": self.win, "se": self.se, "ci95": list(self.ci95),
                     "exact": self.exact, "win_loss": self.win_loss, "se_loss": self.se_loss,
-                    "model_win": self.model_win, "rollouts": self.rollouts})
+                    "model_win": self.model_win, "combined": self.combined,
+                    "rollouts": self.rollouts})
         return out
 
 
@@ -275,7 +284,9 @@ _STOPPED = {
     "separated": "The rollouts stopped when the first choice was separated from the second "
                  "at 95% (paired, on common dice).",
     "budget": "The rollouts stopped at the budget of players' decisions: the first choice is "
-              "NOT separated from the second at 95%; treat them as close.",
+              "NOT separated from the second at 95%; treat them as close. The choices still "
+              "in the race are ranked by their win % combined with the model % (a prior of "
+              "5 points' standard deviation), so a later one may show a higher win %.",
     "exact": "Nothing to estimate: every choice ends the game this turn, all lead to the same "
              "position, or one wins for sure this turn.",
 }
@@ -359,7 +370,8 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
                          own: str = ROLLOUT_PLAYER, progress: bool | None = False,
                          budget: int = SEPARATE_BUDGET,
                          drop_z: float | None = SEPARATE_DROP_Z,
-                         model_keep: int | None = SEPARATE_MODEL_KEEP) -> WinAdvice:
+                         model_keep: int | None = SEPARATE_MODEL_KEEP,
+                         model_sd: float | None = SEPARATE_MODEL_SD) -> WinAdvice:
     """:func:`advise_win`, with as many rollouts as it takes to separate the first choice
     from the second at 95%, within ``budget`` players' decisions (default
     :data:`SEPARATE_BUDGET`, about two seconds with ``win`` players; at most
@@ -385,7 +397,11 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
       left in the race.
 
     A choice that left the race keeps the rollouts it had (``WinChoice.rollouts`` says how
-    many) and is ranked after every choice still in it. The rounds stop at the budget
+    many) and is ranked after every choice still in it. After a stop at the budget the
+    choices still in the race are ranked by :func:`combined_estimate` of their rollouts and
+    the model's estimate, the model a prior of standard deviation ``model_sd`` (default
+    :data:`SEPARATE_MODEL_SD`; ``None``: by the rollouts alone), and each gets its
+    ``WinChoice.combined``.  The rounds stop at the budget
     (``stopped="budget"``) when another round of the size of the last one would not fit it
     (after at least :data:`MIN_AUTO_ROLLOUTS` rounds; at most :data:`MAX_ROLLOUTS`), or
     after :data:`MIN_AUTO_ROLLOUTS` rounds when there is nothing to estimate (``"exact"``:
@@ -403,6 +419,10 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
         raise ParseError(f"drop_z must be a positive number or None, not {drop_z!r}")
     if model_keep is not None:
         model_keep = check_whole_number("model_keep", model_keep, 1, 10**6)
+    if model_sd is not None and not (isinstance(model_sd, (int, float))
+                                     and not isinstance(model_sd, bool)
+                                     and 0.0 < model_sd < math.inf):
+        raise ParseError(f"model_sd must be a positive number or None, not {model_sd!r}")
     advice, rolled, seat, names, players = _prepare(state, player, roll, seed, opponents, own,
                                                     progress, budget, MAX_BUDGET)
     plans = [r.plan for r in advice.plans]
@@ -444,7 +464,7 @@ def advise_win_separated(state: GameState, player: int | None = None, *,
                 rounds >= MAX_ROLLOUTS or spent[0] + (spent[0] - before) > budget):
             break
     return _advice(advice, rolled, seat, names, seed, shares, ended, stopped, models,
-                   set(alive))
+                   set(alive), model_sd if stopped == "budget" else None)
 
 
 def model_shortlist(models: Sequence[float], evs: Sequence[float], plans: Sequence[TurnPlan],
@@ -616,9 +636,11 @@ def _prepare(state: GameState, player: int | None, roll: Roll | None, seed: int,
 
 def _advice(advice: Advice, rolled: GameState, seat: int, names: tuple[str, ...], seed: int,
             shares: Sequence[Sequence[float]], ended: Sequence[bool], stopped: str,
-            models: Sequence[float] | None, alive: set[int] | None = None) -> WinAdvice:
+            models: Sequence[float] | None, alive: set[int] | None = None,
+            model_sd: float | None = None) -> WinAdvice:
     """The ranked :class:`WinAdvice` of the rollouts' ``shares``; the choices of ``alive``
-    (default: all) first."""
+    (default: all) first; ``model_sd``: the choices of ``alive`` ranked by
+    :func:`combined_estimate` with this prior standard deviation."""
     estimates = [_estimate(ranked, s, e) for ranked, s, e
                  in zip(advice.plans, shares, ended, strict=True)]
     if models is not None:
@@ -626,15 +648,36 @@ def _advice(advice: Advice, rolled: GameState, seat: int, names: tuple[str, ...]
                      for c, m in zip(estimates, models, strict=True)]
     left = {id(estimates[c]) for c in range(len(estimates))
             if alive is not None and c not in alive}
+    if models is not None and model_sd is not None:
+        estimates = [c if id(c) in left else dataclasses.replace(
+            c, combined=combined_estimate(c.win, c.se, models[k], model_sd))
+            for k, c in enumerate(estimates)]
+        left = {id(c) for c in estimates if c.combined is None and alive is not None}
     if models is None:
         estimates.sort(key=lambda c: (-c.win, -c.expected_score, c.plan.sort_key))
     else:  # an exact value first among equal estimates (a sure win beats a likely one)
-        estimates.sort(key=lambda c: (id(c) in left, -c.win, not c.exact, -c.expected_score,
-                                      c.plan.sort_key))
+        estimates.sort(key=lambda c: (id(c) in left,
+                                      -(c.win if c.combined is None else c.combined),
+                                      not c.exact, -c.expected_score, c.plan.sort_key))
     best = estimates[0]
     choices = tuple(_with_loss(c, best) for c in estimates)
     return WinAdvice(seat, advice.passive, rolled.phase, choices,
                      max(len(s) for s in shares), seed, names, advice.model, stopped)
+
+
+def combined_estimate(win: float, se: float, model: float, model_sd: float) -> float:
+    """The rollouts' mean share ``win`` (standard error ``se``) combined with the model's
+    estimate ``model`` taken as a prior of standard deviation ``model_sd``: the mean of the
+    two weighted by their precisions (the normal posterior mean).  A rollout mean with no
+    spread (``se == 0``: an exact value, or every rollout alike) is taken as it is.
+
+    >>> round(combined_estimate(0.4, 0.05, 0.5, 0.05), 12), combined_estimate(0.4, 0.0, 0.9, 0.05)
+    (0.45, 0.4)
+    """
+    if se <= 0.0:
+        return win
+    w_rollouts, w_model = 1.0 / (se * se), 1.0 / (model_sd * model_sd)
+    return (w_rollouts * win + w_model * model) / (w_rollouts + w_model)
 
 
 def _estimate(ranked: RankedPlan, shares: Sequence[float], ended_now: bool) -> WinChoice:

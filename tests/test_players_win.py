@@ -524,3 +524,15 @@ def test_is_finished_ends_the_game_where_the_rules_core_does(layout: SheetLayout
             state = state.play_plan(roll, choice)
     # the games went on after every closed-colour count short of the layout's end
     assert closed_counts_played_on == set(range(layout.closed_rows_to_end))
+
+
+def test_win_decides_like_the_reference_at_a_table_of_three() -> None:
+    """Rollouts of the win advice play win in every seat: at a table of three, on seeded
+    deals, every seat's every decision is the straightforward route's (the fast forced
+    penalty count, the written-out summaries and the flat feature rows included)."""
+    rs = Ruleset(players=3)
+    fast = [WinPlayer(rs) for _ in range(3)]
+    ref = ReferenceWin(rs)
+    asked = sum(_lockstep(fast, {0: ref, 1: ref, 2: ref}, rs, Dice.deal(35, g))
+                for g in range(3))
+    assert asked > 200

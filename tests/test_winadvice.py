@@ -40,10 +40,12 @@ from qwixx_math.winadvice import (
     MIN_AUTO_ROLLOUTS,
     RACE_FIRST,
     SEPARATE_FIRST,
+    SEPARATE_MODEL_SD,
     SEPARATE_STEP,
     WinAdvice,
     advise_win_separated,
     another_round,
+    combined_estimate,
     model_shortlist,
     model_wins,
     position_after,
@@ -526,7 +528,9 @@ def test_until_separated_is_exact_when_the_game_ends() -> None:
     ({"player": 5}, "does not exist"), ({"opponents": "nobody"}, "unknown player"),
     ({"drop_z": 0.0}, "drop_z"), ({"drop_z": math.inf}, "drop_z"), ({"drop_z": "3"}, "drop_z"),
     ({"drop_z": True}, "drop_z"), ({"model_keep": 0}, "model_keep"),
-    ({"model_keep": 2.5}, "model_keep"),
+    ({"model_keep": 2.5}, "model_keep"), ({"model_sd": 0.0}, "model_sd"),
+    ({"model_sd": math.nan}, "model_sd"), ({"model_sd": True}, "model_sd"),
+    ({"model_sd": "0.05"}, "model_sd"),
 ])
 def test_until_separated_bad_arguments(kwargs: dict[str, Any], message: str) -> None:
     state, passive = late_state()
@@ -641,7 +645,8 @@ def test_the_race_ranks_the_choices_that_left_after_the_others() -> None:
     k = advice.rollouts
     stayed = [c for c in advice.choices if c.rollouts == k]
     assert list(advice.choices[:len(stayed)]) == stayed  # those still in the race first
-    assert [c.win for c in stayed] == sorted((c.win for c in stayed), reverse=True)
+    ranked_by = [c.win if c.combined is None else c.combined for c in stayed]
+    assert ranked_by == sorted(ranked_by, reverse=True)
     left = advice.choices[len(stayed):]
     assert left and all(c.rollouts < k for c in left)
     # the shortlist: after round 2, only the model's 4 best positions went on
@@ -700,3 +705,34 @@ def test_plans_that_reach_one_state_share_one_game() -> None:
     both, _ = rollout_shares(rolled, 0, [plans[a], plans[b]], players, 3, seed=8)
     alone, _ = rollout_shares(rolled, 0, [plans[b]], players, 3, seed=8)
     assert both[0] == both[1] == alone[0]
+
+
+def test_a_budget_stop_ranks_the_race_by_rollouts_and_model_combined() -> None:
+    """After a stop at the budget the choices still in the race are ranked by the
+    precision-weighted mean of their rollouts and the model's estimate (written out here);
+    without the model (model_sd=None) by their rollouts alone, and nothing else changes."""
+    rolled, _seat, advice = _raced()
+    assert advice.stopped == "budget"
+    k = advice.rollouts
+    stayed = [c for c in advice.choices if c.rollouts == k]
+    assert len(stayed) >= 2
+    sd = SEPARATE_MODEL_SD
+    for c in advice.choices:
+        if c.rollouts < k:
+            assert c.combined is None
+            continue
+        assert c.model_win is not None and c.se > 0.0
+        by_hand = (c.win / c.se**2 + c.model_win / sd**2) / (1 / c.se**2 + 1 / sd**2)
+        assert c.combined == pytest.approx(by_hand, abs=1e-12)
+        assert min(c.win, c.model_win) <= c.combined <= max(c.win, c.model_win)
+    plain = advise_win_separated(rolled, 0, seed=2, budget=2500, model_keep=4, drop_z=1.0,
+                                 model_sd=None)
+    assert all(c.combined is None for c in plain.choices)
+    assert [c.win for c in plain.choices[:len(stayed)]] == sorted(
+        (c.win for c in stayed), reverse=True)
+    # the same rollouts either way: only the order of the choices in the race differs
+    assert {(str(c.plan), c.shares) for c in plain.choices} == {
+        (str(c.plan), c.shares) for c in advice.choices}
+    assert advice.to_json()["choices"][0]["combined"] == advice.best.combined
+    assert "combined with the model" in advice.to_text()
+    assert combined_estimate(0.3, 0.0, 0.9, sd) == 0.3  # no spread: the rollouts as they are

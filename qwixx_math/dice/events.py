@@ -368,17 +368,44 @@ def forced_penalty_count(masks: tuple[int, int, int, int], closed: frozenset[Col
     ``closed`` are the closed colours (the sheet's locked rows among them).
 
     :func:`turn_events`' ``active.no_mark`` without its checks and the rest of its work,
-    for the hot path of :mod:`qwixx_math.players.race`: the masks are trusted.
+    for the hot path of :mod:`qwixx_math.players.race`: the masks are trusted.  The
+    same integer as :func:`_no_mark` of the stacked colour statistics: no action 1 in
+    any row is the product over the colours of (1 - a1), so the count is the white
+    pairs' weights times the product over the colours of :func:`_no_mark_factor`.
 
     >>> forced_penalty_count((0, 0, 0, 0), frozenset())
     0
     """
-    stats = [_NEUTRAL if c in closed else _colour_stats(c.index, masks[c.index])
-             for c in COLOURS]
-    any_a1 = np.stack([s.a1 for s in stats]).any(axis=0)
-    return _no_mark(any_a1, np.stack([s.n_e for s in stats]))
+    factors = []
+    for c in COLOURS:
+        if c in closed:
+            factors.append(_NO_MARK_NEUTRAL)
+        else:
+            ci = c.index
+            got = _NO_MARK_FACTORS[ci][masks[ci]]
+            factors.append(_no_mark_factor(ci, masks[ci]) if got is None else got)
+    r, y, g, b = factors
+    return int(_WP @ (r * y * g * b))
 
 
+def _no_mark_factor(ci: int, mask: int) -> IntArray:
+    """Per white pair (21): the coloured faces of colour ``ci`` with no action-2 option,
+    or 0 when the white sum is legal in this row (an action 1 exists); kept in
+    :data:`_NO_MARK_FACTORS`."""
+    stats = _colour_stats(ci, mask)
+    out: IntArray = stats.n_e * (1 - stats.a1)
+    out.setflags(write=False)
+    _NO_MARK_FACTORS[ci][mask] = out
+    return out
+
+
+#: :func:`_no_mark_factor` by colour index and row mask, filled as they are asked.
+_NO_MARK_FACTORS: list[list[IntArray | None]] = [[None] * (1 << ROW_LENGTH) for _ in COLOURS]
+
+
+#: :func:`_no_mark_factor` of a closed colour (no die, no row: six faces, no action 1).
+_NO_MARK_NEUTRAL = _NEUTRAL.n_e * (1 - _NEUTRAL.a1)
+_NO_MARK_NEUTRAL.setflags(write=False)
 
 
 def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),

@@ -183,10 +183,17 @@ class RaceSummary:
     def _store(self, key: _Key, sheet: Sheet, closed: frozenset[Colour]) -> Summary:
         if len(self._cache) > 200_000:
             self._cache.clear()
-        race = _race_rows(sheet.masks, closed, self._times)
+        masks = sheet.masks
+        times = self._times
+        if closed:
+            r, y, g, b = _race_rows(masks, closed, times)
+        else:
+            r, y, g, b = times[masks[0]], times[masks[1]], times[masks[2]], times[masks[3]]
         value = self.advisor.lookup(sheet, closed, 0)  # Advisor.value, the sheet checked
-        forced = forced_penalty_count(sheet.masks, closed) / ROLL_COUNT
-        got = _flat(float(sheet.score), value, float(sheet.penalties), race, forced)
+        forced = forced_penalty_count(masks, closed) / ROLL_COUNT
+        # _flat's tuple, written out (the marks are whole numbers: their sum is exact)
+        got = (float(sheet.score), value, float(sheet.penalties), r[2] + y[2] + g[2] + b[2],
+               r[0], y[0], g[0], b[0], r[1], y[1], g[1], b[1], r[2], y[2], g[2], b[2], forced)
         self._cache[key] = got
         return got
 
@@ -245,9 +252,12 @@ def race_row(me: Summary, opp: Summary, n_closed: int, my_roll: bool,
         players / 5.0,
         me[16], opp[16],
     ]
-    for t, ot, lk, olk, mk, omk in sorted((me[4 + k], opp[4 + k], me[8 + k], opp[8 + k],
-                                           me[12 + k], opp[12 + k]) for k in range(4)):
-        out += [t / 10.0, ot / 10.0, lk, olk, mk / 10.0, omk / 10.0]
+    for t, ot, lk, olk, mk, omk in sorted([
+            (me[4], opp[4], me[8], opp[8], me[12], opp[12]),
+            (me[5], opp[5], me[9], opp[9], me[13], opp[13]),
+            (me[6], opp[6], me[10], opp[10], me[14], opp[14]),
+            (me[7], opp[7], me[11], opp[11], me[15], opp[15])]):
+        out += (t / 10.0, ot / 10.0, lk, olk, mk / 10.0, omk / 10.0)
     return out
 
 

@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -328,8 +329,9 @@ class WinPlayer(OnePlyPlayer):
     def _predict_into(self, out: list[float], where: list[int], rows: list[list[float]]) -> None:
         """``out[where[k]]``: the model's win probability of feature row ``rows[k]``, all in
         one forward pass (its floats depend on the batch: one batch per decision)."""
-        if rows:
-            p = self.model.predict(np.array(rows))
+        if rows:  # one flat pass is faster than np.array's reading of nested lists
+            x = np.fromiter(chain.from_iterable(rows), np.float64, len(rows) * len(rows[0]))
+            p = self.model.predict(x.reshape(len(rows), len(rows[0])))
             for i, v in zip(where, p, strict=True):
                 out[i] = float(v)
 
