@@ -56,6 +56,8 @@ def active_symbols(sheet: Sheet) -> tuple[str, ...]:
     ('octagon',)
     """
     layout = sheet.layout
+    if not layout.symbols:
+        return ()
     return tuple(name for name, on in zip(SYMBOL_NAMES, _active(layout, sheet.masks),
                                           strict=True) if on)
 

@@ -166,6 +166,7 @@ def test_worked_example_1_circle_square_star_total_47() -> None:
     final = game.sheets[0]
     assert final == parse_sheet("bonus-b|r:2,4,8,9,10/y:3,5,11/g:12,9,5,4/b:12,11,10,6/p:3")
     assert bonus_b.active_symbols(final) == ("circle", "square", "star")
+    assert bonus_b.active_symbols(Sheet.empty(OFFICIAL)) == ()
     assert [final.row_score(c) for c in COLOURS] == [15, 6, 10, 10]
     assert final.score == 47
     without_star = Sheet.from_marks({R: [2, 4, 8, 9, 10], Y: [3, 5, 11], G: [12, 9, 4],
