@@ -915,8 +915,8 @@ class SheetLayout:
                       for i in range(0, len(b_text), 2))
         bar = tuple(Colour.parse(letter) for letter in match.group(9) or "")
         o_text = match.group(10) or ""
-        cells = [(int(o_text[i]), int(o_text[i + 1], 16)) for i in range(0, len(o_text), 2)]
-        symbols = tuple((cells[i], cells[i + 1]) for i in range(0, len(cells), 2))
+        marked = [(int(o_text[i]), int(o_text[i + 1], 16)) for i in range(0, len(o_text), 2)]
+        symbols = tuple((marked[i], marked[i + 1]) for i in range(0, len(marked), 2))
         return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),
