@@ -329,3 +329,22 @@ def test_the_svg_and_text_drawings_mark_the_symbol_cells() -> None:
                      for name, cells_ in SPEC.items() for c in cells_.split()}
     text = sheet_text(sheet)
     assert "symbols" in text and "circle Y11 G9 active" in text and "star Y3 G5 -" in text
+
+
+_CELLS = [(r, p) for r in range(4) for p in range(11)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(_CELLS).map(lambda cells: cells[:10]))
+def test_any_symbol_placement_round_trips_through_key_and_json(cells: list[tuple[int, int]]
+                                                               ) -> None:
+    """Ten distinct cells in any order are a pad whose key and JSON read back to it, and
+    whose symbol_of names exactly those cells (BB1)."""
+    pairs = tuple((cells[i], cells[i + 1]) for i in range(0, 10, 2))
+    pad = dataclasses.replace(BONUS_B, name="house", symbols=pairs)
+    assert SheetLayout.from_key(pad.key) == pad
+    assert SheetLayout.from_json(json.loads(json.dumps(pad.to_json()))) == pad
+    named = {(r, p): pad.symbol_of(pad.locks[r], pad.numbers[r][p]) for r, p in _CELLS}
+    assert {c for c, name in named.items() if name} == set(cells)
+    for name, pair in zip(SYMBOL_NAMES, pairs, strict=True):
+        assert all(named[c] == name for c in pair)
