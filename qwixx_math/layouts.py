@@ -55,6 +55,11 @@ bonus bar, left to right, each the lock colour of a row: a cross on a boxed cell
 next free field and forces a cross in that field's row (BA1-BA3, played by
 :mod:`qwixx_math.bonus`).  :data:`BONUS_A` is the checked pad.
 
+**Symbols** (Qwixx Bonus, pad B, VARIANTS.md §3).  ``symbols`` gives the two cells of each
+of the five symbols (:data:`SYMBOL_NAMES`); crossing both activates it (BB1-BB9, played by
+:mod:`qwixx_math.bonus_b`).  :data:`BONUS_B` is the pad, its cells checked from one source
+only (S2).
+
 **Provenance.**  Each layout says how sure the project is that it is the printed pad
 (:class:`Confidence`, VARIANTS.md §0.3) and where it comes from (``source``); neither
 takes part in equality.
@@ -83,6 +88,8 @@ __all__ = [
     "BONUS_A",
     "BONUS_A_BAR",
     "BONUS_A_BOXED",
+    "BONUS_B",
+    "BONUS_B_SYMBOLS",
     "CONNECTED_CHAIN",
     "CONNECTED_STEPS",
     "CONNECTED_STEPS_S21",
@@ -99,6 +106,7 @@ __all__ = [
     "MIXX_B",
     "OFFICIAL",
     "STEPS_CELLS",
+    "SYMBOL_NAMES",
     "X_CHANGE",
     "X_CHANGE_FIELDS",
     "Confidence",
@@ -119,6 +127,9 @@ STEPS_CELLS = 11
 MAX_EXCHANGE_FIELDS = 11
 #: The fields of a Bonus A bonus bar (VARIANTS.md §2.1).
 BAR_FIELDS = 12
+#: The five symbols of Qwixx Bonus, pad B, in the order of :attr:`SheetLayout.symbols`
+#: (VARIANTS.md §3.1; S2's names for the printed icons).
+SYMBOL_NAMES = ("circle", "diamond", "square", "octagon", "star")
 
 
 class Confidence(enum.Enum):
@@ -188,6 +199,10 @@ class SheetLayout:
     #: Bonus A: the bonus bar, left to right, each field the lock colour of a row (BA1);
     #: ``()`` = no bar; a pad has both boxed cells and a bar of 12 fields, or neither.
     bar: tuple[Colour, ...] = ()
+    #: Bonus B: the two cells ((row, position), (row, position)) of each symbol, in the
+    #: order of :data:`SYMBOL_NAMES` (circle, diamond, square, octagon, star); ``()`` = none
+    #: (BB1).
+    symbols: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -215,6 +230,9 @@ class SheetLayout:
         init=False, repr=False, compare=False)
     #: box_mask[ci]: the mask of the boxed positions of the row locked by COLOURS[ci] (BA1).
     box_mask: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: symbol_at[ci]: for each position of the row locked by COLOURS[ci], the index of its
+    #: symbol in :data:`SYMBOL_NAMES`, or -1 (BB1); ``()`` on a layout without symbols.
+    symbol_at: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
     _locks: tuple[Colour, ...] = field(init=False, repr=False, compare=False)
 
@@ -278,6 +296,7 @@ class SheetLayout:
                              "single cells, six-sided dice and one lock number per row, without "
                              "steps, an X-Change track, chain pairs or a bonus bar", rule="DA1")
         self._check_bonus(locks)
+        self._check_symbols(locks)
         if not isinstance(self.confidence, Confidence):
             raise ParseError(f"layout {self.name}: confidence must be a Confidence, not "
                              f"{self.confidence!r}")
@@ -305,7 +324,7 @@ class SheetLayout:
                                                 self.weights, self.steps, self.exchange,
                                                 self.faces, self.lock_cells, self.chain,
                                                 self.lucky, self.second_crosses, self.boxed,
-                                                self.bar)))
+                                                self.bar, self.symbols)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -472,6 +491,46 @@ class SheetLayout:
             raise ParseError(f"layout {self.name}: boxed cells and a bonus bar (Bonus A) are not "
                              "played with chain pairs or an X-Change track", rule="BA1")
         object.__setattr__(self, "boxed", tuple(sorted(boxed)))
+
+    def _check_symbols(self, locks: Sequence[Colour]) -> None:
+        """``symbols`` checked: none, or five pairs of two cells each, ten distinct cells of
+        the layout, on a pad of single-lock rows, six-sided dice and no other forced or extra
+        crosses (BB1)."""
+        pairs = self.symbols
+        if pairs == ():
+            object.__setattr__(self, "symbol_at", ())
+            return
+        if not (isinstance(pairs, tuple) and len(pairs) == len(SYMBOL_NAMES) and all(
+                isinstance(pair, tuple) and len(pair) == 2 and all(
+                    isinstance(c, tuple) and len(c) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
+                    for c in pair) for pair in pairs)):
+            raise ParseError(f"layout {self.name}: symbols are {len(SYMBOL_NAMES)} pairs of "
+                             f"cells ((row, position), (row, position)), one per symbol "
+                             f"({', '.join(SYMBOL_NAMES)}), not {shown(pairs)}", rule="BB1")
+        cells = [c for pair in pairs for c in pair]
+        for row, p in cells:
+            if not (0 <= row < len(self.numbers) and 0 <= p < len(self.numbers[row])):
+                raise ParseError(f"layout {self.name}: symbol cell ({row}, {p}) is not a cell "
+                                 "of the layout", rule="BB1")
+        if len(set(cells)) != len(cells):
+            raise ParseError(f"layout {self.name}: a cell carries two symbols (the "
+                             f"{2 * len(SYMBOL_NAMES)} symbol cells are distinct)", rule="BB1")
+        if (self.bar or self.chain or self.exchange or self.steps or self.second_crosses
+                or self.faces != 6 or self.lock_cells != 1):
+            raise ParseError(f"layout {self.name}: symbols (Bonus B) are played on a pad of "
+                             "six-sided dice and one lock number per row, without a bonus bar, "
+                             "chain pairs, an X-Change track, steps or second crosses",
+                             rule="BB1")
+        at = [[-1] * len(row) for row in self.numbers]
+        for k, pair in enumerate(pairs):
+            for row, p in pair:
+                at[row][p] = k
+        object.__setattr__(self, "symbols", tuple((min(a, b), max(a, b)) for a, b in pairs))
+        by_lock: list[tuple[int, ...]] = [()] * len(COLOURS)
+        for i, lock in enumerate(locks):
+            by_lock[lock.index] = tuple(at[i])
+        object.__setattr__(self, "symbol_at", tuple(by_lock))
 
     def _tables(self, locks: Sequence[Colour]) -> None:
         """The rules core's tables, by lock colour index: the row index (-1: no such row),
@@ -709,6 +768,22 @@ class SheetLayout:
         if self.bar:
             raise ParseError(f"{what} does not handle boxed cells and the bonus bar (their "
                              f"forced crosses) yet (layout {self.name})", rule="BA1")
+        if self.symbols:
+            raise ParseError(f"{what} does not handle Bonus B's symbols (their forced crosses "
+                             f"and end-game rewards) yet (layout {self.name})", rule="BB1")
+
+    def symbol_of(self, row: Colour | str, number: int) -> str | None:
+        """The symbol (one of :data:`SYMBOL_NAMES`) on the cell of ``row`` showing
+        ``number``, or None (BB1).
+
+        >>> BONUS_B.symbol_of("green", 9), BONUS_B.symbol_of("green", 10)
+        ('circle', None)
+        """
+        p = self.position(row, number)
+        if p is None or not self.symbols:
+            return None
+        k = self.symbol_at[Colour.of(row).index][p]
+        return SYMBOL_NAMES[k] if k >= 0 else None
 
     def is_boxed(self, row: Colour | str, number: int) -> bool:
         """Whether the cell of ``row`` showing ``number`` is a boxed cell (BA1).
@@ -787,9 +862,11 @@ class SheetLayout:
         chain = "".join(f"{r}{p:x}" for pair in self.chain for r, p in pair)
         bonus = ("".join(f"{r}{p:x}" for r, p in self.boxed) + "."
                  + "".join(c.letter for c in self.bar))
+        symbols = "".join(f"{r}{p:x}" for pair in self.symbols for r, p in pair)
         return (f"{rows}-t{self.lock_threshold}-p{self.penalty_boxes}-k{self.closed_rows_to_end}"
                 + (f"-s{steps}" if steps else "") + (f"-x{exchange}" if exchange else "")
                 + (f"-c{chain}" if chain else "") + (f"-b{bonus}" if self.bar else "")
+                + (f"-o{symbols}" if symbols else "")
                 + ("-d" if self.second_crosses else ""))
 
     def shows(self, row: Colour | str, number: int) -> bool:
@@ -837,12 +914,16 @@ class SheetLayout:
         boxed = tuple((int(b_text[i]), int(b_text[i + 1], 16))
                       for i in range(0, len(b_text), 2))
         bar = tuple(Colour.parse(letter) for letter in match.group(9) or "")
+        o_text = match.group(10) or ""
+        marked = [(int(o_text[i]), int(o_text[i + 1], 16)) for i in range(0, len(o_text), 2)]
+        symbols = tuple((marked[i], marked[i + 1]) for i in range(0, len(marked), 2))
         return cls.of_rows(text, rows, lock_threshold=int(match.group(2)),
                            penalty_boxes=int(match.group(3)),
                            closed_rows_to_end=int(match.group(4)),
                            weights=tuple(weights) if doubled else (), steps=steps,
                            exchange=exchange, chain=_key_chain(match.group(7) or ""),
-                           second_crosses=match.group(10) is not None, boxed=boxed, bar=bar)
+                           second_crosses=match.group(11) is not None, boxed=boxed, bar=bar,
+                           symbols=symbols)
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
@@ -856,7 +937,9 @@ class SheetLayout:
                 chain: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (),
                 second_crosses: bool = False,
                 boxed: tuple[tuple[int, int], ...] = (),
-                bar: tuple[Colour, ...] = ()) -> SheetLayout:
+                bar: tuple[Colour, ...] = (),
+                symbols: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
+                ) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
         (``weights``: the crosses of each cell, ``steps`` the step cells, ``exchange`` the
         X-Change fields, see :class:`SheetLayout`)."""
@@ -875,7 +958,7 @@ class SheetLayout:
         return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
                    exchange, confidence, source, faces, lock_cells, chain=chain,
-                   second_crosses=second_crosses, boxed=boxed, bar=bar)
+                   second_crosses=second_crosses, boxed=boxed, bar=bar, symbols=symbols)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
@@ -938,6 +1021,9 @@ class SheetLayout:
         if self.bar:
             out["boxed"] = [[self.locks[r].value, p] for r, p in self.boxed]
             out["bar"] = [c.value for c in self.bar]
+        if self.symbols:
+            out["symbols"] = {name: [[self.locks[r].value, p] for r, p in pair]
+                              for name, pair in zip(SYMBOL_NAMES, self.symbols, strict=True)}
         return out
 
     @classmethod
@@ -986,6 +1072,7 @@ class SheetLayout:
         chain = _json_chain(data.get("chain", []), locks, [len(r) for r in rows])
         boxed, bar = _json_bonus(data.get("boxed", []), data.get("bar", []), locks,
                                  [len(r) for r in rows])
+        symbols = _json_symbols(data.get("symbols", {}), locks, [len(r) for r in rows])
         doubled = any(w != 1 for ws in weights for w in ws)
         second = data.get("second_crosses", False)
         if not isinstance(second, bool):
@@ -996,7 +1083,7 @@ class SheetLayout:
                                  f"{ints['faces']}", rule="LG1")
             layout = cls.of_rows(name, rows, weights=tuple(weights) if doubled else (),
                                  steps=steps, exchange=exchange, chain=chain,
-                                 boxed=boxed, bar=bar,
+                                 boxed=boxed, bar=bar, symbols=symbols,
                                  confidence=Confidence(confidence), source=source,
                                  second_crosses=second, **ints)
             if "lucky" in data:
@@ -1016,7 +1103,7 @@ class SheetLayout:
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
                 "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain",
-                "lucky", "second_crosses", "boxed", "bar")
+                "lucky", "second_crosses", "boxed", "bar", "symbols")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -1154,7 +1241,8 @@ _KEY = re.compile(
     r"-t([0-9]{1,2})-p([0-9]{1,2})-k([0-9])(?:-s((?:[0-3][0-9a]){1,44}))?"
     r"(?:-x((?:[2-9a-c]{2}){1,11}))?"
     r"(?:-c((?:[0-3][0-9a]){2,44}))?"
-    r"(?:-b((?:[0-3][0-9a]){1,44})\.([rygb]{12}))?(-d)?")
+    r"(?:-b((?:[0-3][0-9a]){1,44})\.([rygb]{12}))?"
+    r"(?:-o((?:[0-3][0-9a]){10}))?(-d)?")
 
 
 def _json_bonus(boxed: object, bar: object, locks: Sequence[Colour], lengths: Sequence[int]
@@ -1182,6 +1270,40 @@ def _json_bonus(boxed: object, bar: object, locks: Sequence[Colour], lengths: Se
                          f"{BAR_FIELDS} bar fields) or neither; got {len(cells)} boxed "
                          f"cell(s) and {len(bar)} field(s)", rule="BA1")
     return tuple(cells), tuple(Colour.parse(c) for c in bar)
+
+
+def _json_symbols(value: object, locks: Sequence[Colour], lengths: Sequence[int]
+                  ) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """The symbol cells of a layout's JSON form: an object naming each of the five symbols
+    with its two ``[row colour, position]`` cells, or ``{}`` for none (BB1)."""
+    names = [c.value for c in locks]
+    if not isinstance(value, Mapping):
+        raise ParseError(f"layout field 'symbols': an object with the keys "
+                         f"{', '.join(SYMBOL_NAMES)}, each two [row, position] cells, not "
+                         f"{shown(value)}", rule="BB1")
+    if not value:
+        return ()
+    if sorted(str(k) for k in value) != sorted(SYMBOL_NAMES):
+        raise ParseError(f"layout field 'symbols': exactly the keys {', '.join(SYMBOL_NAMES)}, "
+                         f"not {shown(', '.join(sorted(str(k) for k in value)))}", rule="BB1")
+    out: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for name in SYMBOL_NAMES:
+        pair = value[name]
+        if not (isinstance(pair, list) and len(pair) == 2 and all(
+                isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
+                and isinstance(c[1], int) and not isinstance(c[1], bool) for c in pair)):
+            raise ParseError(f"layout field 'symbols': {name} needs two [row, position] cells "
+                             f"(row: the colour of its lock, one of {', '.join(names)}; "
+                             f"position: 0 = leftmost), not {shown(pair)}", rule="BB1")
+        cells = []
+        for colour, p in pair:
+            if colour not in names or not 0 <= p < lengths[names.index(colour)]:
+                raise ParseError(f"layout field 'symbols': {name}: no cell [{shown(colour)}, "
+                                 f"{p}]; the rows are {', '.join(names)}, positions from 0",
+                                 rule="BB1")
+            cells.append((names.index(colour), p))
+        out.append((cells[0], cells[1]))
+    return tuple(out)
 
 
 def _crosses(weights: Sequence[int]) -> tuple[int, ...]:
@@ -1369,11 +1491,26 @@ BONUS_A = SheetLayout(
     source="VARIANTS.md §2.1: colour rows as R2; the boxed cells and the bonus bar checked "
            "(S2 and S5 agree)")
 
+#: Qwixx Bonus, pad B (VARIANTS.md §3.1): the two cells of each symbol, as (row index,
+#: position), in the order of SYMBOL_NAMES: circle Y11, G9; diamond Y7, B7; square R8, B10;
+#: octagon R6, B4; star Y3, G5.
+BONUS_B_SYMBOLS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
+    ((1, 9), (2, 3)), ((1, 5), (3, 5)), ((0, 6), (3, 2)), ((0, 4), (3, 8)), ((1, 1), (2, 7)))
+#: Qwixx Bonus, pad B (VARIANTS.md §3): the official rows with five symbols on two cells
+#: each; crossing both cells of a symbol activates it (BB1-BB9, :mod:`qwixx_math.bonus_b`).
+#: Confidence "checked" from ONE source only (S2), not corroborated by a second.
+BONUS_B = SheetLayout(
+    "bonus-b", OFFICIAL.numbers, OFFICIAL.colours, symbols=BONUS_B_SYMBOLS,
+    confidence=Confidence.CHECKED,
+    source="VARIANTS.md §3.1: colour rows as R2; the symbol cells and the symbol-to-reward "
+           "pairing checked from one source only (S2, which claims the official sheet), not "
+           "corroborated")
+
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
     la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, DOUBLE_A,
                            CONNECTED_STEPS, *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO,
-                           CONNECTED_CHAIN, X_CHANGE, BONUS_A)}
+                           CONNECTED_CHAIN, X_CHANGE, BONUS_A, BONUS_B)}
 
 
 def read_layout_file(path: str | Path) -> SheetLayout:
@@ -1400,7 +1537,7 @@ def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
     ``double-b``, ``double-b-alt``, ``double-a``, ``connected-steps``, ``connected-steps-2``
     to ``-5``, ``connected-steps-s21``, ``longo``, ``connected-chain``, ``x-change``,
-    ``bonus-a``), or the layout a spelled-out :attr:`SheetLayout.key` describes."""
+    ``bonus-a``, ``bonus-b``), or the layout a spelled-out :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
     if not isinstance(name, str):

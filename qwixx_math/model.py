@@ -485,9 +485,13 @@ class Sheet:
     @property
     def score(self) -> int:
         """Total: the rows minus 5 per penalty box (R16, R17), plus T(crossed step cells)
-        on a Connected Steps sheet (CS2)."""
+        on a Connected Steps sheet (CS2); on a Bonus B sheet with its symbols' rewards (BB8)."""
         m = self.masks
         layout = self.layout
+        if layout.symbols:  # Bonus B: square, octagon, star (BB4-BB6, BB8)
+            from .bonus_b import score
+
+            return score(self)
         if layout.second_crosses:  # DA7: T(min(crosses, 16)), second crosses counted
             return (sum(self.row_score(c) for c in layout.locks)
                     - PENALTY_POINTS * self.penalties)

@@ -42,6 +42,7 @@ from typing import Any
 
 from .bonus import check_voids, void_closed
 from .bonus import cross as bonus_cross
+from .bonus_b import cross as symbols_cross
 from .errors import IllegalMoveError, InvalidStateError, ParseError
 from .layouts import FACES, OFFICIAL, SheetLayout
 from .model import (
@@ -355,7 +356,8 @@ class GameState:
                     "R5", f"player {i}'s action-1 mark {mark.describe()} is not on their sheet "
                           f"{format_sheet(self.sheets[i])}")
         closed_now = {m.colour for m in _action1_marks(action1) if closes(layout, m)}
-        if layout.bar:  # a forced cross may have closed a rolled colour in action 1 (BA4)
+        if layout.bar or layout.symbols:  # a forced cross may have closed a rolled colour
+            # in action 1 (BA4, BB7)
             closed_now |= {c for c in self.closed if roll.die(c) is not None}
         _check_roll_dice(roll, self.closed - closed_now, layout)
 
@@ -513,6 +515,10 @@ class GameState:
             if layout.bar:  # Bonus A: the forced crosses, against the closed at the start (V5)
                 sheets[i], _, shut = bonus_cross(sheet, colour.index, pos, self.closed, False)
                 closed |= shut
+            elif layout.symbols:  # Bonus B: the nesting, against the closed at the start (V5)
+                sheets[i], _, shut = symbols_cross(sheet, colour.index, pos, self.closed, False,
+                                                   rs.bb_fewest_candidates)
+                closed |= shut
             else:
                 sheets[i] = sheet.marked(colour.index, pos)
             if lucky is not None:
@@ -522,8 +528,9 @@ class GameState:
         if layout.bar and len(closed) > len(self.closed):  # closed in action 1: void (BA6)
             return self.after_action1(void_closed(sheets, closed), frozenset(closed),
                                       tuple(choices))
-        return self.after_action1(sheets, frozenset(closed) if closers else self.closed,
-                                  tuple(choices))
+        return self.after_action1(sheets, frozenset(closed) if closers or (
+            layout.symbols and len(closed) > len(self.closed)) else self.closed,  # BB7
+            tuple(choices))
 
     def _lucky_cross(self, i: int, sheet: Sheet, lucky: LuckyMark, closed: set[Colour],
                      closers: dict[Colour, int]) -> Sheet:
@@ -627,6 +634,12 @@ class GameState:
                 if shut - closed:  # closed at once, its fields void at once (BA6)
                     closed = closed | shut
                     sheets = void_closed(sheets, closed)
+            elif layout.symbols:  # Bonus B: the nesting; a close takes effect at once (V5)
+                sheets[a], _, shut = symbols_cross(sheets[a], mark.colour.index,
+                                                   layout.pos[mark.colour.index][mark.number],
+                                                   closed, True,
+                                                   self.ruleset.bb_fewest_candidates)
+                closed = closed | shut
             else:
                 sheets[a] = sheets[a].marked(mark.colour.index,
                                              layout.pos[mark.colour.index][mark.number])

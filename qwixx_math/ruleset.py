@@ -13,7 +13,8 @@ from typing import Any
 
 from .errors import ParseError
 
-__all__ = ["DieRemoval", "EndCheck", "LuckyCandidates", "LuckyMode", "Ruleset", "ruleset_for"]
+__all__ = ["CircleCandidates", "DiamondOrder", "DieRemoval", "EndCheck", "LuckyCandidates",
+           "LuckyMode", "Ruleset", "ruleset_for"]
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
@@ -62,6 +63,25 @@ class LuckyCandidates(Enum):
     OPEN_WITH_NEXT_CELL = "open_with_next_cell"
 
 
+class CircleCandidates(Enum):
+    """The rows among which Qwixx Bonus B's circle takes the fewest crosses (BB2, Option
+    ``bb_fewest_candidates``)."""
+
+    #: Default: the open rows that have a next cell; fewest among those.
+    OPEN_WITH_NEXT_CELL = "open_with_next_cell"
+    #: The open rows; if no row with the fewest has a next cell, both crosses lapse.
+    OPEN_ROWS = "open_rows"
+
+
+class DiamondOrder(Enum):
+    """The order of Qwixx Bonus B's diamond crosses (BB3, Option ``bb_diamond_order``)."""
+
+    #: Default: red, yellow, green, blue.
+    COLOUR_ORDER = "colour_order"
+    #: The player orders them: not representable yet (a move names no order), refused (BB3).
+    PLAYER_CHOICE = "player_choice"
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """The rules a game is played under.  ``Ruleset()`` is the official game for two.
@@ -100,6 +120,11 @@ class Ruleset:
     #: Qwixx Double A (DA4): whether the active player may double in action 2 the number
     #: they crossed in action 1 of the same turn.
     da_same_turn: bool = True
+    #: Qwixx Bonus B's Options (VARIANTS.md BB2, BB3); they matter only on a sheet with
+    #: symbols.  ``bb_diamond_order = player_choice`` is refused (ParseError, BB3): a move
+    #: cannot name the order yet.
+    bb_fewest_candidates: CircleCandidates = CircleCandidates.OPEN_WITH_NEXT_CELL
+    bb_diamond_order: DiamondOrder = DiamondOrder.COLOUR_ORDER
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -135,6 +160,16 @@ class Ruleset:
         if not isinstance(self.lg_lucky_candidates, LuckyCandidates):
             raise ParseError(f"Ruleset.lg_lucky_candidates must be a LuckyCandidates, not "
                              f"{self.lg_lucky_candidates!r}", rule="LG5")
+        if not isinstance(self.bb_fewest_candidates, CircleCandidates):
+            raise ParseError(f"Ruleset.bb_fewest_candidates must be a CircleCandidates, not "
+                             f"{self.bb_fewest_candidates!r}", rule="BB2")
+        if not isinstance(self.bb_diamond_order, DiamondOrder):
+            raise ParseError(f"Ruleset.bb_diamond_order must be a DiamondOrder, not "
+                             f"{self.bb_diamond_order!r}", rule="BB3")
+        if self.bb_diamond_order is DiamondOrder.PLAYER_CHOICE:
+            raise ParseError("bb_diamond_order=player_choice is not played: a move cannot name "
+                             "the order of the diamond's crosses yet; only the default "
+                             "colour_order (red, yellow, green, blue)", rule="BB3")
 
     @property
     def is_official(self) -> bool:
@@ -164,6 +199,8 @@ class Ruleset:
             out["lg_lucky_mode"] = self.lg_lucky_mode.value
         if self.lg_lucky_candidates is not LuckyCandidates.OPEN_ROWS:
             out["lg_lucky_candidates"] = self.lg_lucky_candidates.value
+        if self.bb_fewest_candidates is not CircleCandidates.OPEN_WITH_NEXT_CELL:
+            out["bb_fewest_candidates"] = self.bb_fewest_candidates.value
         return out
 
     @classmethod
@@ -173,7 +210,8 @@ class Ruleset:
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
                  "simultaneous_close", "cc_partner_moves_frontier", "da_scope",
-                 "da_same_turn", *_XC_OPTIONS, "lg_lucky_mode", "lg_lucky_candidates"}
+                 "da_same_turn", *_XC_OPTIONS, "lg_lucky_mode", "lg_lucky_candidates",
+                 "bb_fewest_candidates", "bb_diamond_order"}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
@@ -193,6 +231,12 @@ class Ruleset:
         if "lg_lucky_candidates" in data:
             kwargs["lg_lucky_candidates"] = _enum(LuckyCandidates, data["lg_lucky_candidates"],
                                                   "lg_lucky_candidates")
+        if "bb_fewest_candidates" in data:
+            kwargs["bb_fewest_candidates"] = _enum(
+                CircleCandidates, data["bb_fewest_candidates"], "bb_fewest_candidates")
+        if "bb_diamond_order" in data:
+            kwargs["bb_diamond_order"] = _enum(DiamondOrder, data["bb_diamond_order"],
+                                               "bb_diamond_order")
         return cls(**kwargs)
 
 
@@ -210,8 +254,8 @@ def _check_cc3(value: object) -> None:
 _XC_OPTIONS = ("xc_field_without_cross", "xc_in_action2")
 
 
-def _enum(kind: type[DieRemoval] | type[EndCheck] | type[LuckyMode] | type[LuckyCandidates],
-          value: object, name: str) -> Any:
+def _enum(kind: type[DieRemoval] | type[EndCheck] | type[LuckyMode] | type[LuckyCandidates]
+          | type[CircleCandidates] | type[DiamondOrder], value: object, name: str) -> Any:
     choices = [m.value for m in kind]
     if not isinstance(value, str) or value not in choices:
         raise ParseError(f"Ruleset.{name} must be one of {', '.join(choices)}, not {value!r}")

@@ -19,7 +19,8 @@ carries stable attributes (``docs/drawing.md``):
   it) on a planned cell, and on a Connected Steps sheet ``data-step`` (``true`` on a step
   cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2), on a Bonus A
   sheet ``data-boxed`` (``true`` on a boxed cell, framed by a ``<rect class="boxed">``,
-  BA1);
+  BA1), on a Bonus B sheet ``data-symbol`` (the symbol's name on a symbol cell, which shows
+  it as a ``<text class="symbol">`` glyph, BB1);
 * on a Bonus A sheet, ``<g class="bar-field">`` per bonus bar field (``data-index``,
   ``data-colour``, ``data-state``: ``taken``, ``void`` or ``free``; BA1, BA6);
 * ``<g class="row">`` per row (``data-row``, ``data-closed``), ``<g class="lock">``
@@ -50,7 +51,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from .bonus_b import active_symbols
 from .errors import ParseError
+from .layouts import SYMBOL_NAMES
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_bar, format_plan, format_roll, parse_plan, parse_roll
 
@@ -223,12 +226,13 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
             partner = layout.chain_partner(row, number) if layout.chain else None
             boxed = (str(bool(layout.box_mask[row.index] >> position & 1)).lower()
                      if layout.bar else None)
+            symbol = layout.symbol_of(row, number) if layout.symbols else None
             out.append(
                 f'<g{_attrs(**{"class": "cell"}, data_row=row.value)}'
                 f'{_attrs(data_colour=cell_colour.value, data_number=number)}'
                 f'{_attrs(data_position=position, data_marked=str(marked).lower())}'
                 f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}'
-                f'{_attrs(data_step=step, data_boxed=boxed)}'
+                f'{_attrs(data_step=step, data_boxed=boxed, data_symbol=symbol)}'
                 f'{_attrs(data_partner=None if partner is None else _cell_name(*partner))}>')
             out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
                        f'fill="{tint}" stroke="{ink}" stroke-width="1"/>')
@@ -245,6 +249,9 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                 out.append(f'<rect class="boxed" x="{x + 2}" y="{cy + 2}" width="{CELL - 4}" '
                            f'height="{CELL - 4}" fill="none" stroke="{_INK}" '
                            'stroke-width="3"/>')
+            if symbol is not None:  # a Bonus B symbol cell: its glyph in a corner (BB1)
+                out.append(f'<text class="symbol" x="{x + 4}" y="{cy + 13}" font-size="12" '
+                           f'fill="{_INK}">{_SYMBOL_GLYPHS[symbol]}</text>')
             faded = (is_closed or _skipped(mask, position)) and not (marked or action)
             out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 18, ink, weight="bold",
                              opacity="0.35" if faded else None))
@@ -585,6 +592,8 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         lines.append(_chain_line(sheet))
     if layout.exchange:
         lines.append(_exchange_line(sheet, _planned_field(shown_plan)))
+    if layout.symbols:  # Bonus B: each symbol, its two cells, active or not (BB1)
+        lines.append(_symbols_line(sheet))
     if layout.bar:  # Bonus A: each field's colour letter and x taken, v void, - free
         lines.append("bonus  " + " ".join(
             f"{c.letter.upper()}{format_bar(sheet)[k]}" for k, c in enumerate(layout.bar)))
@@ -595,6 +604,23 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
     if shown_plan is not None:
         lines.append(f"plan {format_plan(shown_plan)}: {shown_plan.describe(layout)}")
     return "\n".join(lines)
+
+
+#: The glyphs drawn on Bonus B's symbol cells (BB1), by symbol name.
+_SYMBOL_GLYPHS = {"circle": "\u25cb", "diamond": "\u25c7", "square": "\u25a1",
+                  "octagon": "\u2bc3", "star": "\u2606"}
+
+
+def _symbols_line(sheet: Sheet) -> str:
+    """Bonus B: ``symbols  circle Y11 G9 active  diamond Y7 B7 -  ...`` (BB1)."""
+    layout = sheet.layout
+    on = active_symbols(sheet)
+    parts = []
+    for name, pair in zip(SYMBOL_NAMES, layout.symbols, strict=True):
+        cells = " ".join(f"{layout.locks[r].letter.upper()}{layout.numbers[r][p]}"
+                         for r, p in pair)
+        parts.append(f"{name} {cells} {'active' if name in on else '-'}")
+    return "symbols  " + "  ".join(parts)
 
 
 def _chain_line(sheet: Sheet) -> str:

@@ -99,7 +99,11 @@ def test_manifest_counts_hashes_and_coverage() -> None:
         "end_check=sequential", "simultaneous_close=false",
         "xc_field_without_cross=true",  # Qwixx X-Change (XC4)
         "da_same_turn=false",  # Qwixx Double A (DA4)
-        "lg_lucky_candidates=open_with_next_cell", "lg_lucky_mode=additional"}
+        "lg_lucky_candidates=open_with_next_cell", "lg_lucky_mode=additional",
+        "bb_fewest_candidates=open_rows"}  # Qwixx Bonus B (BB2)
+    for rule in (f"BB{i}" for i in range(1, 10)):  # Qwixx Bonus B: every rule has a case
+        counts = manifest["rules"][rule]
+        assert counts["legality"] + counts["transitions"] > 0, rule
     for rule in (f"LG{i}" for i in range(1, 6)):  # Qwixx Longo: a legal and an illegal case
         verdicts = {c["legal"] for c in LEGALITY if rule in c["rule_ids"] or c["rule"] == rule}
         assert verdicts == {True, False}, rule
@@ -253,7 +257,24 @@ STEP_CELLS = {"connected-steps": {"red": {2, 5, 10}, "yellow": {3, 4, 11}, "gree
                                   "blue": {7, 6}}}
 
 
+#: VARIANTS.md §3.1: each Bonus B symbol's two cells as (row, printed number) (BB1).
+SYMBOL_CELLS = {"circle": (("yellow", 11), ("green", 9)), "diamond": (("yellow", 7), ("blue", 7)),
+                "square": (("red", 8), ("blue", 10)), "octagon": (("red", 6), ("blue", 4)),
+                "star": (("yellow", 3), ("green", 5))}
+
+
 def _points(sheet: dict[str, Any], layout: str = "official") -> int:
+    if layout == "bonus-b":  # BB8: the square doubles the lowest row, +13, no penalties
+        on = {name for name, cells in SYMBOL_CELLS.items()
+              if all(n in sheet[row] for row, n in cells)}
+        rows = [_points({**sheet, "penalties": 0, **{other: [] for other in
+                                                     ("red", "yellow", "green", "blue")
+                                                     if other != colour},
+                         "locks": [c for c in sheet["locks"] if c == colour]})
+                for colour in ("red", "yellow", "green", "blue")]
+        return (sum(rows) + (min(rows) if "square" in on else 0)
+                + (13 if "octagon" in on else 0)
+                - (0 if "star" in on else 5 * sheet["penalties"]))
     total = 0
     doubles = DOUBLE_CELLS.get(layout, {})
     steps = STEP_CELLS.get(layout, {})

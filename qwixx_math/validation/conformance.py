@@ -65,6 +65,8 @@ from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
     HAND_BONUS_A_LEGALITY,
     HAND_BONUS_A_TRANSITIONS,
+    HAND_BONUS_B_LEGALITY,
+    HAND_BONUS_B_TRANSITIONS,
     HAND_CHAIN_LEGALITY,
     HAND_CHAIN_TRANSITIONS,
     HAND_DOUBLE_A_LEGALITY,
@@ -110,9 +112,10 @@ CORPUS_FILES = (LEGALITY, TRANSITIONS, MANIFEST)
 RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1", "CS2",
             "CC1", "CC2", "CC3", "CC4", "CC5", "CC7",
             *(f"XC{i}" for i in range(1, 7)), *(f"DA{i}" for i in range(1, 8)),
-            "BA1", "BA2", "BA3", "BA4", "BA5", "BA6", "BA8", *(f"LG{i}" for i in range(1, 7)))
+            "BA1", "BA2", "BA3", "BA4", "BA5", "BA6", "BA8", *(f"LG{i}" for i in range(1, 7)),
+            *(f"BB{i}" for i in range(1, 10)))
 
-_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA|BA|LG)\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA|BA|LG|BB)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -538,6 +541,9 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Longo last (VARIANTS.md §8)
     legality += [_hand_legality(s) for s in HAND_LONGO_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_LONGO_TRANSITIONS]
+    # Qwixx Bonus B after Longo (VARIANTS.md §3), appended so earlier case ids keep their order
+    legality += [_hand_legality(s) for s in HAND_BONUS_B_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_BONUS_B_TRANSITIONS]
     for name, cases in ((LEGALITY, legality), (TRANSITIONS, transitions)):
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):

@@ -39,13 +39,18 @@ The Qwixx Longo cases (:data:`HAND_LONGO_LEGALITY`, :data:`HAND_LONGO_TRANSITION
 VARIANTS.md §8, rules LG1-LG6) come last, on the layouts ``longo`` and ``longo:5,13`` (the
 lucky numbers of §8.3 example 1).  Their rolls are of 8-sided dice (``d8|``); a plain mark
 above 12 is written as raw JSON (the text notation reads 2..12), a lucky cross ``*y10``.
+
+The Qwixx Bonus B cases (:data:`HAND_BONUS_B_LEGALITY`, :data:`HAND_BONUS_B_TRANSITIONS`;
+VARIANTS.md §3, rules BB1-BB9) are appended after them, on the layout ``bonus-b``; a sheet
+needs no new notation (a symbol is active when both its cells are crossed).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["HAND_BONUS_A_LEGALITY", "HAND_BONUS_A_TRANSITIONS", "HAND_CHAIN_LEGALITY",
+__all__ = ["HAND_BONUS_A_LEGALITY", "HAND_BONUS_A_TRANSITIONS", "HAND_BONUS_B_LEGALITY",
+           "HAND_BONUS_B_TRANSITIONS", "HAND_CHAIN_LEGALITY",
            "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_A_LEGALITY",
            "HAND_DOUBLE_A_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
            "HAND_DOUBLE_TRANSITIONS", "HAND_LEGALITY", "HAND_LONGO_LEGALITY",
@@ -859,4 +864,97 @@ HAND_BONUS_A_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    "w:4,5/r:1/y:1/g:1", "r9,-", "-",
                    ("r:3,6,9/y:5,8,11/g:11,7,4/b:10/bar:xxxvxxvxxxvx", _BA_BLUE_SHUT),
                    (6 + 6 + 6 + 1, 45), expect_active=1, layout=_BA),
+)
+
+
+_BB = "bonus-b"
+#: Bonus B, VARIANTS.md §3.3 example 1 after the circle (G9 with Y11 crossed): blue had the
+#: fewest crosses, forced blue 11 and 10; blue 10 completed the square (R8, B10).
+_BB_CIRCLE = "r:2,4,8/y:3,5,11/g:12,9/b:12,11,10"
+#: Bonus B, §3.3 example 2 after the diamond (B7 with Y7 crossed; green closed by player 1):
+#: forced red 6, yellow 8, blue 6.
+_BB_DIAMOND = "r:2,3,4,5,6/y:2,7,8/g:12,10/b:12,11,9,7,6"
+_BB_GREEN_SHUT = "g:12,11,10,9,8,2,lock"
+#: Red closed by the diamond's forced red 12 (BB3, BB7).
+_BB_RED_SHUT = "r:2,3,4,5,6,7,8,9,10,11,12,lock/y:2,7,8/b:12,7,6"
+
+#: Qwixx Bonus, pad B (VARIANTS.md §3, rules BB1-BB9; circle Y11 G9, diamond Y7 B7, square
+#: R8 B10, octagon R6 B4, star Y3 G5).  A forced cross is never a move of its own, so a
+#: legality case is legal or breaks a plain rule (R7, R9) that a forced cross made bite; the
+#: forced crosses and the symbols' rewards show in the transitions' sheets and scores.
+HAND_BONUS_B_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("bb1-symbol-cell-is-a-cell", "Bonus B: green 9 (circle) is crossed with the "
+                 "white sum like any cell", ("BB1",), ("y:11", "-"), "w:4,5/r:1/y:1/g:1/b:1",
+                 "action1", "legal", action1="g9,-", layout=_BB),
+    LegalitySpec("bb1-symbol-cell-once", "Bonus B: yellow 11 is a symbol cell crossed "
+                 "already; it cannot be crossed again", ("BB1", "R7"), ("y:11", "-"),
+                 "w:5,6/r:1/y:1/g:1/b:1", "action1", "R7", action1="y11,-", layout=_BB),
+    LegalitySpec("bb2-right-of-the-circle-crosses", "Bonus B: the circle forced blue 11 and "
+                 "10 (BB2); blue 9 right of them may be crossed", ("BB2",), (_BB_CIRCLE, "-"),
+                 "w:4,5/r:1/y:1/g:1/b:1", "action1", "legal", action1="b9,-", layout=_BB),
+    LegalitySpec("bb2-circle-cross-is-on-the-sheet", "Bonus B: blue 11 was crossed by the "
+                 "circle (BB2), so a voluntary blue 11 breaks R7", ("BB2", "R7"),
+                 (_BB_CIRCLE, "-"), "w:5,6/r:1/y:1/g:1/b:1", "action1", "R7",
+                 action1="b11,-", layout=_BB),
+    LegalitySpec("bb3-right-of-the-diamond-crosses", "Bonus B: the diamond forced yellow 8 "
+                 "(BB3); yellow 9 right of it may be crossed", ("BB3",),
+                 (_BB_DIAMOND, _BB_GREEN_SHUT), "w:4,5/r:1/y:1/b:1", "action1", "legal",
+                 action1="y9,-", layout=_BB),
+    LegalitySpec("bb3-diamond-cross-is-on-the-sheet", "Bonus B: yellow 8 was crossed by the "
+                 "diamond (BB3), so a voluntary yellow 8 breaks R7", ("BB3", "R7"),
+                 (_BB_DIAMOND, _BB_GREEN_SHUT), "w:4,4/r:1/y:1/b:1", "action1", "R7",
+                 action1="y8,-", layout=_BB),
+    LegalitySpec("bb7-another-row-after-a-forced-close", "Bonus B: red was closed by a forced "
+                 "cross (BB7); player 1 crosses yellow 3", ("BB7",), (_BB_RED_SHUT, "y:2"),
+                 "w:1,2/y:1/g:1/b:1", "action1", "legal", action1="-,y3", player=1,
+                 layout=_BB),
+    LegalitySpec("bb7-forced-close-closes-the-row", "Bonus B: red was closed by a forced cross "
+                 "(BB7), for every player", ("BB7", "R9"), (_BB_RED_SHUT, "y:2"),
+                 "w:1,2/y:1/g:1/b:1", "action1", "R9", action1="-,r3", player=1, layout=_BB),
+)
+
+HAND_BONUS_B_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("bb2-circle-and-square", "Bonus B, VARIANTS.md §3.3 example 1: green 9 "
+                   "activates the circle; blue has the fewest crosses: forced blue 11, 10; "
+                   "blue 10 completes the square (BB7), which doubles the lowest row (green 3)",
+                   ("BB1", "BB2", "BB4", "BB7", "BB8"), ("r:2,4,8/y:3,5,11/g:12/b:12", "-"),
+                   "w:4,5/r:1/y:1/g:1/b:1", "g9,-", "-", (_BB_CIRCLE, "-"),
+                   (6 + 6 + 3 + 6 + 3, 0), expect_active=1, layout=_BB),
+    TransitionSpec("bb2-circle-tie-first-in-colour-order", "Bonus B: after green 9 red and "
+                   "blue tie with two crosses and a next cell (yellow has one but no next "
+                   "cell): the circle's crosses go to red, the first in colour order",
+                   ("BB2",), ("r:2,3/y:11/g:12,11/b:12,11", "-"), "w:4,5/r:1/y:1/g:1/b:1",
+                   "g9,-", "-", ("r:2,3,4,5/y:11/g:12,11,9/b:12,11", "-"),
+                   (10 + 1 + 6 + 3, 0), expect_active=1, layout=_BB),
+    TransitionSpec("bb2-circle-open-rows-lapses", "Bonus B, bb_fewest_candidates=open_rows: "
+                   "yellow has the fewest crosses but no next cell: both crosses lapse",
+                   ("BB2",), ("r:2,3/y:11/g:12,11/b:12,11", "-"), "w:4,5/r:1/y:1/g:1/b:1",
+                   "g9,-", "-", ("r:2,3/y:11/g:12,11,9/b:12,11", "-"), (3 + 1 + 6 + 3, 0),
+                   ruleset={"bb_fewest_candidates": "open_rows"}, expect_active=1,
+                   layout=_BB),
+    TransitionSpec("bb3-diamond", "Bonus B, VARIANTS.md §3.3 example 2: blue 7 in action 2 "
+                   "activates the diamond: forced red 6, yellow 8, green skipped (closed), "
+                   "blue 6", ("BB1", "BB3"), ("r:2,3,4,5/y:2,7/g:12,10/b:12,11,9",
+                                               _BB_GREEN_SHUT),
+                   "w:3,4/r:1/y:1/b:4", "-,-", "b7", (_BB_DIAMOND, _BB_GREEN_SHUT),
+                   (15 + 6 + 3 + 15, 28), expect_active=1, layout=_BB),
+    TransitionSpec("bb9-nesting-closes-a-second-row", "Bonus B: the diamond's forced red 12 "
+                   "closes red (BB7); with green closed the game ends (R14), checked after "
+                   "the whole nesting (yellow 8, blue 6 still crossed, BB9)",
+                   ("BB3", "BB7", "BB9"), ("r:2,3,4,5,6,7,8,9,10,11/y:2,7/b:12",
+                                           _BB_GREEN_SHUT),
+                   "w:1,2/r:1/y:1/b:6", "-,-", "b7", (_BB_RED_SHUT, _BB_GREEN_SHUT),
+                   (78 + 6 + 6, 28), expect_ended_by="R14", layout=_BB),
+    TransitionSpec("bb4-square-doubles-the-lowest-row", "Bonus B: blue 10 completes the "
+                   "square: the lowest row (green or blue, 1 point) counts twice",
+                   ("BB4", "BB8"), ("r:8,9/y:2,4,5/g:12", "-"), "w:4,6/r:1/y:1/g:1/b:1",
+                   "b10,-", "-", ("r:8,9/y:2,4,5/g:12/b:10", "-"), (3 + 6 + 1 + 1 + 1, 0),
+                   expect_active=1, layout=_BB),
+    TransitionSpec("bb5-octagon-13-points", "Bonus B: blue 4 completes the octagon: +13",
+                   ("BB5", "BB8"), ("r:6/b:12", "-"), "w:2,2/r:1/y:1/g:1/b:1", "b4,-", "-",
+                   ("r:6/b:12,4", "-"), (1 + 3 + 13, 0), expect_active=1, layout=_BB),
+    TransitionSpec("bb6-star-penalties-score-0", "Bonus B: green 5 completes the star: the "
+                   "two penalty boxes score 0", ("BB6", "BB8"), ("y:3/p:2", "-"),
+                   "w:2,3/r:1/y:1/g:1/b:1", "g5,-", "-", ("y:3/g:5/p:2", "-"), (1 + 1, 0),
+                   expect_active=1, layout=_BB),
 )

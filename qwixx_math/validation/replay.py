@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..bonus_b import active_symbols
 from ..display import printable
 from ..errors import IllegalMoveError
 from ..layouts import OFFICIAL, SheetLayout
@@ -223,6 +224,12 @@ def _breakdown(sheet: Sheet) -> str:
     rows = " + ".join(f"{c.value} {sheet.row_score(c)}" for c in COLOURS)
     if sheet.layout.steps:
         rows += f" + steps {sheet.steps_score} ({sheet.steps_crossed} step cells)"
+    if sheet.layout.symbols:  # Bonus B (BB8)
+        on = active_symbols(sheet)
+        return (f"{rows}{' + the lowest row again (square)' if 'square' in on else ''}"
+                f"{' + 13 (octagon)' if 'octagon' in on else ''} - "
+                f"{0 if 'star' in on else PENALTY_POINTS} x {sheet.penalties} penalty box(es)"
+                f"{' (star)' if 'star' in on else ''} = {sheet.score}")
     return (f"{rows} - {PENALTY_POINTS} x {sheet.penalties} penalty box(es) = {sheet.score}")
 
 
@@ -250,6 +257,12 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
     if layout.bar:  # Qwixx Bonus A: the forced crosses count like any other (BA1-BA3)
         return "BA1", (f"a cross on a boxed cell forces a cross in the row of the next bonus "
                        f"bar field (BA1-BA3), and forced crosses score like any other (R16): "
+                       f"{_breakdown(sheet)}")
+    if layout.symbols:  # Qwixx Bonus B: forced crosses and the symbols' rewards (BB1-BB8)
+        return "BB8", (f"a symbol activates when both its cells are crossed (BB1): the circle "
+                       f"and the diamond force crosses (BB2, BB3) that score like any other, "
+                       f"the square doubles the lowest row (BB4), the octagon gives "
+                       f"+13 (BB5), the star makes penalties worth 0 (BB6): "
                        f"{_breakdown(sheet)}")
     if layout.steps:  # Qwixx Connected Steps: a fifth group T(crossed step cells) (CS2)
         return "CS2", (f"the step cells score a fifth group n(n+1)/2 for n crossed step "
