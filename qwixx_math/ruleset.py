@@ -13,7 +13,8 @@ from typing import Any
 
 from .errors import ParseError
 
-__all__ = ["DieRemoval", "EndCheck", "LuckyCandidates", "LuckyMode", "Ruleset", "ruleset_for"]
+__all__ = ["BonusTrigger", "DieRemoval", "EndCheck", "LuckyCandidates", "LuckyMode", "Ruleset",
+           "ruleset_for"]
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
@@ -62,6 +63,21 @@ class LuckyCandidates(Enum):
     OPEN_WITH_NEXT_CELL = "open_with_next_cell"
 
 
+class BonusTrigger(Enum):
+    """Which white + colour sums may cross a Big Points bonus cell in action 2 (BP3, Option
+    ``bp_colour_trigger``)."""
+
+    #: Default: the die is one of the bonus row's two colours and the player has crossed
+    #: that colour's cell in the bonus cell's column.
+    SAME_COLOUR = "same_colour"
+    #: The die is one of the two colours and either of the column's two cells is crossed.
+    EITHER_ADJACENT = "either_adjacent"
+
+
+#: Qwixx Big Points, BP5: the crosses a colour row needs before its last number.
+BP_LOCK_MARKS = (5, 6)
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """The rules a game is played under.  ``Ruleset()`` is the official game for two.
@@ -100,6 +116,11 @@ class Ruleset:
     #: Qwixx Double A (DA4): whether the active player may double in action 2 the number
     #: they crossed in action 1 of the same turn.
     da_same_turn: bool = True
+    #: Qwixx Big Points (BP3): which white + colour sums may cross a bonus cell in action 2.
+    bp_colour_trigger: BonusTrigger = BonusTrigger.SAME_COLOUR
+    #: Qwixx Big Points (BP5): the colour crosses a row needs before its last number (5, or
+    #: 6 read literally from S7); the sheet's layout must have this lock threshold.
+    bp_lock_marks: int = 5
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -135,6 +156,13 @@ class Ruleset:
         if not isinstance(self.lg_lucky_candidates, LuckyCandidates):
             raise ParseError(f"Ruleset.lg_lucky_candidates must be a LuckyCandidates, not "
                              f"{self.lg_lucky_candidates!r}", rule="LG5")
+        if not isinstance(self.bp_colour_trigger, BonusTrigger):
+            raise ParseError(f"Ruleset.bp_colour_trigger must be a BonusTrigger, not "
+                             f"{self.bp_colour_trigger!r}", rule="BP3")
+        if not isinstance(self.bp_lock_marks, int) or isinstance(self.bp_lock_marks, bool) \
+                or self.bp_lock_marks not in BP_LOCK_MARKS:
+            raise ParseError(f"Ruleset.bp_lock_marks must be 5 or 6, not "
+                             f"{self.bp_lock_marks!r}", rule="BP5")
 
     @property
     def is_official(self) -> bool:
@@ -164,6 +192,10 @@ class Ruleset:
             out["lg_lucky_mode"] = self.lg_lucky_mode.value
         if self.lg_lucky_candidates is not LuckyCandidates.OPEN_ROWS:
             out["lg_lucky_candidates"] = self.lg_lucky_candidates.value
+        if self.bp_colour_trigger is not BonusTrigger.SAME_COLOUR:
+            out["bp_colour_trigger"] = self.bp_colour_trigger.value
+        if self.bp_lock_marks != BP_LOCK_MARKS[0]:
+            out["bp_lock_marks"] = self.bp_lock_marks
         return out
 
     @classmethod
@@ -173,7 +205,8 @@ class Ruleset:
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
                  "simultaneous_close", "cc_partner_moves_frontier", "da_scope",
-                 "da_same_turn", *_XC_OPTIONS, "lg_lucky_mode", "lg_lucky_candidates"}
+                 "da_same_turn", *_XC_OPTIONS, "lg_lucky_mode", "lg_lucky_candidates",
+                 "bp_colour_trigger", "bp_lock_marks"}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
@@ -193,6 +226,11 @@ class Ruleset:
         if "lg_lucky_candidates" in data:
             kwargs["lg_lucky_candidates"] = _enum(LuckyCandidates, data["lg_lucky_candidates"],
                                                   "lg_lucky_candidates")
+        if "bp_colour_trigger" in data:
+            kwargs["bp_colour_trigger"] = _enum(BonusTrigger, data["bp_colour_trigger"],
+                                                "bp_colour_trigger")
+        if "bp_lock_marks" in data:
+            kwargs["bp_lock_marks"] = data["bp_lock_marks"]
         return cls(**kwargs)
 
 
@@ -210,7 +248,8 @@ def _check_cc3(value: object) -> None:
 _XC_OPTIONS = ("xc_field_without_cross", "xc_in_action2")
 
 
-def _enum(kind: type[DieRemoval] | type[EndCheck] | type[LuckyMode] | type[LuckyCandidates],
+def _enum(kind: type[DieRemoval] | type[EndCheck] | type[LuckyMode] | type[LuckyCandidates]
+          | type[BonusTrigger],
           value: object, name: str) -> Any:
     choices = [m.value for m in kind]
     if not isinstance(value, str) or value not in choices:

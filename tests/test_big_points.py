@@ -1,0 +1,136 @@
+"""Qwixx Big Points (VARIANTS.md §1, BP1-BP9): the pad, the bonus rows on the sheet, bonus
+crosses in both actions, the lock and the score, through the public API."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from qwixx_math.big_points import BonusMark
+from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError
+from qwixx_math.layouts import BIG_POINTS, LAYOUTS, SheetLayout
+from qwixx_math.model import Colour, Mark, TurnPlan
+from qwixx_math.notation import (
+    mark_from_json,
+    mark_to_json,
+    parse_mark,
+    parse_roll,
+    parse_sheet,
+    sheet_from_json,
+    sheet_to_json,
+)
+from qwixx_math.rules import GameState, Phase, legal_action1, legal_action2, legal_plans
+from qwixx_math.ruleset import BonusTrigger, Ruleset
+
+
+def test_the_pad_as_data() -> None:
+    assert LAYOUTS["big-points"] is BIG_POINTS
+    assert BIG_POINTS.bonus_rows and BIG_POINTS.score_cap == 15
+    assert SheetLayout.from_json(BIG_POINTS.to_json()) is BIG_POINTS
+    six = SheetLayout.from_json({**BIG_POINTS.to_json(), "name": "bp6", "lock_threshold": 6})
+    assert six.key.endswith("-bp") and SheetLayout.from_key(six.key) == six
+    with pytest.raises(ParseError, match="BP1"):
+        SheetLayout.from_json({**BIG_POINTS.to_json(), "name": "x", "bonus_rows": 1})
+    with pytest.raises(ParseError, match="BP1"):
+        SheetLayout.from_json({**LAYOUTS["double-a"].to_json(), "name": "x",
+                               "bonus_rows": True})
+
+
+def test_worked_example_1_final_score_155() -> None:
+    text = ("big-points|r:2,4,5,7,8,9/y:3,5,6,8/g:12,11,9,8,6,5,3,2,lock/b:10,8,7,3/p:1"
+            "/ry:4,5,8/gb:11,8")
+    sheet = parse_sheet(text)
+    assert str(sheet) == text
+    assert [sheet.row_score(c) for c in Colour] == [45, 28, 66, 21]
+    assert sheet.score == 155
+    assert sheet_from_json(json.loads(json.dumps(sheet_to_json(sheet)))) == sheet
+
+
+def test_worked_example_2_cap_159() -> None:
+    sheet = parse_sheet("big-points|r:2,3,4,5,6,7,8,9,10,11,12,lock/y:3,5,6/b:12,11/p:0"
+                        "/ry:2,3,4,5,6")
+    assert sheet.row_score("red") == 120 and sheet.score == 159
+
+
+def test_worked_example_3_legality_and_score_1() -> None:
+    sarah = parse_sheet("big-points|r:2,5/y:3/ry:3")
+    game = GameState(Ruleset(1), (sarah,))
+    rolled = game.with_roll(parse_roll("w:2,3/r:3/y:3/g:1/b:1"))
+    assert BonusMark.of("ry", 5) in legal_action1(rolled, 0)       # BP2
+    after1 = rolled.with_action1([None])
+    a2 = legal_action2(after1)
+    assert BonusMark.of("ry", 5) in a2                             # white 2 + red 3 (BP3)
+    only_yellow = game.with_roll(parse_roll("w:2,6/r:6/y:3/g:1/b:1")).with_action1([None])
+    assert BonusMark.of("ry", 5) not in legal_action2(only_yellow)  # Y5 not crossed
+    with pytest.raises(IllegalMoveError, match="BP3"):
+        only_yellow.with_action2(BonusMark.of("ry", 5))
+    either = GameState(Ruleset(1, bp_colour_trigger=BonusTrigger.EITHER_ADJACENT), (sarah,))
+    assert BonusMark.of("ry", 5) in legal_action2(
+        either.with_roll(parse_roll("w:2,6/r:6/y:3/g:1/b:1")).with_action1([None]))
+    lost = GameState(Ruleset(1), (parse_sheet("big-points|r:2,5,6/y:3/ry:3,6"),))
+    with pytest.raises(IllegalMoveError, match="BP4"):
+        lost.with_roll(parse_roll("w:2,3/r:3/y:3/g:1/b:1")).with_action1(
+            [BonusMark.of("ry", 5)])
+    done = after1.with_action2(BonusMark.of("ry", 5))
+    assert done.sheets[0].penalties == 0                           # BP7
+    assert str(done.sheets[0]) == "big-points|r:2,5/y:3/g:-/b:-/p:0/ry:3,5/gb:-"
+    assert parse_sheet("big-points|r:2,5/y:3/p:3/ry:3,5").score == 1
+
+
+def test_eligibility_needs_an_earlier_adjacent_cross() -> None:
+    game = GameState(Ruleset(1), (parse_sheet("big-points|r:2"),))
+    rolled = game.with_roll(parse_roll("w:1,2/r:1/y:1/g:1/b:1"))
+    with pytest.raises(IllegalMoveError, match="BP1"):
+        rolled.with_action1([BonusMark.of("ry", 3)])                # R3/Y3 not crossed
+    with pytest.raises(IllegalMoveError, match="BP2"):
+        rolled.with_action1([BonusMark.of("ry", 2)])                # 2 is not the white sum
+    # R3 in action 1 makes RY3 eligible for action 2 (white 1 + red 2)
+    after = rolled.with_action1([Mark(Colour.RED, 3)])
+    assert BonusMark.of("ry", 3) in legal_action2(after)
+    with pytest.raises(InvalidStateError, match="BP1"):
+        parse_sheet("big-points|r:2/gb:5")
+
+
+def test_bonus_crosses_never_count_for_the_lock() -> None:
+    sheet = parse_sheet("big-points|r:2,3,4,5/ry:2,3,4,5")
+    assert sheet.why_not("red", 12)[0] == "R8"                     # BP5
+    assert sheet.row_score("red") == 36
+    with pytest.raises(ParseError, match="BP5"):
+        GameState(Ruleset(1, bp_lock_marks=6), (sheet,))
+    six = SheetLayout.from_json({**BIG_POINTS.to_json(), "name": "bp6", "lock_threshold": 6})
+    GameState(Ruleset(1, bp_lock_marks=6), (parse_sheet("r:2", layout=six),))
+
+
+def test_marks_round_trip() -> None:
+    for text in ("ry5", "gb12", "gb2"):
+        mark = parse_mark(text)
+        assert isinstance(mark, BonusMark) and str(mark) == text
+        assert mark_from_json(mark_to_json(mark)) == mark
+        assert mark != Mark(mark.colour, mark.number)
+    assert str(TurnPlan(Mark(Colour.RED, 5), BonusMark.of("ry", 5))) == "r5/ry5"
+
+
+def test_random_games_only_legal_plans_apply() -> None:
+    """Random play through legal_plans: every plan listed applies; bonus crosses occur and
+    the score always equals BP9 computed from the parts."""
+    rng = random.Random(7)
+    seen = 0
+    for _ in range(15):
+        state = GameState(Ruleset(2), (parse_sheet("r:-", layout="big-points"),) * 2)
+        while state.phase is not Phase.OVER:
+            roll = parse_roll(f"w:{rng.randint(1, 6)},{rng.randint(1, 6)}/" + "/".join(
+                f"{c.value[0]}:{rng.randint(1, 6)}" for c in Colour if c not in state.closed))
+            plans = legal_plans(state, roll)
+            plan = rng.choice(plans[1:] or plans)
+            seen += any(isinstance(m, BonusMark) for m in plan.marks)
+            state = state.play_plan(roll, plan)
+        for sheet in state.sheets:
+            total = 0
+            for c in Colour:
+                extra = sheet.bonus_rows[c.index // 2].bit_count()
+                n = min(sheet.count(c) + extra, 15)
+                total += n * (n + 1) // 2
+            assert sheet.score == total - 5 * sheet.penalties
+    assert seen > 0
