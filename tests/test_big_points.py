@@ -134,3 +134,20 @@ def test_random_games_only_legal_plans_apply() -> None:
                 total += n * (n + 1) // 2
             assert sheet.score == total - 5 * sheet.penalties
     assert seen > 0
+
+
+def test_the_exact_parts_refuse_the_pad_naming_bp1() -> None:
+    """VARIANTS.md §1.5: about 1.5e15 states; the solver, keys, Markov chain and policies
+    refuse Big Points instead of solving it as if it had no bonus rows."""
+    from qwixx_math.dice.markov import turns_to_close
+    from qwixx_math.keys import key_space, sheet_key
+    from qwixx_math.policies.api import make_policy
+    from qwixx_math.solver.variant import Variant
+
+    refusals = [lambda: Variant(BIG_POINTS), lambda: key_space(BIG_POINTS),
+                lambda: sheet_key(parse_sheet("r:2", layout="big-points")),
+                lambda: turns_to_close("red", layout=BIG_POINTS),
+                lambda: make_policy("optimal", layout=BIG_POINTS, cache=False)]
+    for refuse in refusals:
+        with pytest.raises(ParseError, match="BP1"):
+            refuse()

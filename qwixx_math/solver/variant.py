@@ -126,6 +126,7 @@ class Variant:
                              "cells on a sheet with double cells, 8-sided dice or two lock "
                              "numbers", rule="CS2")
         sheet.check_no_bonus("the exact solver")
+        sheet.check_no_bonus_rows("the exact solver")
         _check_no_lucky(sheet)
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
