@@ -844,10 +844,11 @@ def _is_int(value: object) -> bool:
 def closes(layout: SheetLayout, mark: Mark) -> bool:
     """Whether ``mark`` is its row's last number on ``layout`` (R8), or one of its two lock
     numbers on Longo (LG2)."""
+    if isinstance(mark, BonusMark):  # a bonus row never closes (BP6, BP8)
+        return False
     if layout is OFFICIAL:
         return mark.closes
-    return (mark.crosses and not mark.second and not isinstance(mark, BonusMark)
-            and layout.closes(mark.colour, mark.number))
+    return mark.crosses and not mark.second and layout.closes(mark.colour, mark.number)
 
 
 

@@ -7,12 +7,15 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qwixx_math.big_points import BonusMark
 from qwixx_math.errors import IllegalMoveError, InvalidStateError, ParseError
 from qwixx_math.layouts import BIG_POINTS, LAYOUTS, SheetLayout
 from qwixx_math.model import Colour, Mark, TurnPlan
 from qwixx_math.notation import (
+    format_sheet,
     mark_from_json,
     mark_to_json,
     parse_mark,
@@ -21,8 +24,17 @@ from qwixx_math.notation import (
     sheet_from_json,
     sheet_to_json,
 )
-from qwixx_math.rules import GameState, Phase, legal_action1, legal_action2, legal_plans
+from qwixx_math.record import random_game
+from qwixx_math.rules import (
+    GameState,
+    Phase,
+    legal_action1,
+    legal_action2,
+    legal_plans,
+    new_game,
+)
 from qwixx_math.ruleset import BonusTrigger, Ruleset
+from qwixx_math.validation import validate_data
 
 
 def test_the_pad_as_data() -> None:
@@ -151,3 +163,63 @@ def test_the_exact_parts_refuse_the_pad_naming_bp1() -> None:
     for refuse in refusals:
         with pytest.raises(ParseError, match="BP1"):
             refuse()
+
+
+# -- records and the validator --------------------------------------------------------------------
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6))
+def test_random_games_round_trip_and_validate(seed: int) -> None:
+    trigger = list(BonusTrigger)[seed % 2]
+    record = random_game(players=2, seed=seed, layout="big-points",
+                         ruleset=Ruleset(players=2, bp_colour_trigger=trigger))
+    report = validate_data(json.loads(json.dumps(record.to_json())))
+    assert report.valid, report.to_text()
+    state = new_game(ruleset=record.ruleset, layout="big-points")
+    for turn in record.turns:
+        state = state.play_turn(turn.roll, turn.action1, turn.action2)
+    for sheet in state.sheets:
+        assert parse_sheet(format_sheet(sheet)) == sheet
+        assert sheet_from_json(sheet_to_json(sheet)) == sheet
+
+
+def _record(*turns: tuple[list[int], object, object], **extra: object) -> dict[str, object]:
+    """A one-player big-points record of ``(white dice, action 1, action 2)`` turns, every
+    colour die showing 6 unless the white pair is followed by a red die."""
+    out = []
+    for dice, a1, a2 in turns:
+        roll = {"white": dice[:2], "red": dice[2] if len(dice) > 2 else 6, "yellow": 6,
+                "green": 6, "blue": 6}
+        out.append({"active": 0, "roll": roll, "action1": [a1], "action2": a2})
+    return {"format": "qwixx-math/game-record", "version": 1, "players": ["a"],
+            "layout": "big-points", "turns": out, **extra}
+
+
+@pytest.mark.parametrize(("turns", "rule"), [
+    # RY3 without R3 or Y3 (BP1)
+    ((([1, 2], {"bonus_row": "ry", "number": 3}, None),), "BP1"),
+    # the white sum is 5, not 3 (BP2)
+    ((([1, 1], {"colour": "red", "number": 2}, None),
+      ([2, 3], {"bonus_row": "ry", "number": 2}, None)), "BP2"),
+    # RY2 after RY4 (BP4)
+    ((([1, 1], {"colour": "red", "number": 2}, None),
+      ([2, 2], {"colour": "red", "number": 4}, None),
+      ([2, 2], {"bonus_row": "ry", "number": 4}, None),
+      ([1, 1], {"bonus_row": "ry", "number": 2}, None)), "BP4"),
+    # white 1 + red 1 = 2 crosses RY2 only if R2 is crossed (BP3, same_colour); Y2 is
+    ((([1, 1], {"colour": "yellow", "number": 2}, None),
+      ([1, 5, 1], None, {"bonus_row": "ry", "number": 2})), "BP3"),
+])
+def test_validator_names_the_broken_bp_rule(turns: tuple[tuple[list[int], object, object],
+                                                          ...], rule: str) -> None:
+    report = validate_data(_record(*turns), partial=True)
+    assert not report.valid and rule in {v.rule for v in report.violations}, report.to_text()
+
+
+def test_validator_reads_a_legal_bonus_cross_and_the_bp9_score() -> None:
+    turns = (([1, 1], {"colour": "red", "number": 2}, None),
+             ([1, 1], {"bonus_row": "ry", "number": 2}, None))
+    assert validate_data(_record(*turns), partial=True).valid
+    wrong = _record(*turns, result={"scores": [1], "winners": [0], "ended_by": None})
+    report = validate_data(wrong, partial=True)
+    assert "BP9" in {v.rule for v in report.violations}, report.to_text()
