@@ -1015,6 +1015,9 @@ class TurnPlan:
         if self.action2 is not None:
             a2 = self.action2
             die = _require_layout(layout).cell[a2.colour.index][a2.number] or a2.colour
+            dice = die.value
+            if a2.describe().startswith("bonus "):  # Big Points: either row's die (BP3)
+                dice = f"{die.value} or {COLOURS[die.index + 1].value}"
             parts.append(f"{'then ' if parts else ''}mark {a2.describe()} "
-                         f"with white + {die.value}")
+                         f"with white + {dice}")
         return ", ".join(parts)

@@ -223,3 +223,21 @@ def test_validator_reads_a_legal_bonus_cross_and_the_bp9_score() -> None:
     wrong = _record(*turns, result={"scores": [1], "winners": [0], "ended_by": None})
     report = validate_data(wrong, partial=True)
     assert "BP9" in {v.rule for v in report.violations}, report.to_text()
+
+
+def test_drawings_show_the_bonus_rows() -> None:
+    import xml.etree.ElementTree as ET
+
+    sheet = parse_sheet("big-points|r:2,4,5/y:3/g:12,11/p:0/ry:4,5/gb:11")
+    root = ET.fromstring(sheet.to_svg(plan="-/ry8"))
+    cells = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+             if g.get("class") == "bonus-cell"]
+    assert len(cells) == 22
+    marked = {(g.get("data-bonus-row"), g.get("data-number")) for g in cells
+              if g.get("data-marked") == "true"}
+    assert marked == {("ry", "4"), ("ry", "5"), ("gb", "11")}
+    assert [g.get("data-number") for g in cells if g.get("data-plan") == "2"] == ["8"]
+    text = sheet.to_text(plan="-/ry8").splitlines()
+    assert text[2].startswith("RY") and "[ 4] [ 5]" in text[2] and "< 8>" in text[2]
+    assert text[5].startswith("GB") and "[11]" in text[5]
+    assert text[-1] == "plan -/ry8: mark bonus RY 8 with white + red or yellow"
