@@ -558,6 +558,8 @@ class RowCodes:
 def uses_row_codes(layout: SheetLayout) -> bool:
     """Whether ``layout``'s rows have per-layout codes (:func:`row_codes`): a sheet with
     double cells (DB1), with two lock numbers per row (LG2) or of 8-sided dice (LG1)."""
+    if not isinstance(layout, SheetLayout):  # the API fuzz found an AttributeError
+        raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
     return layout.has_doubles or layout.lock_cells != 1 or layout.faces != 6
 
 

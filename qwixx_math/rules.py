@@ -576,7 +576,7 @@ class GameState:
                 raise self._illegal("LG3", f"a lucky cross ({mark}) is made in action 1 only; a "
                                            "white + colour sum never triggers it", a)
             if isinstance(mark, BonusMark):  # Big Points (BP3): no close, no penalty (BP7)
-                reason = self.why_not_bonus_action2(mark)
+                reason = self._why_not_bonus_action2(mark)
                 if reason is not None:
                     raise self._illegal(reason[0], reason[1], a)
                 sheets[a] = big_points.with_bonus(sheets[a], mark)
@@ -716,7 +716,7 @@ class GameState:
         reason = self.sheets[self.active].why_not(colour, mark.number)
         return reason
 
-    def why_not_bonus_action2(self, mark: BonusMark) -> tuple[str, str] | None:
+    def _why_not_bonus_action2(self, mark: BonusMark) -> tuple[str, str] | None:
         """Why the active player may not take the bonus cross ``mark`` in action 2 (BP3,
         BP1, BP4; a die of a colour closed in action 1 left play at once, R9, BP6), or
         None."""

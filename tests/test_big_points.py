@@ -241,3 +241,32 @@ def test_drawings_show_the_bonus_rows() -> None:
     assert text[2].startswith("RY") and "[ 4] [ 5]" in text[2] and "< 8>" in text[2]
     assert text[5].startswith("GB") and "[11]" in text[5]
     assert text[-1] == "plan -/ry8: mark bonus RY 8 with white + red or yellow"
+
+
+_JUNK = st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=6) | st.lists(
+    st.integers(-1, 14) | st.text(max_size=3), max_size=4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="rygbp0123456789:,/-| ", max_size=40), _JUNK, _JUNK, _JUNK)
+def test_fuzz_the_new_parsers_only_typed_errors(text: str, a: object, b: object,
+                                                c: object) -> None:
+    """Sheet text with ry:/gb: parts, marks ry5, their JSON forms, BonusMark.of and
+    sheet_with_bonus: a value or a QwixxError, never another exception."""
+    from qwixx_math.big_points import parse_bonus_mark, sheet_with_bonus
+    from qwixx_math.errors import QwixxError
+
+    base = parse_sheet("big-points|r:2,3/g:12")
+    calls = [lambda: parse_sheet("big-points|" + text), lambda: parse_mark(text),
+             lambda: parse_bonus_mark(text), lambda: mark_from_json({"bonus_row": a, "number": b}),
+             lambda: sheet_from_json({"layout": "big-points", "bonus_rows": {"ry": a, "gb": b}}),
+             lambda: sheet_from_json({"layout": "big-points", "bonus_rows": c}),
+             lambda: BonusMark.of(a, b),  # type: ignore[arg-type]
+             lambda: sheet_with_bonus(base, a, b),  # type: ignore[arg-type]
+             lambda: Ruleset(1, bp_lock_marks=a),  # type: ignore[arg-type]
+             lambda: Ruleset.from_json({"bp_colour_trigger": a, "bp_lock_marks": b})]
+    for call in calls:
+        try:
+            call()
+        except QwixxError as exc:
+            assert str(exc)

@@ -343,7 +343,7 @@ class Variant:
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
             if not (sheet.has_doubles or sheet.steps or sheet.exchange or sheet.chain
-                    or sheet.second_crosses or sheet.bar) \
+                    or sheet.second_crosses or sheet.bar or sheet.bonus_rows) \
                     and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         if self.sheet.faces != 6 or self.sheet.lock_cells != 1:
