@@ -270,3 +270,12 @@ def test_fuzz_the_new_parsers_only_typed_errors(text: str, a: object, b: object,
             call()
         except QwixxError as exc:
             assert str(exc)
+
+
+def test_an_action2_state_with_an_action1_bonus_cross_round_trips() -> None:
+    sarah = parse_sheet("big-points|r:2,5/y:3/ry:3")
+    rolled = GameState(Ruleset(2), (sarah, sarah)).with_roll(
+        parse_roll("w:2,3/r:3/y:3/g:1/b:1"))
+    after = rolled.with_action1([BonusMark.of("ry", 5), None])
+    assert after.phase is Phase.ACTION2
+    assert GameState.from_json(json.loads(json.dumps(after.to_json()))) == after
