@@ -8,7 +8,8 @@ skips the fewest numbers of its row, if it skips at most one (any number at all 
 the sheet layout the new_game message describes (the official sheet if it names none).
 On Qwixx Longo it knows the two lock numbers of each row and, with lucky numbers, takes a
 lucky cross ("*y10"; "r13+*y10" after its white-sum mark under lucky_mode additional)
-like any mark that skips nothing.
+like any mark that skips nothing.  On Qwixx Big Points it also crosses the bonus rows
+("ry5", "gb8": a cell beside an earlier cross of its column, left to right, BP1-BP4).
 """
 
 import json
@@ -67,11 +68,30 @@ def after(sheet, mark):
     return {**sheet, colour: [*sheet.get(colour, []), int(mark[1:])]}
 
 
+def bonus(sheet, layout, sums):
+    """(bonus cells skipped, mark) of each bonus cross (Big Points, BP1-BP4); sums(colour)
+    lists the numbers a cross may show beside a crossed cell of that colour's row."""
+    found = []
+    for name, (a, b) in (("ry", ("red", "yellow")), ("gb", ("green", "blue"))):
+        numbers = UP if name == "ry" else DOWN
+        done = [numbers.index(n) for n in sheet.get("bonus_rows", {}).get(name, [])]
+        start = max(done) + 1 if done else 0  # each bonus row left to right (BP4)
+        for p in range(start, 11):
+            n = numbers[p]
+            crossed = [c for c in (a, b) if n in sheet.get(c, [])]  # the column's cells (BP1)
+            if any(n in sums(c, crossed) for c in (a, b)):
+                found.append((p - start, f"{name}{n}"))
+    return found
+
+
 def legal(kind, seat, state, layout=OFFICIAL):
     """(numbers skipped, mark) of each legal mark of this action."""
     (w1, w2), roll = state["roll"]["white"], state["roll"]
     if kind == "action1":  # the white sum, in any cell (R5), or a lucky cross (LG3, LG4)
         plain = marks(state, seat, lambda c: [w1 + w2], layout)
+        if layout.get("bonus_rows"):  # the white sum in a bonus cell (BP2)
+            plain = sorted(plain + bonus(state["sheets"][seat], layout,
+                                         lambda c, crossed: [w1 + w2] if crossed else []))
         if w1 + w2 not in layout.get("lucky", ()):
             return plain
         sheet = state["sheets"][seat]
@@ -82,8 +102,16 @@ def legal(kind, seat, state, layout=OFFICIAL):
         return sorted(found)
     # white + a colour die still in play, in a cell of that colour (R6); a colour closed
     # in this turn's action 1 has left play, though the roll still shows its die (R9)
-    return marks(state, seat, lambda c: [w1 + roll[c], w2 + roll[c]]
-                 if roll.get(c) and c not in state["closed"] else [], layout)
+    def made(c):
+        return [w1 + roll[c], w2 + roll[c]] if roll.get(c) and c not in state["closed"] else []
+
+    found = marks(state, seat, made, layout)
+    if layout.get("bonus_rows"):  # white + a die of the row's colours (BP3)
+        either = layout.get("bonus_trigger") == "either_adjacent"
+        found += bonus(state["sheets"][seat], layout,
+                       lambda c, crossed: made(c) if c in crossed or (either and crossed)
+                       else [])
+    return sorted(found)
 
 
 def choose(kind, seat, state, layout=OFFICIAL):

@@ -233,6 +233,7 @@ def key_space(layout: SheetLayout = OFFICIAL) -> int:
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
     layout.check_no_chain("a sheet key")
     layout.check_no_second_crosses("sheet keys")
+    layout.check_no_bonus_rows("sheet keys")
     if uses_row_codes(layout):
         return int(row_codes(layout).size ** layout.rows * (layout.penalty_boxes + 1))
     space = layout.penalty_boxes + 1
@@ -301,6 +302,7 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
         sheet.layout.check_no_chain("table_index (the policies' table look-up)")
         sheet.layout.check_six_faces("table_index (the policies' table look-up)")
         sheet.layout.check_no_bonus("table_index (the policies' table look-up)")
+        sheet.layout.check_no_bonus_rows("table_index (the policies' table look-up)")
     if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):
         raise ParseError(f"closed_mask is a whole number 0..{(1 << len(locks)) - 1}, "
                          f"not {closed_mask!r}")
@@ -333,6 +335,7 @@ def sheet_key(sheet: Sheet, closed: Iterable[Colour] = ()) -> int:
     layout = sheet.layout
     layout.check_no_chain("a sheet key")
     layout.check_no_second_crosses("sheet keys")
+    layout.check_no_bonus_rows("sheet keys")
     if uses_row_codes(layout):
         space = row_codes(layout)
         k = 0
@@ -555,7 +558,7 @@ class RowCodes:
 def uses_row_codes(layout: SheetLayout) -> bool:
     """Whether ``layout``'s rows have per-layout codes (:func:`row_codes`): a sheet with
     double cells (DB1), with two lock numbers per row (LG2) or of 8-sided dice (LG1)."""
-    if not isinstance(layout, SheetLayout):
+    if not isinstance(layout, SheetLayout):  # the API fuzz found an AttributeError
         raise ParseError(f"layout must be a SheetLayout, not {layout!r}")
     return layout.has_doubles or layout.lock_cells != 1 or layout.faces != 6
 

@@ -85,11 +85,14 @@ from .parsing import shown, spelling_hint
 
 __all__ = [
     "BAR_FIELDS",
+    "BIG_POINTS",
     "BONUS_A",
     "BONUS_A_BAR",
     "BONUS_A_BOXED",
     "BONUS_B",
     "BONUS_B_SYMBOLS",
+    "BONUS_ROW_CELLS",
+    "BP_SCORE_CAP",
     "CONNECTED_CHAIN",
     "CONNECTED_STEPS",
     "CONNECTED_STEPS_S21",
@@ -130,6 +133,11 @@ BAR_FIELDS = 12
 #: The five symbols of Qwixx Bonus, pad B, in the order of :attr:`SheetLayout.symbols`
 #: (VARIANTS.md §3.1; S2's names for the printed icons).
 SYMBOL_NAMES = ("circle", "diamond", "square", "octagon", "star")
+#: The official rows' numbers (R2), beside which Big Points' bonus rows stand (BP1).
+_OFFICIAL_NUMBERS = (tuple(range(2, 13)),) * 2 + (tuple(range(12, 1, -1)),) * 2
+#: Qwixx Big Points: the cells of a bonus row (BP1) and the most crosses a row scores (BP9).
+BONUS_ROW_CELLS = 11
+BP_SCORE_CAP = 15
 
 
 class Confidence(enum.Enum):
@@ -203,6 +211,9 @@ class SheetLayout:
     #: order of :data:`SYMBOL_NAMES` (circle, diamond, square, octagon, star); ``()`` = none
     #: (BB1).
     symbols: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
+    #: Qwixx Big Points (BP1): two bonus rows of 11 cells, RY between red and yellow (2..12)
+    #: and GB between green and blue (12..2); ``False`` = none.
+    bonus_rows: bool = False
     _position: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _a2: dict[tuple[Colour, int], tuple[Colour, ...]] = field(
         init=False, repr=False, compare=False)
@@ -297,6 +308,7 @@ class SheetLayout:
                              "steps, an X-Change track, chain pairs or a bonus bar", rule="DA1")
         self._check_bonus(locks)
         self._check_symbols(locks)
+        self._check_bonus_rows()
         if not isinstance(self.confidence, Confidence):
             raise ParseError(f"layout {self.name}: confidence must be a Confidence, not "
                              f"{self.confidence!r}")
@@ -324,7 +336,7 @@ class SheetLayout:
                                                 self.weights, self.steps, self.exchange,
                                                 self.faces, self.lock_cells, self.chain,
                                                 self.lucky, self.second_crosses, self.boxed,
-                                                self.bar, self.symbols)))
+                                                self.bar, self.symbols, self.bonus_rows)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -343,6 +355,32 @@ class SheetLayout:
         if self.faces != 8:
             raise ParseError(f"layout {self.name}: lucky numbers belong to a layout of 8-sided "
                              "dice (Qwixx Longo)", rule="LG3")
+
+    def _check_bonus_rows(self) -> None:
+        """``bonus_rows`` is a bool, and True only on the official rows of six-sided dice
+        without any other variant's cells (BP1: a bonus cell sits between the cells of one
+        column of two adjacent rows, red/yellow and green/blue)."""
+        if not isinstance(self.bonus_rows, bool):
+            raise ParseError(f"layout {self.name}: bonus_rows must be true or false, not "
+                             f"{self.bonus_rows!r}", rule="BP1")
+        if self.bonus_rows and (
+                self.numbers != _OFFICIAL_NUMBERS or self.has_doubles or self.steps
+                or self.exchange or self.chain or self.bar or self.second_crosses
+                or self.symbols or self.faces != 6 or self.lock_cells != 1):
+            raise ParseError(f"layout {self.name}: bonus rows (Big Points) only beside the "
+                             "official rows (red, yellow 2..12, green, blue 12..2) of single "
+                             "cells and six-sided dice, without steps, an X-Change track, "
+                             "chain pairs, second crosses, a bonus bar or symbols",
+                             rule="BP1")
+
+    def check_no_bonus_rows(self, what: str) -> None:
+        """Raise ParseError naming BP1 if this layout has Big Points bonus rows, whose
+        per-column eligibility ``what`` (the exact solver, the keys, the row Markov chain,
+        the policies) does not handle (VARIANTS.md §1.5: about 1.5e15 states)."""
+        if self.bonus_rows:
+            raise ParseError(f"{what} does not handle Big Points bonus rows (their per-column "
+                             f"eligibility: about 1.5e15 states, VARIANTS.md §1.5) (layout "
+                             f"{self.name})", rule="BP1")
 
     def with_lucky(self, lucky: Sequence[int]) -> SheetLayout:
         """This layout with the lucky numbers ``lucky`` (two numbers, or none; LG3), named
@@ -828,8 +866,10 @@ class SheetLayout:
 
     @property
     def score_cap(self) -> int | None:
-        """The most crosses a row scores (16 on Double A, DA7: T(min(crosses, 16))), or
-        None where every cross scores."""
+        """The most crosses a row scores (16 on Double A, DA7: T(min(crosses, 16)); 15 on
+        Big Points, BP9), or None where every cross scores."""
+        if self.bonus_rows:
+            return BP_SCORE_CAP
         return DA_SCORE_CAP if self.second_crosses else None
 
     @property
@@ -838,6 +878,8 @@ class SheetLayout:
         16 on Double B, DB3; 22 on Double A, DA7, which scores at most 16)."""
         if self.second_crosses:
             return max(2 * len(w) for w in self.weights)
+        if self.bonus_rows:  # a row's 11 numbers, its lock and its bonus row's 11 cells
+            return max(sum(w) + 1 + BONUS_ROW_CELLS for w in self.weights)
         return max(sum(w) - self.lock_cells + 2 for w in self.weights)
 
     @property
@@ -867,7 +909,7 @@ class SheetLayout:
                 + (f"-s{steps}" if steps else "") + (f"-x{exchange}" if exchange else "")
                 + (f"-c{chain}" if chain else "") + (f"-b{bonus}" if self.bar else "")
                 + (f"-o{symbols}" if symbols else "")
-                + ("-d" if self.second_crosses else ""))
+                + ("-d" if self.second_crosses else "") + ("-bp" if self.bonus_rows else ""))
 
     def shows(self, row: Colour | str, number: int) -> bool:
         """Whether ``row`` (a lock colour the layout has) prints ``number``."""
@@ -923,7 +965,7 @@ class SheetLayout:
                            weights=tuple(weights) if doubled else (), steps=steps,
                            exchange=exchange, chain=_key_chain(match.group(7) or ""),
                            second_crosses=match.group(11) is not None, boxed=boxed, bar=bar,
-                           symbols=symbols)
+                           symbols=symbols, bonus_rows=match.group(12) is not None)
 
     @classmethod
     def of_rows(cls, name: str, rows: Sequence[Sequence[tuple[int, Colour]]], *,
@@ -938,8 +980,8 @@ class SheetLayout:
                 second_crosses: bool = False,
                 boxed: tuple[tuple[int, int], ...] = (),
                 bar: tuple[Colour, ...] = (),
-                symbols: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
-                ) -> SheetLayout:
+                symbols: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (),
+                bonus_rows: bool = False) -> SheetLayout:
         """A layout from each row's cells as ``(number, colour)`` pairs, left to right
         (``weights``: the crosses of each cell, ``steps`` the step cells, ``exchange`` the
         X-Change fields, see :class:`SheetLayout`)."""
@@ -958,7 +1000,8 @@ class SheetLayout:
         return cls(name, tuple(numbers), tuple(colours),
                    lock_threshold, penalty_boxes, closed_rows_to_end, weights, steps,
                    exchange, confidence, source, faces, lock_cells, chain=chain,
-                   second_crosses=second_crosses, boxed=boxed, bar=bar, symbols=symbols)
+                   second_crosses=second_crosses, boxed=boxed, bar=bar, symbols=symbols,
+                   bonus_rows=bonus_rows)
 
     @classmethod
     def plain(cls, name: str, directions: str, row_length: int = 11, *,
@@ -1024,6 +1067,8 @@ class SheetLayout:
         if self.symbols:
             out["symbols"] = {name: [[self.locks[r].value, p] for r, p in pair]
                               for name, pair in zip(SYMBOL_NAMES, self.symbols, strict=True)}
+        if self.bonus_rows:
+            out["bonus_rows"] = True
         return out
 
     @classmethod
@@ -1077,6 +1122,10 @@ class SheetLayout:
         second = data.get("second_crosses", False)
         if not isinstance(second, bool):
             raise ParseError(f"layout field 'second_crosses': true or false, not {shown(second)}")
+        bonus_rows = data.get("bonus_rows", False)
+        if not isinstance(bonus_rows, bool):
+            raise ParseError(f"layout field 'bonus_rows': true or false, not {shown(bonus_rows)}",
+                             rule="BP1")
         try:
             if ints["faces"] not in FACES:
                 raise ParseError(f"layout field 'faces': 6 or 8 (8: Qwixx Longo), not "
@@ -1085,7 +1134,7 @@ class SheetLayout:
                                  steps=steps, exchange=exchange, chain=chain,
                                  boxed=boxed, bar=bar, symbols=symbols,
                                  confidence=Confidence(confidence), source=source,
-                                 second_crosses=second, **ints)
+                                 second_crosses=second, bonus_rows=bonus_rows, **ints)
             if "lucky" in data:
                 layout = replace(layout, lucky=tuple(
                     _json_int_list(data["lucky"], "lucky", 2, 2 * max(FACES))))
@@ -1103,7 +1152,7 @@ class SheetLayout:
 
 _JSON_FIELDS = ("name", "confidence", "source", "rows", "lock_threshold", "penalty_boxes",
                 "closed_rows_to_end", "steps", "exchange", "faces", "lock_cells", "chain",
-                "lucky", "second_crosses", "boxed", "bar", "symbols")
+                "lucky", "second_crosses", "boxed", "bar", "symbols", "bonus_rows")
 _ROW_FIELDS = ("numbers", "colours", "weights")
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 #: The largest layout file read (a layout is about 1 KB of JSON).
@@ -1242,7 +1291,7 @@ _KEY = re.compile(
     r"(?:-x((?:[2-9a-c]{2}){1,11}))?"
     r"(?:-c((?:[0-3][0-9a]){2,44}))?"
     r"(?:-b((?:[0-3][0-9a]){1,44})\.([rygb]{12}))?"
-    r"(?:-o((?:[0-3][0-9a]){10}))?(-d)?")
+    r"(?:-o((?:[0-3][0-9a]){10}))?(-d)?(-bp)?")
 
 
 def _json_bonus(boxed: object, bar: object, locks: Sequence[Colour], lengths: Sequence[int]
@@ -1505,12 +1554,21 @@ BONUS_B = SheetLayout(
     source="VARIANTS.md §3.1: colour rows as R2; the symbol cells and the symbol-to-reward "
            "pairing checked from one source only (S2, which claims the official sheet), not "
            "corroborated")
+#: Qwixx Big Points (VARIANTS.md §1): the official rows and two bonus rows of 11 cells, RY
+#: between red and yellow (2..12) and GB between green and blue (12..2) (BP1-BP9); rows
+#: score T(min(own crosses + bonus row crosses, 15)) (BP9).
+BIG_POINTS = SheetLayout(
+    "big-points", OFFICIAL.numbers, OFFICIAL.colours, bonus_rows=True,
+    confidence=Confidence.STATED,
+    source="VARIANTS.md §1.1: colour rows as R2 (S7); bonus rows RY 2..12 and GB 12..2 "
+           "between the rows they join, no lock (stated, S7; S2, S5 agree); score table to "
+           "15 crosses (S7; S2/S3, S5)")
 
 #: The published layouts by name (``--layout official|mixx-a|mixx-b|double-b|...``).
 LAYOUTS: dict[str, SheetLayout] = {
     la.name: la for la in (OFFICIAL, MIXX_A, MIXX_B, DOUBLE_B, DOUBLE_B_ALT, DOUBLE_A,
                            CONNECTED_STEPS, *_CONNECTED_MORE, CONNECTED_STEPS_S21, LONGO,
-                           CONNECTED_CHAIN, X_CHANGE, BONUS_A, BONUS_B)}
+                           CONNECTED_CHAIN, X_CHANGE, BONUS_A, BONUS_B, BIG_POINTS)}
 
 
 def read_layout_file(path: str | Path) -> SheetLayout:
@@ -1537,7 +1595,8 @@ def layout_named(name: str | SheetLayout) -> SheetLayout:
     """The published layout called ``name`` (``official``, ``mixx-a``, ``mixx-b``,
     ``double-b``, ``double-b-alt``, ``double-a``, ``connected-steps``, ``connected-steps-2``
     to ``-5``, ``connected-steps-s21``, ``longo``, ``connected-chain``, ``x-change``,
-    ``bonus-a``, ``bonus-b``), or the layout a spelled-out :attr:`SheetLayout.key` describes."""
+    ``bonus-a``, ``bonus-b``, ``big-points``), or the layout a spelled-out
+    :attr:`SheetLayout.key` describes."""
     if isinstance(name, SheetLayout):
         return name
     if not isinstance(name, str):

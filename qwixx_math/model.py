@@ -16,7 +16,14 @@ from typing import ClassVar
 
 from .colours import COLOUR_NAMES, COLOURS, Colour, as_colour  # noqa: F401
 from .errors import InvalidStateError, ParseError
-from .layouts import DA_SCORE_CAP, FACES, MAX_EXCHANGE_FIELDS, OFFICIAL, SheetLayout
+from .layouts import (
+    BP_SCORE_CAP,
+    DA_SCORE_CAP,
+    FACES,
+    MAX_EXCHANGE_FIELDS,
+    OFFICIAL,
+    SheetLayout,
+)
 
 __all__ = [
     "COLOURS",
@@ -291,6 +298,9 @@ class Sheet:
     #: (§2.5's next-field index alone cannot tell a record's taken field from a void one).
     bar_taken: int = 0
     bar_void: int = 0
+    #: Qwixx Big Points (BP1, BP4): the crossed cells of the bonus rows RY and GB, as masks of
+    #: columns (bit ``i`` = column ``i``, left to right); (0, 0) on a sheet without them.
+    bonus_rows: tuple[int, int] = (0, 0)
 
     EMPTY: ClassVar[Sheet]
 
@@ -338,6 +348,10 @@ class Sheet:
             from .bonus import check_bar
 
             check_bar(self)
+        if self.bonus_rows != (0, 0) or layout.bonus_rows:
+            from .big_points import check_bonus_rows
+
+            check_bonus_rows(self)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -417,7 +431,7 @@ class Sheet:
     def unchecked(cls, masks: tuple[int, int, int, int], penalties: int,
                   layout: SheetLayout = OFFICIAL, used_fields: tuple[int, ...] = (),
                   seconds: tuple[int, int, int, int] = (0, 0, 0, 0), bar_taken: int = 0,
-                  bar_void: int = 0) -> Sheet:
+                  bar_void: int = 0, bonus_rows: tuple[int, int] = (0, 0)) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
         sheet = object.__new__(cls)
         object.__setattr__(sheet, "masks", masks)
@@ -427,6 +441,7 @@ class Sheet:
         object.__setattr__(sheet, "seconds", seconds)
         object.__setattr__(sheet, "bar_taken", bar_taken)
         object.__setattr__(sheet, "bar_void", bar_void)
+        object.__setattr__(sheet, "bonus_rows", bonus_rows)
         return sheet
 
 
@@ -480,6 +495,9 @@ class Sheet:
         ci = as_colour(colour).index
         if self.layout.second_crosses:
             return _TRIANGLE[min(self.count(colour), DA_SCORE_CAP)]  # DA7
+        if self.layout.bonus_rows:  # BP9: the row's crosses and its bonus row's, at most 15
+            extra = self.bonus_rows[ci // 2].bit_count()
+            return _TRIANGLE[min(self.count(colour) + extra, BP_SCORE_CAP)]
         return _TRIANGLE[self.layout.count[ci][self.masks[ci]]]
 
     @property
@@ -492,7 +510,7 @@ class Sheet:
             from .bonus_b import score
 
             return score(self)
-        if layout.second_crosses:  # DA7: T(min(crosses, 16)), second crosses counted
+        if layout.second_crosses or layout.bonus_rows:  # DA7, BP9: capped, extra crosses
             return (sum(self.row_score(c) for c in layout.locks)
                     - PENALTY_POINTS * self.penalties)
         c = layout.count
@@ -597,7 +615,8 @@ class Sheet:
         s = list(self.seconds)
         s[row] |= 1 << position
         return Sheet.unchecked(self.masks, self.penalties, self.layout, self.used_fields,
-                               (s[0], s[1], s[2], s[3]), self.bar_taken, self.bar_void)
+                               (s[0], s[1], s[2], s[3]), self.bar_taken, self.bar_void,
+                               self.bonus_rows)
 
     def allows(self, colour: Colour | str, number: int) -> bool:
         """Whether R7 and R8 allow ``number`` in ``colour``'s row (whether the colour is
@@ -662,7 +681,8 @@ class Sheet:
             if partner is not None:
                 m[partner[0]] |= 1 << partner[1]
         return Sheet.unchecked((m[0], m[1], m[2], m[3]), self.penalties, self.layout,
-                               self.used_fields, self.seconds, self.bar_taken, self.bar_void)
+                               self.used_fields, self.seconds, self.bar_taken, self.bar_void,
+                               self.bonus_rows)
 
     def with_field(self, field: int) -> Sheet:
         """This sheet with X-Change field ``field`` used, checked against the track only
@@ -670,7 +690,7 @@ class Sheet:
         used = (*self.used_fields, field)
         _check_used_fields(used, self.layout)
         return Sheet.unchecked(self.masks, self.penalties, self.layout, used, self.seconds,
-                               self.bar_taken, self.bar_void)
+                               self.bar_taken, self.bar_void, self.bonus_rows)
 
 
     def with_penalty(self) -> Sheet:
@@ -683,7 +703,7 @@ class Sheet:
             raise IllegalMoveError(
                 "R13", f"all {boxes} penalty boxes are crossed ({format_sheet(self)})")
         return Sheet.unchecked(self.masks, self.penalties + 1, self.layout, self.used_fields,
-                               self.seconds, self.bar_taken, self.bar_void)
+                               self.seconds, self.bar_taken, self.bar_void, self.bonus_rows)
 
     # -- notation -----------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -999,6 +1019,9 @@ class TurnPlan:
         if self.action2 is not None:
             a2 = self.action2
             die = _require_layout(layout).cell[a2.colour.index][a2.number] or a2.colour
+            dice = die.value
+            if a2.describe().startswith("bonus "):  # Big Points: either row's die (BP3)
+                dice = f"{die.value} or {COLOURS[die.index + 1].value}"
             parts.append(f"{'then ' if parts else ''}mark {a2.describe()} "
-                         f"with white + {die.value}")
+                         f"with white + {dice}")
         return ", ".join(parts)

@@ -36,6 +36,13 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .big_points import (
+    BONUS_ROW_NAMES,
+    BonusMark,
+    bonus_numbers,
+    parse_bonus_mark,
+    sheet_with_bonus,
+)
 from .errors import InvalidStateError, ParseError
 from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import COLOURS, Colour, LuckyMark, Mark, Roll, Sheet, TurnPlan
@@ -161,6 +168,9 @@ def format_sheet(sheet: Sheet) -> str:
     parts.append(f"p:{sheet.penalties}")
     if layout.bar:
         parts.append(f"bar:{format_bar(sheet)}")
+    if layout.bonus_rows:  # Big Points: the bonus rows RY, GB (BP1)
+        parts.extend(f"{name}:{','.join(str(n) for n in bonus_numbers(sheet, k)) or '-'}"
+                     for k, name in enumerate(BONUS_ROW_NAMES))
     text = "/".join(parts)
     return text if layout.is_official else f"{layout.key}|{text}"
 
@@ -206,8 +216,19 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
     penalties: int | None = None
     used: list[int] | None = None
     bar: tuple[int, int] | None = None
+    bonus: dict[str, list[int]] = {}
     for key, body, offset in _segments(body_text, SHEET_EXAMPLE):
         offset += start
+        if key in BONUS_ROW_NAMES:  # Big Points: ry:4,5,8 / gb:11,8 (BP1)
+            if key in bonus:
+                raise ParseError(f"the bonus row {key} is given twice", text, offset)
+            if not layout.bonus_rows:
+                raise ParseError(f"layout {layout.name} has no bonus rows, so no '{key}:' "
+                                 "part", text, offset, rule="BP1")
+            items = [t.strip(_SPACE) for t in body.split(",")]
+            bonus[key] = [] if items == ["-"] else [
+                _int(item, text, offset, f"a bonus {key} number (2 to 12)") for item in items]
+            continue
         if key == "bar":
             if bar is not None:
                 raise ParseError("the bonus bar given twice", text, offset)
@@ -258,8 +279,11 @@ def parse_sheet(text: str, layout: SheetLayout | str | None = None) -> Sheet:
                 pos += len(item) + 1
         rows[colour] = numbers
     _check_locks(rows, locks, layout)
-    return Sheet.from_marks(rows, penalties if penalties is not None else 0, layout,
-                            used or (), seconds, *(bar or (0, 0)))
+    sheet = Sheet.from_marks(rows, penalties if penalties is not None else 0, layout,
+                             used or (), seconds, *(bar or (0, 0)))
+    if bonus:
+        return sheet_with_bonus(sheet, bonus.get("ry", ()), bonus.get("gb", ()))
+    return sheet
 
 
 def _used_fields_text(body: str, text: str, offset: int, layout: SheetLayout) -> list[int]:
@@ -357,6 +381,9 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
                           if sheet.seconds[c.index]}
     if layout.bar:
         out["bar"] = format_bar(sheet)
+    if layout.bonus_rows:  # Big Points (BP1): {"ry": [4, 5], "gb": [11]}
+        out["bonus_rows"] = {name: list(bonus_numbers(sheet, k))
+                             for k, name in enumerate(BONUS_ROW_NAMES)}
     return out
 
 
@@ -371,7 +398,7 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
     if not isinstance(data, dict):
         raise ParseError(f"a sheet must be a JSON object, not {type(data).__name__}")
     known = {c.value for c in COLOURS} | {"locks", "penalties", "layout", "exchange",
-                                          "seconds", "bar"}
+                                          "seconds", "bar", "bonus_rows"}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise ParseError(f"unknown sheet field(s): {', '.join(unknown)}")
@@ -421,8 +448,16 @@ def sheet_from_json(data: object, layout: SheetLayout | str | None = None) -> Sh
         raise ParseError(f"layout {lay.name} has no X-Change track, so sheet.exchange must "
                          "be empty", rule="XC1")
     bar = parse_bar(data["bar"], lay) if "bar" in data else (0, 0)
-    return Sheet.from_marks(rows, penalties, lay, used,
-                            _seconds_from_json(data.get("seconds", {}), lay), *bar)
+    sheet = Sheet.from_marks(rows, penalties, lay, used,
+                             _seconds_from_json(data.get("seconds", {}), lay), *bar)
+    if "bonus_rows" not in data:
+        return sheet
+    bonus = data["bonus_rows"]
+    if not isinstance(bonus, dict) or set(bonus) - set(BONUS_ROW_NAMES) or not all(
+            isinstance(v, list) and all(_is_int(n) for n in v) for v in bonus.values()):
+        raise ParseError('sheet.bonus_rows must be {"ry": [numbers], "gb": [numbers]}',
+                         rule="BP1")
+    return sheet_with_bonus(sheet, bonus.get("ry", []), bonus.get("gb", []))
 
 
 def _seconds_from_json(data: object, layout: SheetLayout) -> dict[Colour, list[int]]:
@@ -581,6 +616,9 @@ def parse_mark(text: str) -> Mark:
     text = _require_str(text, "a mark")
     if "*" in text:
         return parse_lucky_mark(text)
+    bonus = parse_bonus_mark(text.strip(_SPACE))  # Big Points: ry5, gb8 (BP1)
+    if bonus is not None:
+        return bonus
     exchange = _EXCHANGE.match(text)
     if exchange is not None:
         field = _int(exchange.group(2), text, exchange.start(2), "an X-Change field number")
@@ -674,6 +712,8 @@ def mark_to_json(mark: Mark | None) -> dict[str, Any] | None:
     cross (DA1) adds ``"second": true``."""
     if mark is not None:
         _require(mark, Mark, "a mark")
+        if isinstance(mark, BonusMark):  # Big Points (BP1)
+            return {"bonus_row": BONUS_ROW_NAMES[mark.row], "number": mark.number}
         if isinstance(mark, LuckyMark):
             out: dict[str, Any] = {"colour": mark.colour.value, "number": mark.number,
                                    "lucky": True}
@@ -701,6 +741,13 @@ def mark_from_json(data: object, top: int = 12) -> Mark | None:
         return _lucky_from_json(data, top)
     if isinstance(data, dict) and "field" in data:
         return _exchange_mark_from_json(data, top)
+    if isinstance(data, dict) and "bonus_row" in data:  # Big Points (BP1)
+        row, number = data["bonus_row"], data.get("number")
+        if set(data) != {"bonus_row", "number"} or row not in BONUS_ROW_NAMES \
+                or not isinstance(number, int) or isinstance(number, bool):
+            raise ParseError('a bonus cross is {"bonus_row": "ry" or "gb", "number": 2..12}',
+                             rule="BP1")
+        return BonusMark.of(str(row), number)
     if not isinstance(data, dict) or set(data) - {"second"} != {"colour", "number"}:
         raise ParseError('a mark must be null or {"colour": ..., "number": ...}')
     second = data.get("second", False)

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from . import big_points
+from .big_points import BonusMark
 from .bonus import check_voids, void_closed
 from .bonus import cross as bonus_cross
 from .bonus_b import cross as symbols_cross
@@ -263,6 +265,8 @@ class GameState:
                 raise InvalidStateError(
                     "R2", f"player {i}'s sheet is of layout {sheet.layout.name}, player 0's of "
                           f"{layout.name}: every player plays the same sheet")
+        if layout.bonus_rows:
+            big_points.check_lock_marks(layout, rs)  # BP5
         stray = self.closed - frozenset(layout.locks)
         if stray:
             raise InvalidStateError(
@@ -337,6 +341,14 @@ class GameState:
                 _check_lucky_on_sheet(self.sheets[i], i, mark, roll.white_sum)
                 mark = mark.first
             if mark is None:
+                continue
+            if isinstance(mark, BonusMark):  # a bonus cross of the white sum (BP2)
+                if mark.number != roll.white_sum or not (
+                        self.sheets[i].bonus_rows[mark.row] >> mark.column & 1):
+                    raise InvalidStateError(
+                        "BP2", f"player {i}'s action-1 bonus cross {mark} is not the white sum "
+                               f"{roll.white_sum} crossed on their sheet "
+                               f"{format_sheet(self.sheets[i])}")
                 continue
             if mark.field is not None:
                 if mark.field not in self.sheets[i].used_fields:
@@ -469,6 +481,9 @@ class GameState:
                     "R14", f"the game ended when player {ended_at}'s mark closed a second "
                            f"colour; player {i} may not mark {mark.describe()} "
                            "(end_check=sequential)", i)
+            if isinstance(mark, BonusMark):  # Big Points: a bonus cell of the white sum (BP2)
+                sheets[i] = self._bonus_cross1(i, sheets[i], mark, s)
+                continue
             lucky: LuckyMark | None = None
             if isinstance(mark, LuckyMark):  # Longo's lucky cross (LG3-LG5)
                 lucky = mark
@@ -531,6 +546,17 @@ class GameState:
         return self.after_action1(sheets, frozenset(closed) if closers or (
             layout.symbols and len(closed) > len(self.closed)) else self.closed,  # BB7
             tuple(choices))
+
+    def _bonus_cross1(self, i: int, sheet: Sheet, mark: BonusMark, white_sum: int) -> Sheet:
+        """Player ``i``'s ``sheet`` after the action-1 bonus cross ``mark`` (BP2: the white
+        sum; BP1, BP4 on the sheet as action 1 began)."""
+        if mark.number != white_sum:
+            raise self._illegal("BP2", f"action 1 crosses a bonus cell showing the white sum "
+                                       f"{white_sum}; player {i} chose {mark.describe()}", i)
+        reason = big_points.why_not_bonus(sheet, mark)
+        if reason is not None:
+            raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
+        return big_points.with_bonus(sheet, mark)
 
     def _lucky_cross(self, i: int, sheet: Sheet, lucky: LuckyMark, closed: set[Colour],
                      closers: dict[Colour, int]) -> Sheet:
@@ -620,6 +646,12 @@ class GameState:
             if isinstance(mark, LuckyMark):
                 raise self._illegal("LG3", f"a lucky cross ({mark}) is made in action 1 only; a "
                                            "white + colour sum never triggers it", a)
+            if isinstance(mark, BonusMark):  # Big Points (BP3): no close, no penalty (BP7)
+                reason = self._why_not_bonus_action2(mark)
+                if reason is not None:
+                    raise self._illegal(reason[0], reason[1], a)
+                sheets[a] = big_points.with_bonus(sheets[a], mark)
+                return self.end_turn(sheets, closed)
             reason = self._why_not_action2(mark)
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
@@ -761,6 +793,16 @@ class GameState:
         reason = self.sheets[self.active].why_not(colour, mark.number)
         return reason
 
+    def _why_not_bonus_action2(self, mark: BonusMark) -> tuple[str, str] | None:
+        """Why the active player may not take the bonus cross ``mark`` in action 2 (BP3,
+        BP1, BP4; a die of a colour closed in action 1 left play at once, R9, BP6), or
+        None."""
+        assert self.roll is not None
+        gone = (self.closed if self.ruleset.die_removal is DieRemoval.IMMEDIATE
+                else frozenset())
+        return big_points.why_not_bonus_action2(self.sheets[self.active], mark, self.roll,
+                                                gone, self.ruleset)
+
     def _why_not_second_action2(self, mark: Mark) -> tuple[str, str] | None:
         """Why the active player may not take the second cross ``mark`` in action 2 (its
         number already made by white + the row's die, R6): DA1, DA3 on the sheet, and
@@ -879,6 +921,8 @@ def _is_int(value: object) -> bool:
 def closes(layout: SheetLayout, mark: Mark) -> bool:
     """Whether ``mark`` is its row's last number on ``layout`` (R8), or one of its two lock
     numbers on Longo (LG2)."""
+    if isinstance(mark, BonusMark):  # a bonus row never closes (BP6, BP8)
+        return False
     if layout is OFFICIAL:
         return mark.closes
     return mark.crosses and not mark.second and layout.closes(mark.colour, mark.number)
@@ -995,6 +1039,8 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
                                plain)
     if layout.lucky:
         return plain + _lucky_action1(state.ruleset, sheet, closed, roll.white_sum, plain)
+    if layout.bonus_rows:  # Big Points: the bonus cells of the white sum after (BP2)
+        return plain + big_points.bonus_action1(sheet, roll.white_sum)
     return plain
 
 
@@ -1076,6 +1122,9 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     gone = state.closed if state.ruleset.die_removal is DieRemoval.IMMEDIATE else frozenset()
     if sheet.layout.second_crosses:
         return _da_action2(state, sheet, roll, gone)
+    if sheet.layout.bonus_rows:  # Big Points: the bonus crosses after (BP3)
+        return _layout_action2(sheet, roll, gone) + big_points.bonus_action2(
+            sheet, roll, gone, state.ruleset)
     if sheet.layout is not OFFICIAL:
         return _layout_action2(sheet, roll, gone)
     return tuple(_official_action2(masks, roll, gone))
@@ -1343,6 +1392,8 @@ def mark_key(layout: SheetLayout, mark: Mark | None) -> tuple[int, int, int]:
     blue) and left to right (on the official sheet, ``Mark.sort_key``'s order)."""
     if mark is None:
         return (0, 0, 0)
+    if isinstance(mark, BonusMark):  # after every colour cell: RY, then GB (BP1)
+        return (1, len(COLOURS) + 1 + mark.row, mark.column)
     if not mark.crosses:  # an X-Change field spent alone (XC4), after every cross
         return (1, len(COLOURS), mark.field or 0)
     return (1, mark.colour.index, layout.pos[mark.colour.index][mark.number])

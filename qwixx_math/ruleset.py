@@ -13,8 +13,8 @@ from typing import Any
 
 from .errors import ParseError
 
-__all__ = ["CircleCandidates", "DiamondOrder", "DieRemoval", "EndCheck", "LuckyCandidates",
-           "LuckyMode", "Ruleset", "ruleset_for"]
+__all__ = ["BonusTrigger", "CircleCandidates", "DiamondOrder", "DieRemoval", "EndCheck",
+           "LuckyCandidates", "LuckyMode", "Ruleset", "ruleset_for"]
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
@@ -80,6 +80,19 @@ class DiamondOrder(Enum):
     COLOUR_ORDER = "colour_order"
     #: The player orders them: not representable yet (a move names no order), refused (BB3).
     PLAYER_CHOICE = "player_choice"
+class BonusTrigger(Enum):
+    """Which white + colour sums may cross a Big Points bonus cell in action 2 (BP3, Option
+    ``bp_colour_trigger``)."""
+
+    #: Default: the die is one of the bonus row's two colours and the player has crossed
+    #: that colour's cell in the bonus cell's column.
+    SAME_COLOUR = "same_colour"
+    #: The die is one of the two colours and either of the column's two cells is crossed.
+    EITHER_ADJACENT = "either_adjacent"
+
+
+#: Qwixx Big Points, BP5: the crosses a colour row needs before its last number.
+BP_LOCK_MARKS = (5, 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +138,11 @@ class Ruleset:
     #: cannot name the order yet.
     bb_fewest_candidates: CircleCandidates = CircleCandidates.OPEN_WITH_NEXT_CELL
     bb_diamond_order: DiamondOrder = DiamondOrder.COLOUR_ORDER
+    #: Qwixx Big Points (BP3): which white + colour sums may cross a bonus cell in action 2.
+    bp_colour_trigger: BonusTrigger = BonusTrigger.SAME_COLOUR
+    #: Qwixx Big Points (BP5): the colour crosses a row needs before its last number (5, or
+    #: 6 read literally from S7); the sheet's layout must have this lock threshold.
+    bp_lock_marks: int = 5
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
@@ -170,6 +188,13 @@ class Ruleset:
             raise ParseError("bb_diamond_order=player_choice is not played: a move cannot name "
                              "the order of the diamond's crosses yet; only the default "
                              "colour_order (red, yellow, green, blue)", rule="BB3")
+        if not isinstance(self.bp_colour_trigger, BonusTrigger):
+            raise ParseError(f"Ruleset.bp_colour_trigger must be a BonusTrigger, not "
+                             f"{self.bp_colour_trigger!r}", rule="BP3")
+        if not isinstance(self.bp_lock_marks, int) or isinstance(self.bp_lock_marks, bool) \
+                or self.bp_lock_marks not in BP_LOCK_MARKS:
+            raise ParseError(f"Ruleset.bp_lock_marks must be 5 or 6, not "
+                             f"{self.bp_lock_marks!r}", rule="BP5")
 
     @property
     def is_official(self) -> bool:
@@ -201,6 +226,10 @@ class Ruleset:
             out["lg_lucky_candidates"] = self.lg_lucky_candidates.value
         if self.bb_fewest_candidates is not CircleCandidates.OPEN_WITH_NEXT_CELL:
             out["bb_fewest_candidates"] = self.bb_fewest_candidates.value
+        if self.bp_colour_trigger is not BonusTrigger.SAME_COLOUR:
+            out["bp_colour_trigger"] = self.bp_colour_trigger.value
+        if self.bp_lock_marks != BP_LOCK_MARKS[0]:
+            out["bp_lock_marks"] = self.bp_lock_marks
         return out
 
     @classmethod
@@ -211,7 +240,8 @@ class Ruleset:
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
                  "simultaneous_close", "cc_partner_moves_frontier", "da_scope",
                  "da_same_turn", *_XC_OPTIONS, "lg_lucky_mode", "lg_lucky_candidates",
-                 "bb_fewest_candidates", "bb_diamond_order"}
+                 "bb_fewest_candidates", "bb_diamond_order", "bp_colour_trigger",
+                 "bp_lock_marks"}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
@@ -237,6 +267,11 @@ class Ruleset:
         if "bb_diamond_order" in data:
             kwargs["bb_diamond_order"] = _enum(DiamondOrder, data["bb_diamond_order"],
                                                "bb_diamond_order")
+        if "bp_colour_trigger" in data:
+            kwargs["bp_colour_trigger"] = _enum(BonusTrigger, data["bp_colour_trigger"],
+                                                "bp_colour_trigger")
+        if "bp_lock_marks" in data:
+            kwargs["bp_lock_marks"] = data["bp_lock_marks"]
         return cls(**kwargs)
 
 
@@ -255,7 +290,8 @@ _XC_OPTIONS = ("xc_field_without_cross", "xc_in_action2")
 
 
 def _enum(kind: type[DieRemoval] | type[EndCheck] | type[LuckyMode] | type[LuckyCandidates]
-          | type[CircleCandidates] | type[DiamondOrder], value: object, name: str) -> Any:
+          | type[CircleCandidates] | type[DiamondOrder] | type[BonusTrigger],
+          value: object, name: str) -> Any:
     choices = [m.value for m in kind]
     if not isinstance(value, str) or value not in choices:
         raise ParseError(f"Ruleset.{name} must be one of {', '.join(choices)}, not {value!r}")

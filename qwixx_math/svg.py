@@ -51,9 +51,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from .big_points import BONUS_ROW_NAMES, BonusMark, bonus_number
 from .bonus_b import active_symbols
 from .errors import ParseError
-from .layouts import SYMBOL_NAMES
+from .layouts import BONUS_ROW_CELLS, SYMBOL_NAMES
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_bar, format_plan, format_roll, parse_plan, parse_roll
 
@@ -109,6 +110,11 @@ def _plan_arg(plan: TurnPlan | str | None, sheet: Sheet) -> TurnPlan | None:
         raise ParseError(f"plan must be a TurnPlan, its text ('r8/g9') or None, not {plan!r}")
     layout = sheet.layout
     for mark in plan.marks:
+        if isinstance(mark, BonusMark):  # Big Points: a bonus cell (BP1)
+            if not layout.bonus_rows:
+                raise ParseError(f"the plan crosses {mark.describe()}, but the {layout.name} "
+                                 "sheet has no bonus rows", rule="BP1")
+            continue
         if mark.field is not None and mark.field >= len(layout.exchange):
             raise ParseError(f"the plan uses X-Change field {mark.field}, which the "
                              f"{layout.name} sheet does not print", rule="XC1")
@@ -130,9 +136,84 @@ def _planned(plan: TurnPlan | None) -> dict[tuple[Colour, int], int]:
         return {}
     out: dict[tuple[Colour, int], int] = {}
     for action, mark in ((1, plan.action1), (2, plan.action2)):
-        if mark is not None:
+        if mark is not None and not isinstance(mark, BonusMark):
             out[(mark.colour, mark.number)] = action
     return out
+
+
+def _planned_bonus(plan: TurnPlan | None) -> dict[tuple[int, int], int]:
+    """(bonus row, column) -> the action (1 or 2) of the plan that crosses it (BP1)."""
+    if plan is None:
+        return {}
+    return {(m.row, m.column): action for action, m in ((1, plan.action1), (2, plan.action2))
+            if isinstance(m, BonusMark)}
+
+
+def _bonus_row_parts(sheet: Sheet, row: int, top: float, plan: TurnPlan | None
+                     ) -> tuple[list[str], float]:
+    """Big Points: the bonus row ``row`` (0 RY, 1 GB) drawn at height ``top`` as round
+    cells between the columns of the rows it joins (BP1): ``<g class="bonus-row">`` with a
+    ``<g class="bonus-cell">`` per cell (``data-number``, ``data-column``, ``data-marked``,
+    ``data-plan``)."""
+    planned = _planned_bonus(plan)
+    name = BONUS_ROW_NAMES[row]
+    mask = sheet.bonus_rows[row]
+    band_h = CELL + 2 * _PAD
+    band_w = _LABEL + 2 * _PAD + BONUS_ROW_CELLS * (CELL + _GAP)
+    out = [f'<g{_attrs(**{"class": "bonus-row"}, data_bonus_row=name)}>',
+           f'<rect x="{_MARGIN}" y="{top}" width="{band_w}" height="{band_h}" rx="8" '
+           f'fill="#eeeeee"/>',
+           _text(_MARGIN + 8, top + band_h / 2, name.upper(), 14, _INK, anchor="start",
+                 weight="bold")]
+    x = _MARGIN + _LABEL + _PAD
+    for column in range(BONUS_ROW_CELLS):
+        number = bonus_number(row, column)
+        marked = bool(mask >> column & 1)
+        action = planned.get((row, column))
+        cy = top + _PAD
+        out.append(f'<g{_attrs(**{"class": "bonus-cell"}, data_bonus_row=name)}'
+                   f'{_attrs(data_number=number, data_column=column)}'
+                   f'{_attrs(data_marked=str(marked).lower(), data_plan=action)}>')
+        out.append(f'<circle cx="{x + CELL / 2}" cy="{cy + CELL / 2}" r="{CELL / 2 - 1}" '
+                   f'fill="#ffffff" stroke="{_INK}" stroke-width="1.5"/>')
+        faded = _skipped(mask, column) and not (marked or action)
+        out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 16, _INK, weight="bold",
+                         opacity="0.35" if faded else None))
+        if marked:
+            out.append(_cross(x, cy, CELL))
+        if action is not None:
+            out.append(f'<circle class="plan" cx="{x + CELL / 2}" cy="{cy + CELL / 2}" '
+                       f'r="{CELL / 2 + 2}" fill="none" stroke="{_INK}" stroke-width="4" '
+                       'stroke-dasharray="7 3"/>')
+            out.append(_badge(x + CELL - 1, cy + 1, str(action)))
+        out.append("</g>")
+        x += CELL + _GAP
+    out.append("</g>")
+    return out, top + band_h + _ROW_GAP
+
+
+def _bonus_row_line(sheet: Sheet, row: int, plan: TurnPlan | None) -> str:
+    """Big Points: the text line of bonus row ``row`` (0 RY, 1 GB): ``[ 4]`` crossed,
+    ``< 5>`` planned, ``.`` passed over (BP4).
+
+    >>> from qwixx_math.notation import parse_sheet
+    >>> print(_bonus_row_line(parse_sheet("big-points|r:2,4/ry:4"), 0, None))
+    RY       .    .  [ 4]   5    6    7    8    9   10   11   12
+    """
+    planned = _planned_bonus(plan)
+    mask = sheet.bonus_rows[row]
+    cells = []
+    for column in range(BONUS_ROW_CELLS):
+        number = bonus_number(row, column)
+        if mask >> column & 1:
+            cells.append(f"[{number:>2}]")
+        elif (row, column) in planned:
+            cells.append(f"<{number:>2}>")
+        elif _skipped(mask, column):
+            cells.append(f" {'.':>2} ")
+        else:
+            cells.append(f" {number:>2} ")
+    return f"{BONUS_ROW_NAMES[row].upper():<7}{' '.join(cells)}".rstrip()
 
 
 def _skipped(mask: int, position: int) -> bool:
@@ -284,6 +365,9 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                          f"{sheet.row_score(row)}", 16, dark, anchor="start",
                          weight="bold", cls="row-score"))
         y += band_h + _ROW_GAP
+        if layout.bonus_rows and row.index in (0, 2):  # Big Points: RY, GB below (BP1)
+            bonus_parts, y = _bonus_row_parts(sheet, row.index // 2, y, plan)
+            out.extend(bonus_parts)
     out.extend(_chain_links(sheet, centres))
     if layout.exchange:  # Qwixx X-Change: the track under the rows
         track, y = _exchange_parts(sheet, y, plan)
@@ -586,6 +670,8 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
         points = sheet.row_score(row)
         lines.append(f"{row.value:<7}{' '.join(cells)}  {lock:<6} {points:>2} "
                      f"point{'' if points == 1 else 's'}{state}{note}")
+        if layout.bonus_rows and row.index in (0, 2):  # Big Points: RY, GB below (BP1)
+            lines.append(_bonus_row_line(sheet, row.index // 2, shown_plan))
     if layout.steps:
         lines.append(_steps_line(sheet))
     if layout.chain:

@@ -352,6 +352,18 @@ def test_example_bot_finds_exactly_the_lucky_crosses_under_the_options(ruleset: 
     assert sum(c.checked for c in checkers) > 100
 
 
+def test_example_bot_finds_exactly_the_bonus_crosses_either_adjacent() -> None:
+    """Big Points under bp_colour_trigger either_adjacent (BP3): the bot reads the Option off
+    the layout message and lists exactly the core's marks, bonus crosses included."""
+    from qwixx_math.ruleset import BonusTrigger
+
+    checkers = [_BotChecker(7), _BotChecker(8), _BotChecker(9)]
+    result = play_match(checkers, 6, 13, Ruleset(3, bp_colour_trigger=BonusTrigger.EITHER_ADJACENT),
+                        layout=LAYOUTS["big-points"])
+    assert result.faults == ()
+    assert sum(c.checked for c in checkers) > 100
+
+
 def test_example_bot_knows_a_colour_closed_in_action_1_leaves_play() -> None:
     """Mixx A: green closed in action 1 takes its die out at once (R9), so white + green
     may not mark a green cell of the yellow row in action 2 (a fault the bot once made)."""

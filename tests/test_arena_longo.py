@@ -191,9 +191,11 @@ def test_layout_message_announces_longo_and_nothing_new_elsewhere() -> None:
     plain = layout_to_json(LONGO, Ruleset(2))
     assert "lucky" not in plain and "lucky_mode" not in plain and plain["faces"] == 8
     for name, layout in LAYOUTS.items():  # the other pads: the fields they always had
-        if layout.faces == 6:
+        if layout.faces == 6:  # Big Points adds its bonus rows (BP1, BP3)
+            extra = {"bonus_rows", "bonus_trigger"} if layout.bonus_rows else set()
             assert set(layout_to_json(layout, Ruleset(2))) == {
-                "name", "rows", "lock_threshold", "penalty_boxes", "closed_rows_to_end"}, name
+                "name", "rows", "lock_threshold", "penalty_boxes", "closed_rows_to_end",
+                *extra}, name
 
 
 def _exec(*argv: str | Path) -> str:

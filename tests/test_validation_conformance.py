@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from qwixx_math.big_points import BonusMark
 from qwixx_math.errors import IllegalMoveError, ParseError
 from qwixx_math.layouts import SheetLayout
 from qwixx_math.model import COLOURS, LuckyMark, Mark
@@ -39,6 +40,10 @@ def _candidates(layout: SheetLayout, white_sum: int = 0) -> list[Mark]:
     """Every action-1 choice to try on ``layout``: the 44 marks, or on Qwixx Longo (LG1) the
     60 marks 2..16 and, with lucky numbers (LG3, LG4), every lucky cross alone or after a
     mark of the ``white_sum`` (a first cross of another number breaks R5)."""
+    if layout.bonus_rows:  # Big Points: every bonus cell, RY then GB, left to right (BP1)
+        return [*ALL_MARKS, *(BonusMark.of(row, n) for row, numbers
+                              in (("ry", range(2, 13)), ("gb", range(12, 1, -1)))
+                              for n in numbers)]
     if layout.faces == 6:
         return ALL_MARKS
     plain = [Mark(c, n) for c in COLOURS
@@ -89,7 +94,8 @@ def test_manifest_counts_hashes_and_coverage() -> None:
         assert entry["sha256"] == hashlib.sha256((CHECKED_IN / name).read_bytes()).hexdigest()
     # every rule id is exercised, and counted right
     for rule in (*(f"R{i}" for i in range(1, 19)), *(f"XC{i}" for i in range(1, 7)),
-                 *(f"DA{i}" for i in range(1, 8)), *(f"BA{i}" for i in range(1, 7))):
+                 *(f"DA{i}" for i in range(1, 8)), *(f"BA{i}" for i in range(1, 7)),
+                 *(f"BP{i}" for i in range(1, 10))):
         counts = manifest["rules"][rule]
         assert counts["legality"] + counts["transitions"] > 0, rule
         assert counts["legality"] == sum(
@@ -100,7 +106,8 @@ def test_manifest_counts_hashes_and_coverage() -> None:
         "xc_field_without_cross=true",  # Qwixx X-Change (XC4)
         "da_same_turn=false",  # Qwixx Double A (DA4)
         "lg_lucky_candidates=open_with_next_cell", "lg_lucky_mode=additional",
-        "bb_fewest_candidates=open_rows"}  # Qwixx Bonus B (BB2)
+        "bb_fewest_candidates=open_rows",  # Qwixx Bonus B (BB2)
+        "bp_colour_trigger=either_adjacent"}  # Qwixx Big Points (BP3)
     for rule in (f"BB{i}" for i in range(1, 10)):  # Qwixx Bonus B: every rule has a case
         counts = manifest["rules"][rule]
         assert counts["legality"] + counts["transitions"] > 0, rule
@@ -285,6 +292,9 @@ def _points(sheet: dict[str, Any], layout: str = "official") -> int:
         n += sum(1 for x in numbers if x in doubles.get(colour.value, ()))
         if layout == "double-a":  # second crosses count, scored up to 16 crosses (DA7)
             n = min(n + len(sheet.get("seconds", {}).get(colour.value, ())), 16)
+        if layout == "big-points":  # the bonus row's crosses count, up to 15 (BP9)
+            bonus = "ry" if colour.value in ("red", "yellow") else "gb"
+            n = min(n + len(sheet["bonus_rows"][bonus]), 15)
         total += n * (n + 1) // 2
         crossed += sum(1 for x in numbers if x in steps.get(colour.value, ()))
     return total + crossed * (crossed + 1) // 2 - 5 * sheet["penalties"]

@@ -108,7 +108,11 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
     (the dice's sides, 8 on Longo, LG1), ``lock_cells`` (the row's last numbers that
     each close it, 2 on Longo, LG2) and ``lucky`` (the sheet's lucky numbers, LG3) with,
     when ``ruleset`` is given, the Options ``lucky_mode`` (``instead`` or ``additional``,
-    LG4) and ``lucky_candidates`` (``open_rows`` or ``open_with_next_cell``, LG5).
+    LG4) and ``lucky_candidates`` (``open_rows`` or ``open_with_next_cell``, LG5);
+    ``bonus_rows`` (true on Big Points: the bonus rows RY and GB, BP1) with, when
+    ``ruleset`` is given, ``bonus_trigger`` (``same_colour`` or ``either_adjacent``, BP3).
+    A state's sheets then list their bonus crosses (``"bonus_rows": {"ry": [...], "gb":
+    [...]}``) and a reply may cross a bonus cell (``"ry5"``, ``"gb8"``).
 
     >>> from qwixx_math.layouts import DOUBLE_B, LONGO
     >>> row = layout_to_json(DOUBLE_B)["rows"][0]
@@ -138,6 +142,10 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
         if ruleset is not None:
             out["lucky_mode"] = ruleset.lg_lucky_mode.value
             out["lucky_candidates"] = ruleset.lg_lucky_candidates.value
+    if layout.bonus_rows:  # Big Points (BP1, BP3)
+        out["bonus_rows"] = True
+        if ruleset is not None:
+            out["bonus_trigger"] = ruleset.bp_colour_trigger.value
     return out
 
 

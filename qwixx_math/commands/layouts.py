@@ -59,6 +59,8 @@ def describe(layout: SheetLayout) -> str:
         extras.append(f"{layout.faces}-sided dice, rows of {max(map(len, layout.numbers))}")
     if layout.lock_cells != 1:
         extras.append(f"{layout.lock_cells} lock numbers at {layout.lock_threshold} crosses")
+    if layout.bonus_rows:  # Big Points (BP1)
+        extras.append("bonus rows RY and GB, rows score to 15 crosses")
     return ", ".join(extras) or "the official cells"
 
 

@@ -106,6 +106,7 @@ def _row(layout: SheetLayout, colour: Colour) -> _Row:
                          f"lucky numbers (layout {layout.name}); use the layout without them",
                          rule="LG3")
     layout.check_no_bonus("the row Markov chain")
+    layout.check_no_bonus_rows("the row Markov chain")
     i = layout.row_index(colour)
     numbers, cells = layout.numbers[i], layout.colours[i]
     size = layout.top_number + 1

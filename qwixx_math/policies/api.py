@@ -73,6 +73,7 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
     variant.sheet.check_no_chain("the policy engine")
     variant.sheet.check_no_second_crosses("the policy engine")
     variant.sheet.check_no_bonus("the policy engine")
+    variant.sheet.check_no_bonus_rows("the policy engine")
     return ruleset, variant
 
 

@@ -81,6 +81,7 @@ def geometry(variant: Variant) -> Geometry:
     variant.sheet.check_no_chain("the policy engine")
     variant.sheet.check_no_second_crosses("the policy engine")
     variant.sheet.check_no_bonus("the policy engine")
+    variant.sheet.check_no_bonus_rows("the policy engine")
     layout = Layout.of(variant)
     m = variant.rows
     length = variant.row_length

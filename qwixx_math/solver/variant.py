@@ -126,6 +126,7 @@ class Variant:
                              "cells on a sheet with double cells, 8-sided dice or two lock "
                              "numbers", rule="CS2")
         sheet.check_no_bonus("the exact solver")
+        sheet.check_no_bonus_rows("the exact solver")
         _check_no_lucky(sheet)
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
@@ -342,7 +343,7 @@ class Variant:
                     f"-p{self.penalty_boxes}-k{self.closed_rows_to_end}")
         for name, sheet in LAYOUTS.items():
             if not (sheet.has_doubles or sheet.steps or sheet.exchange or sheet.chain
-                    or sheet.second_crosses or sheet.bar or sheet.symbols) \
+                    or sheet.second_crosses or sheet.bar or sheet.symbols or sheet.bonus_rows) \
                     and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         if self.sheet.faces != 6 or self.sheet.lock_cells != 1:

@@ -45,6 +45,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..big_points import BonusMark
 from ..errors import IllegalMoveError, InvalidStateError, ParseError, QwixxError
 from ..layouts import MIXX_A, MIXX_B, OFFICIAL, SheetLayout, layout_named
 from ..model import COLOURS, MARKS, LuckyMark, Mark, Roll, Sheet
@@ -63,6 +64,8 @@ from ..record import random_game, replay, uniform_chooser
 from ..rules import GameState, Phase, closes, legal_action1, legal_action2, mark_key
 from ..ruleset import DieRemoval, EndCheck, Ruleset
 from .corpus_cases import (
+    HAND_BIG_POINTS_LEGALITY,
+    HAND_BIG_POINTS_TRANSITIONS,
     HAND_BONUS_A_LEGALITY,
     HAND_BONUS_A_TRANSITIONS,
     HAND_BONUS_B_LEGALITY,
@@ -113,9 +116,9 @@ RULE_IDS = (*(f"R{i}" for i in range(1, 19)), "DB1", "DB2", "DB3", "DB4", "CS1",
             "CC1", "CC2", "CC3", "CC4", "CC5", "CC7",
             *(f"XC{i}" for i in range(1, 7)), *(f"DA{i}" for i in range(1, 8)),
             "BA1", "BA2", "BA3", "BA4", "BA5", "BA6", "BA8", *(f"LG{i}" for i in range(1, 7)),
-            *(f"BB{i}" for i in range(1, 10)))
+            *(f"BB{i}" for i in range(1, 10)), *(f"BP{i}" for i in range(1, 10)))
 
-_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA|BA|LG|BB)\d+): ")
+_RULE_PREFIX = re.compile(r"((?:R|DB|XC|DA|BA|LG|BB|BP)\d+): ")
 _STEPS = ("roll", "action1", "action2")
 
 
@@ -135,7 +138,7 @@ def _rule_of(exc: Exception) -> str:
 
 
 def _marks_json(marks: Sequence[Mark], layout: SheetLayout = OFFICIAL) -> list[dict[str, Any]]:
-    if layout.faces != 6:  # Longo (LG1): numbers to 16, by the layout's positions
+    if layout.faces != 6 or layout.bonus_rows:  # Longo (LG1), Big Points: layout order
         ordered = sorted(marks, key=lambda m: (isinstance(m, LuckyMark), mark_key(layout, m),
                                                str(m)))
         return [m for m in (mark_to_json(x) for x in ordered) if m is not None]
@@ -154,6 +157,8 @@ def _legal_action1_moves(rolled: GameState, player: int,
         candidates.append(MARKS[colour.index][s])
         if seconds:
             candidates.append(Mark(colour, s, second=True))
+    if rolled.sheets[player].layout.bonus_rows:  # Big Points: the bonus cells (BP2)
+        candidates += [m for m in legal_action1(rolled, player) if isinstance(m, BonusMark)]
     if rolled.sheets[player].layout.lucky:
         candidates += [m for m in legal_action1(rolled, player) if isinstance(m, LuckyMark)]
     out = []
@@ -538,6 +543,8 @@ def corpus_files() -> dict[str, str]:
     # Qwixx Bonus A (VARIANTS.md §2)
     legality += [_hand_legality(s) for s in HAND_BONUS_A_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_BONUS_A_TRANSITIONS]
+    legality += [_hand_legality(s) for s in HAND_BIG_POINTS_LEGALITY]
+    transitions += [_hand_transition(s) for s in HAND_BIG_POINTS_TRANSITIONS]
     # Qwixx Longo last (VARIANTS.md §8)
     legality += [_hand_legality(s) for s in HAND_LONGO_LEGALITY]
     transitions += [_hand_transition(s) for s in HAND_LONGO_TRANSITIONS]

@@ -49,7 +49,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["HAND_BONUS_A_LEGALITY", "HAND_BONUS_A_TRANSITIONS", "HAND_BONUS_B_LEGALITY",
+__all__ = ["HAND_BIG_POINTS_LEGALITY", "HAND_BIG_POINTS_TRANSITIONS",
+           "HAND_BONUS_A_LEGALITY", "HAND_BONUS_A_TRANSITIONS", "HAND_BONUS_B_LEGALITY",
            "HAND_BONUS_B_TRANSITIONS", "HAND_CHAIN_LEGALITY",
            "HAND_CHAIN_TRANSITIONS", "HAND_DOUBLE_A_LEGALITY",
            "HAND_DOUBLE_A_TRANSITIONS", "HAND_DOUBLE_LEGALITY",
@@ -957,4 +958,70 @@ HAND_BONUS_B_TRANSITIONS: tuple[TransitionSpec, ...] = (
                    "two penalty boxes score 0", ("BB6", "BB8"), ("y:3/p:2", "-"),
                    "w:2,3/r:1/y:1/g:1/b:1", "g5,-", "-", ("y:3/g:5/p:2", "-"), (1 + 1, 0),
                    expect_active=1, layout=_BB),
+)
+
+_BP = "big-points"
+#: VARIANTS.md §1.3 example 3: Sarah holds red 2, 5, yellow 3 and RY3 (eligible via Y3).
+_BP_SARAH = "r:2,5/y:3/ry:3"
+#: Red closed (five crosses, then red 12); RY4 is eligible through red 4 (BP6).
+_BP_RED_SHUT = "r:2,3,4,5,6,12,lock"
+
+#: Qwixx Big Points (VARIANTS.md §1, rules BP1-BP9; bonus rows RY 2..12 between red and
+#: yellow, GB 12..2 between green and blue).  A bonus cross is ``ry5`` / ``gb8``.
+HAND_BIG_POINTS_LEGALITY: tuple[LegalitySpec, ...] = (
+    LegalitySpec("bp2-white-sum-bonus-cell", "Big Points, VARIANTS.md §1.3 example 3: white "
+                 "sum 5 crosses RY5 (eligible via red 5) instead of a colour cell",
+                 ("BP1", "BP2"), (_BP_SARAH, "-"), "w:2,3/r:3/y:3/g:1/b:1", "action1",
+                 "legal", action1="ry5,-", layout=_BP),
+    LegalitySpec("bp2-any-player", "Big Points: the other player crosses GB11 with the white "
+                 "sum (eligible via green 11)", ("BP1", "BP2"), ("-", "g:12,11/gb:12"),
+                 "w:5,6/r:1/y:1/g:1/b:1", "action1", "legal", action1="-,gb11", player=1,
+                 layout=_BP),
+    LegalitySpec("bp1-needs-an-adjacent-cross", "Big Points: neither red 3 nor yellow 3 is "
+                 "crossed, so RY3 is not eligible", ("BP1",), ("r:2", "-"),
+                 "w:1,2/r:1/y:1/g:1/b:1", "action1", "BP1", action1="ry3,-", layout=_BP),
+    LegalitySpec("bp2-not-the-white-sum", "Big Points: white sum 2 cannot cross RY5",
+                 ("BP2",), (_BP_SARAH, "-"), "w:1,1/r:1/y:1/g:1/b:1", "action1", "BP2",
+                 action1="ry5,-", layout=_BP),
+    LegalitySpec("bp4-skipped-bonus-cell-is-lost", "Big Points: RY6 is crossed, so RY5 left "
+                 "of it is lost", ("BP4",), ("r:2,5,6/y:3/ry:3,6", "-"),
+                 "w:2,3/r:1/y:1/g:1/b:1", "action1", "BP4", action1="ry5,-", layout=_BP),
+    LegalitySpec("bp3-same-colour-die", "Big Points: white 2 + red 3 = 5 crosses RY5 in "
+                 "action 2, red 5 being crossed (bp_colour_trigger same_colour)", ("BP3",),
+                 (_BP_SARAH, "-"), "w:2,6/r:3/y:6/g:1/b:1", "action2", "legal",
+                 action1="-,-", action2="ry5", layout=_BP),
+    LegalitySpec("bp3-other-colour-die", "Big Points: white 2 + yellow 3 = 5, but yellow 5 is "
+                 "not crossed (bp_colour_trigger same_colour)", ("BP3",), (_BP_SARAH, "-"),
+                 "w:2,6/r:6/y:3/g:1/b:1", "action2", "BP3", action1="-,-", action2="ry5",
+                 layout=_BP),
+    LegalitySpec("bp3-either-adjacent", "Big Points (bp_colour_trigger either_adjacent): "
+                 "white 2 + yellow 3 = 5 crosses RY5, red 5 being crossed", ("BP3",),
+                 (_BP_SARAH, "-"), "w:2,6/r:6/y:3/g:1/b:1", "action2", "legal",
+                 action1="-,-", action2="ry5", ruleset={"bp_colour_trigger": "either_adjacent"},
+                 layout=_BP),
+    LegalitySpec("bp6-closed-row-keeps-its-bonus-row", "Big Points: red is closed, RY4 (via "
+                 "red 4) is still crossed with the white sum", ("BP6",), (_BP_RED_SHUT, "-"),
+                 "w:2,2/y:1/g:1/b:1", "action1", "legal", action1="ry4,-", layout=_BP),
+    LegalitySpec("bp6-closed-die-is-out", "Big Points: red is closed, so only white + yellow "
+                 "can make RY4 in action 2, and yellow 4 is not crossed", ("BP6", "BP3"),
+                 (_BP_RED_SHUT, "-"), "w:1,5/y:3/g:1/b:1", "action2", "BP3", action1="-,-",
+                 action2="ry4", layout=_BP),
+    LegalitySpec("bp5-bonus-crosses-not-for-the-lock", "Big Points: red 2, 3, 4, 5 and RY "
+                 "2, 3, 4, 5: four colour crosses, red 12 needs five", ("BP5", "R8"),
+                 ("r:2,3,4,5/ry:2,3,4,5", "-"), "w:6,6/r:1/y:1/g:1/b:1", "action1", "R8",
+                 action1="r12,-", layout=_BP),
+)
+
+HAND_BIG_POINTS_TRANSITIONS: tuple[TransitionSpec, ...] = (
+    TransitionSpec("bp7-bonus-cross-no-penalty", "Big Points: the active player's only cross "
+                   "is RY5 in action 2: no penalty (BP7); red 2+2 and yellow 1+2 crosses "
+                   "score 10 + 6 (BP9)", ("BP3", "BP7", "BP9"), (_BP_SARAH, "-"),
+                   "w:2,6/r:3/y:6/g:1/b:1", "-,-", "ry5", ("r:2,5/y:3/ry:3,5", "-"), (16, 0),
+                   expect_active=1, layout=_BP),
+    TransitionSpec("bp9-score-capped-at-15", "Big Points: red 2 to 12 and its lock (12) plus "
+                   "RY 2 to 6 (5) are 17 crosses, scored T(15) = 120; yellow scores its 5 bonus "
+                   "crosses, T(5) = 15", ("BP5", "BP8", "BP9"),
+                   ("r:2,3,4,5,6,7,8,9,10,11/ry:2,3,4,5,6", "-"), "w:6,6/r:1/y:1/g:1/b:1",
+                   "r12,-", "-", ("r:2,3,4,5,6,7,8,9,10,11,12,lock/ry:2,3,4,5,6", "-"),
+                   (135, 0), expect_active=1, layout=_BP),
 )

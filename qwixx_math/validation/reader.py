@@ -31,6 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..big_points import BONUS_ROW_NAMES, BonusMark
 from ..errors import ParseError
 from ..files import read_bytes_bounded
 from ..layouts import MAX_EXCHANGE_FIELDS, OFFICIAL, layout_named
@@ -39,6 +40,7 @@ from ..record import RECORD_FORMAT, RECORD_VERSION, GameRecord, GameResult, Turn
 from ..ruleset import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    BonusTrigger,
     DieRemoval,
     EndCheck,
     LuckyCandidates,
@@ -61,7 +63,8 @@ _TURN_FIELDS = ("active", "roll", "action1", "action2", "scores", "penalties")
 _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
                    "simultaneous_close", "xc_field_without_cross", "xc_in_action2", "da_scope",
-                   "da_same_turn", "lg_lucky_mode", "lg_lucky_candidates")
+                   "da_same_turn", "lg_lucky_mode", "lg_lucky_candidates",
+                   "bp_colour_trigger", "bp_lock_marks")
 _COLOUR_NAMES = {c.value: c for c in COLOURS}
 
 
@@ -165,6 +168,13 @@ def _mark(value: object, path: str, faces: int = 6, lucky: bool = False) -> Mark
         return None
     if isinstance(value, dict) and "field" in value:
         return _exchange_mark(value, path)
+    if isinstance(value, dict) and "bonus_row" in value:  # Qwixx Big Points (BP1)
+        data = _object(value, path, ("bonus_row", "number"), ("bonus_row", "number"))
+        if data["bonus_row"] not in BONUS_ROW_NAMES:
+            raise _fail(f"{path}.bonus_row", f"must be ry or gb (a Big Points bonus row, "
+                                             f"BP1), not {data['bonus_row']!r}")
+        return BonusMark.of(data["bonus_row"], _int(data["number"], f"{path}.number", 2, 12,
+                                                    "a bonus cell's number, 2 to 12 (BP1)"))
     if lucky and isinstance(value, dict) and "lucky" in value:
         data = _object(value, path, ("colour", "number", "lucky", "first"),
                        ("colour", "number", "lucky"))
@@ -265,6 +275,13 @@ def _ruleset(value: object, players: int) -> Ruleset:
     if "lg_lucky_candidates" in data:
         candidates = _choice(LuckyCandidates, data["lg_lucky_candidates"],
                              f"{path}.lg_lucky_candidates")
+    trigger = official.bp_colour_trigger
+    if "bp_colour_trigger" in data:  # Qwixx Big Points (BP3)
+        trigger = _choice(BonusTrigger, data["bp_colour_trigger"], f"{path}.bp_colour_trigger")
+    lock_marks = official.bp_lock_marks
+    if "bp_lock_marks" in data:  # Qwixx Big Points (BP5)
+        lock_marks = _int(data["bp_lock_marks"], f"{path}.bp_lock_marks", 5, 6,
+                          "5 or 6 (BP5: colour crosses before the last number)")
     scope = data.get("da_scope", official.da_scope)
     if scope != official.da_scope:  # DA2: only 'latest' is played
         raise _fail(f"{path}.da_scope", f"must be 'latest' (DA2: 'own_track' is not played "
@@ -274,7 +291,8 @@ def _ruleset(value: object, players: int) -> Ruleset:
                    simultaneous_close=flags["simultaneous_close"],
                    xc_field_without_cross=flags["xc_field_without_cross"],
                    da_same_turn=flags["da_same_turn"],
-                   lg_lucky_mode=mode, lg_lucky_candidates=candidates)
+                   lg_lucky_mode=mode, lg_lucky_candidates=candidates,
+                   bp_colour_trigger=trigger, bp_lock_marks=lock_marks)
 
 
 def _choice(kind: Any, value: object, path: str) -> Any:

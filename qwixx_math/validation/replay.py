@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..big_points import BonusMark
 from ..bonus_b import active_symbols
 from ..display import printable
 from ..errors import IllegalMoveError
@@ -111,6 +112,13 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
     does not print cannot be crossed: the sheet stays as it is); an X-Change field the
     mark names is used when it lies right of the last one used (XC2), else the track
     stays as it is."""
+    if isinstance(mark, BonusMark):  # Big Points: the bonus cell, whatever BP1-BP4 say
+        rows = [sheet.bonus_rows[0], sheet.bonus_rows[1]]
+        if sheet.layout.bonus_rows:
+            rows[mark.row] |= 1 << mark.column
+        return Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout, sheet.used_fields,
+                               sheet.seconds, sheet.bar_taken, sheet.bar_void,
+                               (rows[0], rows[1]))
     used = sheet.used_fields
     if mark.field is not None and mark.field > sheet.last_field \
             and mark.field < len(sheet.layout.exchange):
@@ -118,7 +126,7 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
     pos = sheet.layout.pos[mark.colour.index][mark.number] if mark.crosses else -1
     if pos < 0:
         return Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout, used, sheet.seconds,
-                               sheet.bar_taken, sheet.bar_void)
+                               sheet.bar_taken, sheet.bar_void, sheet.bonus_rows)
     if mark.second:  # a second cross (DA1), the box under a crossed number only
         if not sheet.layout.second_crosses or pos == sheet.layout.row_length(mark.colour) - 1 \
                 or not sheet.masks[mark.colour.index] >> pos & 1:
@@ -127,7 +135,8 @@ def _with_cross(sheet: Sheet, mark: Mark) -> Sheet:
     # with its chain partner, if any (CC1); a Bonus A sheet keeps its bar, no forced crosses
     crossed = sheet.marked(mark.colour.index, pos)
     return Sheet.unchecked(crossed.masks, crossed.penalties, crossed.layout, used,
-                           crossed.seconds, crossed.bar_taken, crossed.bar_void)
+                           crossed.seconds, crossed.bar_taken, crossed.bar_void,
+                           crossed.bonus_rows)
 
 
 def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
@@ -187,7 +196,7 @@ def _lenient_action2(state: GameState, mark: Mark) -> GameState:
 def _with_penalties(state: GameState, penalties: tuple[int, ...]) -> GameState:
     """``state`` with the penalty boxes the other program claims (its evident state)."""
     sheets = tuple(Sheet.unchecked(s.masks, p, s.layout, s.used_fields, s.seconds,
-                                   s.bar_taken, s.bar_void)
+                                   s.bar_taken, s.bar_void, s.bonus_rows)
                    for s, p in zip(state.sheets, penalties, strict=True))
     n = len(sheets)
     four = any(p >= state.layout.penalty_boxes for p in penalties)
@@ -269,6 +278,11 @@ def _score_gap(gap: int, *, penalties_known: bool, passive_passes: int,
                        f"cells, each also counting in its row (CS2), added to the rows "
                        f"(R16) minus {PENALTY_POINTS} per penalty box (R17): "
                        f"{_breakdown(sheet)}")
+    if layout.bonus_rows:  # Qwixx Big Points: a row counts its bonus row's crosses (BP9)
+        return "BP9", (f"a colour row scores n(n+1)/2 for n = its crosses (the lock box "
+                       f"included) + the crosses of its bonus row (RY for red and yellow, GB "
+                       f"for green and blue), n at most 15 (BP9), minus {PENALTY_POINTS} per "
+                       f"penalty box (R17): {_breakdown(sheet)}")
     if layout.second_crosses:  # Qwixx Double A: second crosses count, scores to 16 (DA7)
         return "DA7", (f"rows score n(n+1)/2 for n crosses, second crosses and the lock box "
                        f"included, n at most 16 (DA7), minus {PENALTY_POINTS} per penalty box "
@@ -361,7 +375,7 @@ def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: boo
     """The rule and words when a claimed score ``gap`` (claimed - reference) is the
     player's illegal action-1 ``mark`` left out: the other program logged the mark but
     refused it (and, for an active player with no other mark, took a penalty box)."""
-    if mark is None or not mark.crosses:
+    if mark is None or not mark.crosses or isinstance(mark, BonusMark):
         return None
     pos = sheet.layout.pos[mark.colour.index][mark.number]
     if pos < 0:
@@ -370,10 +384,12 @@ def _left_out(mark: Mark | None, sheet: Sheet, gap: int, could_take_penalty: boo
     masks[mark.colour.index] &= ~(1 << pos)
     if mark.second:
         without = Sheet.unchecked(sheet.masks, sheet.penalties, sheet.layout,
-                                  seconds=(masks[0], masks[1], masks[2], masks[3]))
+                                  seconds=(masks[0], masks[1], masks[2], masks[3]),
+                                  bonus_rows=sheet.bonus_rows)
     else:
         without = Sheet.unchecked((masks[0], masks[1], masks[2], masks[3]), sheet.penalties,
-                                  sheet.layout, seconds=sheet.seconds)
+                                  sheet.layout, seconds=sheet.seconds,
+                                  bonus_rows=sheet.bonus_rows)
     loss = without.score - sheet.score
     lock = " and its lock box" if closes(sheet.layout, mark) else ""
     if gap == loss:
@@ -597,7 +613,7 @@ def _check_end(record: GameRecord, state: GameState, end_turn: int | None, offse
         extra = adopted[i] if i < len(adopted) else 0
         if gap and extra and claimed_score - offsets[i] == Sheet.unchecked(
                 sheet.masks, sheet.penalties - extra, sheet.layout,
-                seconds=sheet.seconds).score:
+                seconds=sheet.seconds, bonus_rows=sheet.bonus_rows).score:
             continue  # the claim counts the rules' penalty boxes (the turns' claims are wrong)
         if gap:
             rule, why = _score_gap(gap, penalties_known=penalties_known,
