@@ -1,7 +1,16 @@
 """Benchmark and tables of the policies: exact values, evaluation and forward times, simulator.
 
     python benchmarks/bench_policies.py [--a2 0|1|both] [--skip-eval] [--skip-forward]
-                                        [--skip-sim] [--games N] [--json]
+                                        [--skip-sim] [--games N] [--json] [--layout NAME]
+
+``--policies a,b`` evaluates and simulates only those (default: ``DEFAULT_SPECS``);
+``--progress`` prints the evaluation's progress.  ``--layout`` (default ``official``):
+a published layout the policies play, e.g.
+``double-b`` or ``double-b-alt`` (double cells, DB1: its solver table is solved or
+loaded first, about two minutes and 1.5 GB).  On a sheet with double cells the
+heuristics are evaluated configuration by configuration (not by groups of last
+positions), and the optimal policy's table is compared on the states the solver
+stores a value for (codes no row reaches stay NaN in both).
 
 For each R15 option (default: both):
 
@@ -31,6 +40,7 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +49,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from qwixx_math.layouts import layout_named  # noqa: E402
 from qwixx_math.policies import DEFAULT_SPECS, PolicySpec  # noqa: E402
 from qwixx_math.policies.distribution import forward_distribution  # noqa: E402
 from qwixx_math.policies.evaluate import evaluate_tables  # noqa: E402
@@ -56,24 +67,41 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _progress(name: str) -> Callable[[int, int], None]:
+    """A progress callback printing every tenth of the work to stderr."""
+    shown = [-1]
+
+    def report(done: int, total: int) -> None:
+        tenth = 10 * done // max(total, 1)
+        if tenth != shown[0]:
+            shown[0] = tenth
+            print(f"  {name}: {done}/{total} ({load_average()})", file=sys.stderr, flush=True)
+    return report
+
+
 def run(a2: bool, args: argparse.Namespace) -> dict[str, Any]:
-    variant = Variant()
+    layout = layout_named(args.layout)
+    variant = Variant(layout)
     ruleset = Ruleset(players=1, action2_after_game_end=a2)
-    table = solve(ruleset)
+    table = solve(ruleset, variant)
     vstar = np.asarray(table.data)
-    out: dict[str, Any] = {"action2_after_game_end": a2, "v_start": table.start_value}
-    print(f"\n=== R15 option action2_after_game_end={a2}: V*(start) = "
+    out: dict[str, Any] = {"layout": layout.name, "action2_after_game_end": a2,
+                           "v_start": table.start_value}
+    print(f"\n=== {layout.name}, R15 option action2_after_game_end={a2}: V*(start) = "
           f"{table.start_value:.6f} (load {load_average()})", flush=True)
     values: dict[str, float] = {}
+    specs = (DEFAULT_SPECS if args.policies is None
+             else tuple(PolicySpec.parse(p) for p in args.policies.split(",")))
     if not args.skip_eval:
         print("policy          expected     loss  eval s   (max |V_pi - V*| for optimal)")
         rows = []
-        for spec in DEFAULT_SPECS:
-            ev = evaluate_tables(spec, variant, a2, vstar)
+        for spec in specs:
+            ev = evaluate_tables(spec, variant, a2, vstar,
+                                 _progress(spec.name) if args.progress else None)
             values[spec.name] = ev.start_value
             extra = ""
             if spec.needs_table:
-                extra = f"   max diff {float(np.max(np.abs(ev.values - vstar))):.2e}"
+                extra = f"   max diff {float(np.nanmax(np.abs(ev.values - vstar))):.2e}"
             print(f"{spec.name:<14} {ev.start_value:9.4f} {table.start_value - ev.start_value:8.4f}"
                   f" {ev.seconds:7.1f}{extra}   (load {load_average()})", flush=True)
             rows.append({"policy": spec.name, "expected_score": ev.start_value,
@@ -104,7 +132,7 @@ def run(a2: bool, args: argparse.Namespace) -> dict[str, Any]:
                                "reachable_configurations": reached}
     if not args.skip_sim:
         sims = []
-        for spec in DEFAULT_SPECS:
+        for spec in specs:
             t0 = time.perf_counter()
             simulate_tables(spec, variant, a2, 100, 1, vstar)
             first = time.perf_counter() - t0
@@ -131,6 +159,12 @@ def main() -> None:
     parser.add_argument("--skip-sim", action="store_true")
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--policies", default=None,
+                        help="comma-separated policy names (default: DEFAULT_SPECS)")
+    parser.add_argument("--progress", action="store_true",
+                        help="print the evaluation's progress to stderr")
+    parser.add_argument("--layout", default="official",
+                        help="a published layout: official, mixx-a, mixx-b, double-b, ...")
     args = parser.parse_args()
     options = [False, True] if args.a2 == "both" else [args.a2 == "1"]
     results = [run(a2, args) for a2 in options]

@@ -292,17 +292,21 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
     Rows are the rows of the sheet's layout in order (row ``r`` is locked by
     ``sheet.layout.locks[r]``), and bit ``r`` of ``closed_mask`` is row ``r``: on the
     official sheet and on Mixx A and B that is bit ``colour.index``; a layout with fewer
-    rows has fewer bits and strides."""
+    rows has fewer bits and strides.
+
+    On a sheet with double cells (DB1) or of Qwixx Longo (LG1, LG2) a row's open code is
+    its per-layout code (:func:`row_codes`, as the solver's layout stores it)."""
     locks = sheet.layout.locks if isinstance(sheet, Sheet) else COLOURS
+    by_mask: Sequence[Sequence[int]] = (ROW_CODE_BY_MASK,) * len(locks)
     if isinstance(sheet, Sheet):
-        sheet.layout.check_single_cells("table_index (the policies' table look-up)")
         sheet.layout.check_no_steps("table_index (the policies' table look-up)")
         sheet.layout.check_no_second_crosses("table_index (the policies' table look-up)")
         sheet.layout.check_no_exchange("table_index (the policies' table look-up)")
         sheet.layout.check_no_chain("table_index (the policies' table look-up)")
-        sheet.layout.check_six_faces("table_index (the policies' table look-up)")
         sheet.layout.check_no_bonus("table_index (the policies' table look-up)")
         sheet.layout.check_no_bonus_rows("table_index (the policies' table look-up)")
+        if uses_row_codes(sheet.layout):
+            by_mask = row_codes(sheet.layout).by_mask
     if closed_mask.__class__ is not int or not 0 <= closed_mask < 1 << len(locks):
         raise ParseError(f"closed_mask is a whole number 0..{(1 << len(locks)) - 1}, "
                          f"not {closed_mask!r}")
@@ -312,7 +316,7 @@ def table_index(sheet: Sheet, closed_mask: int, offsets: Sequence[int],
         masks = sheet.masks
         for r, colour in enumerate(locks):
             if not closed_mask >> r & 1:
-                index += row_strides[r] * ROW_CODE_BY_MASK[masks[colour.index]]
+                index += row_strides[r] * by_mask[r][masks[colour.index]]
     except (AttributeError, TypeError, IndexError, KeyError):
         raise ParseError("table_index needs a Sheet, a closed-row mask and a "
                          "layout's offsets and strides") from None

@@ -24,6 +24,7 @@ from qwixx_math.layouts import DOUBLE_B, LONGO, MIXX_A, OFFICIAL, SheetLayout
 from qwixx_math.layouts import LAYOUTS as ALL_LAYOUTS
 from qwixx_math.model import Mark
 from qwixx_math.notation import format_mark
+from qwixx_math.policies.geometry import check_policy_sheet
 from qwixx_math.rules import GameState, legal_action1, legal_action2
 from qwixx_math.ruleset import LuckyCandidates, LuckyMode, Ruleset, ruleset_for
 from qwixx_math.solver.cache import cache_dir, table_filename
@@ -48,16 +49,12 @@ LAYOUTS = {**ALL_LAYOUTS, "longo:5,13": LONGO.with_lucky((5, 13))}
 def table_ready(name: str, layout: SheetLayout) -> bool:
     """Whether ``name`` can be made on ``layout`` without solving a table: the solver
     refuses the layout (the stand-in plays), or the table is in the cache already."""
-    if name.startswith("policy:"):
-        try:
-            layout.check_single_cells("the policy engine")
-            layout.check_no_steps("the policy engine")
-        except ParseError:
-            return True  # the policy engine refuses double cells, steps: the stand-in plays
     try:
         variant = Variant(layout)
+        if name.startswith("policy:"):
+            check_policy_sheet(variant)
     except ParseError:
-        return True
+        return True  # the solver or the policy engine refuses (LG1, CS2): the stand-in plays
     return (cache_dir() / table_filename(variant, False, TABLED[name])).exists()
 
 
@@ -112,10 +109,9 @@ def test_tabled_players_play_every_layout(name: str, layout: str) -> None:
     result = _match([name, "greedy"], la)
     _check_clean(result, la)
     try:
-        Variant(la)
+        variant = Variant(la)
         if name.startswith("policy:"):
-            la.check_single_cells("the policy engine")
-            la.check_no_steps("the policy engine")
+            check_policy_sheet(variant)  # double cells play (DB1); Longo, steps stand in
     except ParseError as exc:
         assert result.notes[0].startswith("plays as ") and str(exc) in result.notes[0]
     else:

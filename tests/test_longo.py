@@ -150,14 +150,14 @@ def test_full_row_scores_t15() -> None:
     assert sheet.count(R) == 15 and sheet.row_score(R) == 120
 
 
-def test_the_policies_table_index_refuses_longo() -> None:
-    """The policies' table look-up still refuses Longo (the solver solves it:
-    tests/test_solver_longo.py; the turn events and the row chain take 8-sided dice:
-    tests/test_longo_dice.py)."""
-    from qwixx_math.keys import table_index
+def test_the_policy_engine_refuses_longo() -> None:
+    """The policy engine still refuses Longo (LG1: its per-roll arithmetic is of six-sided
+    dice); the policies' table look-up reads Longo's row codes (its round trip:
+    tests/test_policies_double.py; the solver solves Longo: tests/test_solver_longo.py)."""
+    from qwixx_math.policies import policy_value
 
     with pytest.raises(ParseError, match="LG1"):
-        table_index(Sheet.empty(LONGO), 0, (0,), ((1,),))
+        policy_value("seed-tips", layout=LONGO, cache=False)
 
 
 @settings(max_examples=150, deadline=None)

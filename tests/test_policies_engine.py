@@ -71,8 +71,8 @@ def check_roll(variant: Variant, state: GameState, roll: Roll) -> None:
                                          layout.pos[m.colour.index][m.number])
              for m in (plan.action1, plan.action2)]
         status, succ, pts, final, new_mask, n, _, _ = engine.apply_plan(
-            lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.die_at,
-            geometry(variant).points, variant.row_length, variant.lock_threshold,
+            lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code,
+            lay.die_at, geometry(variant).points, variant.row_length, variant.lock_threshold,
             variant.closed_rows_to_end, a2, mask, codes, q[0][0], q[0][1], q[1][0], q[1][1])
         assert n == len(plan.marks)
         after = state.play_plan(roll, plan)

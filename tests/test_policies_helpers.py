@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import numpy.typing as npt
 
-from qwixx_math.keys import row_code, table_index
+from qwixx_math.keys import row_code, row_codes, table_index, uses_row_codes
 from qwixx_math.layouts import SheetLayout
 from qwixx_math.model import Mark, Roll, TurnPlan
 from qwixx_math.policies import engine
@@ -27,9 +27,12 @@ def engine_state(variant: Variant, state: GameState) -> tuple[int, npt.NDArray[n
     sheet = state.sheets[0]
     mask = 0
     codes = np.zeros(variant.rows, dtype=np.int64)
+    per_row = uses_row_codes(state.layout)  # double cells: the per-layout codes (DB1)
     for r, colour in enumerate(state.layout.locks):
         if colour in state.closed:
             mask |= 1 << r
+        elif per_row:
+            codes[r] = row_codes(state.layout).by_mask[r][sheet.masks[colour.index]]
         else:
             codes[r] = row_code(sheet.masks[colour.index])
     return mask, codes
@@ -87,7 +90,7 @@ def engine_roll(spec: PolicySpec, variant: Variant, state: GameState, roll: Roll
     plans = np.empty(size, dtype=np.int64)
     hs = np.empty(size)
     n, best = engine.roll_choice(
-        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.pos_of,
+        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code, lay.pos_of,
         lay.die_at, geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
         variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
         vstar if vstar is not None else NO_TABLE, mask, codes, state.sheets[0].penalties,

@@ -11,7 +11,7 @@ needs ``lock_threshold`` crosses (DB2) and a row scores T(crosses) (DB3).  Check
 * sheet keys of double layouts: round trips through decode and a representative sheet;
 * Monte-Carlo play of a small double layout's optimal policy through the rules core;
 * the command line (``solve``, ``value``, ``advise``) on a spelled-out double layout;
-* the parts that still count marks (the policies) refuse with DB1.
+* (the policies on double cells: tests/test_policies_double.py).
 
 The full Double B solve takes a minute or more: benchmarks/bench_double_b.py runs it.
 """
@@ -43,7 +43,6 @@ from qwixx_math.keys import (
 )
 from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT, OFFICIAL, SheetLayout
 from qwixx_math.model import COLOURS, Sheet
-from qwixx_math.policies import policy_value
 from qwixx_math.record import GameRecord, TurnRecord, random_game
 from qwixx_math.review import review_game
 from qwixx_math.ruleset import Ruleset
@@ -238,12 +237,6 @@ def test_solve_value_and_advise_on_the_command_line(capsys: pytest.CaptureFixtur
                  "--json", "--quiet"]) == 0
     advised = json.loads(capsys.readouterr().out)
     assert advised
-
-
-def test_the_policies_refuse_double_cells_with_db1() -> None:
-    with pytest.raises(ParseError) as err:
-        policy_value("fewest-skips", layout=DOUBLE_B, cache=False)
-    assert err.value.rule == "DB1"
 
 
 def test_review_judges_a_game_on_a_double_layout() -> None:

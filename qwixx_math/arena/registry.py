@@ -22,7 +22,7 @@ layout off the states they are shown and need nothing more (``greedy``,
 built on a solver table (``solo``, ``table``, ``policy:optimal``) are made with
 the table of that layout (solved on first use, as for the official sheet); where
 the solver refuses the layout (today, e.g.: Qwixx Longo's lucky numbers, LG3; the
-policies on Longo, LG1, and on sheets with double cells, DB1), and for
+policy engine on Longo, LG1, and on step cells, CS2; it plays double cells, DB1), and for
 ``win`` and ``win-deep`` (whose model and features are of the official sheet) on
 any other layout, the seat is played by a named simple player instead, a
 :class:`StandIn` whose ``note`` says so; the match report prints the note.

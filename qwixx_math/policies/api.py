@@ -26,6 +26,7 @@ from ..solver.variant import Variant, variant_or_layout
 from .base import HeuristicPolicy, OptimalPolicy, PriorityPolicy
 from .distribution import ScoreDistribution, forward_distribution
 from .evaluate import evaluate_table_model, evaluate_tables
+from .geometry import check_policy_sheet
 from .simulate import SimulationResult, simulate_tables
 from .spec import DEFAULT_SPECS, PolicySpec
 from .store import load_result, result_path, save_result
@@ -68,12 +69,7 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
         raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")
     if not isinstance(variant, Variant):
         raise ParseError(f"variant must be a solver Variant, not {variant!r}")
-    variant.sheet.check_single_cells("the policy engine")  # their engine counts marks (DB1)
-    variant.sheet.check_no_steps("the policy engine")  # it scores row by row (CS2)
-    variant.sheet.check_no_chain("the policy engine")
-    variant.sheet.check_no_second_crosses("the policy engine")
-    variant.sheet.check_no_bonus("the policy engine")
-    variant.sheet.check_no_bonus_rows("the policy engine")
+    check_policy_sheet(variant)  # double cells (DB1) yes; steps (CS2), LG1, ... no
     return ruleset, variant
 
 

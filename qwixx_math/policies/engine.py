@@ -109,6 +109,8 @@ def apply_plan(
     ``die_at[row, position]`` is the die (the row it locks) whose colour a cell has, -1
     for none: action 2 at a cell uses that die, which must still be in play after
     action 1 (R6, R9; on the official sheet the cell's own row's die).
+    ``next_code[row, code, q]`` is the row's code after marking position q: per row, since
+    on a sheet with double cells a mark may add two crosses (DB1), which R8 and R16 count.
     """
     m = codes.shape[0]
     new_mask = mask
@@ -134,8 +136,8 @@ def apply_plan(
             k1 = n + 2
             closed_points += points[k1]
         else:
-            c1 = next_code[c, a1_pos]
-            k1 = n + 1
+            c1 = next_code[a1_row, c, a1_pos]
+            k1 = code_marks[c1]  # a double cell gives two crosses (DB1)
         skip_total += s
         skip_max = s
         n_marks = 1
@@ -171,8 +173,8 @@ def apply_plan(
             k2 = n + 2
             closed_points += points[k2]
         else:
-            c2 = next_code[c, a2_pos]
-            k2 = n + 1
+            c2 = next_code[a2_row, c, a2_pos]
+            k2 = code_marks[c2]
         skip_total += s
         skip_max = max(skip_max, s)
         n_marks += 1
@@ -325,7 +327,7 @@ def _gather(
                 continue
             cell = c_start + dq * N_SUMS + number_at[j, q] - 2
             _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar, GOES_ON,
-                   base + sj * (next_code[cj, q] - cj), 0, 0, mask, 1, q - lj - 1, q - lj - 1,
+                   base + sj * (next_code[j, cj, q] - cj), 0, 0, mask, 1, q - lj - 1, q - lj - 1,
                    tie_break(m, length, -1, -1, j, q))
         if code_marks[cj] >= threshold:  # the last cell has the row's lock colour: die tj
             r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
@@ -381,7 +383,7 @@ def _gather(
                                r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7],
                                tie_break(m, length, i, q1, j, q))
                 continue
-            c1 = next_code[ci, q1]
+            c1 = next_code[i, ci, q1]
             b1 = base + strides[mask, i] * (c1 - ci)
             skip1 = q1 - li - 1
             _offer(cell_h, cell_tb, cell_out,
@@ -404,7 +406,7 @@ def _gather(
                     skip2 = q - lj - 1
                     _offer(cell_h, cell_tb, cell_out,
                            cells_s + dq * N_SUMS + number_at[j, q], n_layers, kind, param,
-                           vstar, GOES_ON, b1 + sj * (next_code[cj, q] - cj), 0, 0, mask, 2,
+                           vstar, GOES_ON, b1 + sj * (next_code[j, cj, q] - cj), 0, 0, mask, 2,
                            skip1 + skip2, max(skip1, skip2), tie_break(m, length, i, q1, j, q))
                 if code_marks[cj] >= threshold:  # R8 (the action-1 mark counts): may close j
                     r2 = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,

@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
+from ..keys import uses_row_codes
 from ..solver.engine import ProgressCallback
 from ..solver.variant import Variant
 from . import engine
@@ -77,7 +78,7 @@ def evaluate_tables(
     table = readonly_table(vstar, lay.size, spec.needs_table)
     values = np.full(lay.size, np.nan)
     args = geo.engine_args()
-    if not spec.needs_table:
+    if not spec.needs_table and not uses_row_codes(variant.sheet):
         total = sum(len(geo.items(mask)[0]) for mask in geo.masks_backward)
         done = 0
         if progress is not None:
@@ -97,6 +98,8 @@ def evaluate_tables(
                     progress(min(done, total), total)
         return Evaluation(spec, variant, action2_after_action1_end, values,
                           time.perf_counter() - start)
+    # the optimal policy (its choice reads the penalties), and the heuristics on a sheet
+    # with double cells (whose row codes are not the single-cell codes the groups assume)
     for mask, open_rows, batch in _backward_batches(geo, progress):
         engine.evaluate_batch(
             *args, variant.open_codes, variant.row_length, variant.lock_threshold,

@@ -14,7 +14,7 @@ from ..solver.layout import Layout
 from ..solver.symmetry import trivial_group
 from ..solver.variant import PENALTY_POINTS, Variant, row_points
 
-__all__ = ["Geometry", "geometry", "readonly_table"]
+__all__ = ["Geometry", "check_policy_sheet", "geometry", "readonly_table"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -64,38 +64,52 @@ class Geometry:
 
     def engine_args(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
                                    IntArray, IntArray, IntArray]:
-        """(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
+        """(offsets, strides, code_last, code_marks, row_next_code, pos_of, number_at, die_at,
         points): ``die_at[row, q]`` is the die (the row it locks) whose colour the cell has,
         -1 for none (the sheet's layout, issue 13)."""
         lay = self.layout
-        return (lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code,
+        return (lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code,
                 lay.pos_of, lay.number_at, lay.die_at, self.points)
+
+
+def check_policy_sheet(variant: Variant) -> None:
+    """Refuse (ParseError naming the rule) a sheet the policy engine does not play: steps
+    (CS2: it scores row by row), chains, second crosses, bonus bars, 8-sided dice and two
+    lock numbers (LG1, LG2: its per-roll arithmetic is that of six-sided dice and one lock
+    number).  Single and double cells (DB1) are both played."""
+    sheet = variant.sheet
+    sheet.check_no_steps("the policy engine")
+    sheet.check_no_chain("the policy engine")
+    sheet.check_no_second_crosses("the policy engine")
+    sheet.check_no_bonus("the policy engine")
+    sheet.check_no_bonus_rows("the policy engine")
+    sheet.check_no_exchange("the policy engine")
+    sheet.check_six_faces("the policy engine")
 
 
 @lru_cache(maxsize=8)
 def geometry(variant: Variant) -> Geometry:
-    """The (cached) geometry of ``variant`` (not of a sheet with double cells: the
-    policies' engine counts a row's marks, one per cell; a ParseError names DB1)."""
-    variant.sheet.check_single_cells("the policy engine")
-    variant.sheet.check_no_steps("the policy engine")  # it scores row by row (CS2)
-    variant.sheet.check_no_chain("the policy engine")
-    variant.sheet.check_no_second_crosses("the policy engine")
-    variant.sheet.check_no_bonus("the policy engine")
-    variant.sheet.check_no_bonus_rows("the policy engine")
+    """The (cached) geometry of ``variant``.  A sheet with double cells (DB1) reads the
+    solver's per-row codes (a double cell adds two crosses); steps (CS2), chains, second
+    crosses, bonus bars, Big Points' bonus rows, X-Change tracks and 8-sided dice (LG1) are
+    refused with a ParseError naming them (:func:`check_policy_sheet`)."""
+    check_policy_sheet(variant)
     layout = Layout.of(variant)
     m = variant.rows
-    length = variant.row_length
     points = layout.points.astype(np.int64)
     masks = sorted(layout.masks, key=lambda mk: (-mk.bit_count(), mk))
-    # closed-points sums: up to closed_rows_to_end - 1 rows, each closed with
-    # lock_threshold + 2 .. row_length + 1 marks
-    single = sorted({row_points(c) for c in range(variant.lock_threshold + 2, length + 2)})
+    # closed-points sums: up to closed_rows_to_end - 1 rows, each closed from an open code
+    # with at least lock_threshold crosses (R8, DB2) plus the lock cell and its bonus
+    marks = [int(n) for n in layout.code_marks[:variant.open_codes]]
+    closes = [n + 2 for n in marks if n >= variant.lock_threshold]
+    single = sorted({row_points(c) for c in closes})
+    most = max([*closes, *marks])
     sums = {0}
     for _ in range(variant.closed_rows_to_end - 1):
         sums |= {s + t for s in sums for t in single}
     cp_value = np.array(sorted(sums), dtype=np.int64)
     slot = {int(v): i for i, v in enumerate(cp_value)}
-    max_delta = m * row_points(length + 1)
+    max_delta = m * row_points(most)
     cp_add = np.full((len(cp_value), max_delta + 1), -1, dtype=np.int64)
     for i, v in enumerate(cp_value):
         for d in range(max_delta + 1):
@@ -108,7 +122,7 @@ def geometry(variant: Variant) -> Geometry:
         cp_value=cp_value,
         cp_add=cp_add,
         score_min=-PENALTY_POINTS * variant.penalty_boxes,
-        score_max=m * row_points(length + 1),
+        score_max=m * row_points(most),
     )
 
 
@@ -118,6 +132,8 @@ def _items(variant: Variant, mask: int) -> tuple[IntArray, IntArray]:
     layout = geo.layout
     open_rows = geo.open_rows(mask)
     perms = np.array(trivial_group(variant), dtype=np.int64).reshape(-1, variant.rows)
-    items, level_start = solver_kernel.canonical_items(
-        layout.strides[mask], open_rows, perms, layout.code_marks)
+    # without the codes a row cannot reach (double cells: the codes are the pairs of
+    # (last, crosses) any row reaches, keys.row_codes); levels count crosses
+    items, level_start, _ = solver_kernel.level_items(
+        layout.strides[mask], open_rows, perms, layout.code_marks, layout.row_skip)
     return items, level_start

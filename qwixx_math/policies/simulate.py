@@ -128,7 +128,7 @@ def simulate_tables(
     turns = np.zeros(dice.shape[0], dtype=np.int64)
     lay = geo.layout
     engine.simulate_games(
-        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.next_code, lay.pos_of,
+        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code, lay.pos_of,
         lay.die_at, geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
         variant.closed_rows_to_end, action2_after_action1_end, int(spec.kind),
         float(spec.param), table, dice, scores, turns, CHUNK)
