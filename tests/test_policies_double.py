@@ -30,6 +30,7 @@ import pytest
 from policies_naive import NaivePolicyEvaluator, naive_score_distribution, solitaire_states
 from test_policies_engine import check_rolls_on_every_state
 from test_policies_helpers import engine_roll, table_value
+from test_policies_layouts import POLICIES, TOLERANCE, table_of
 from test_solver_double import LARGER, SMALL
 
 from qwixx_math.cli import main
@@ -43,22 +44,9 @@ from qwixx_math.policies.evaluate import evaluate_tables
 from qwixx_math.policies.simulate import play_game, roll_dice, simulate_tables
 from qwixx_math.rules import random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import SolverTable, Variant, solve
+from qwixx_math.solver import Variant, solve
 from qwixx_math.solver.cache import cache_dir, table_filename
 from qwixx_math.solver.layout import Layout
-
-TOLERANCE = 1e-9
-POLICIES = ["optimal", "fewest-skips", "seed-tips", "threshold-0", "threshold-1"]
-
-_TABLES: dict[tuple[str, bool], SolverTable] = {}
-
-
-def table_of(layout: SheetLayout, a2: bool) -> SolverTable:
-    key = (layout.name, a2)
-    if key not in _TABLES:
-        _TABLES[key] = solve(Ruleset(players=1, action2_after_game_end=a2), Variant(layout),
-                             cache=False)
-    return _TABLES[key]
 
 
 @pytest.mark.parametrize("name", list(SMALL))

@@ -59,11 +59,13 @@ from qwixx_math.solver.layout import Layout
 TOLERANCE = 1e-9
 POLICIES = ["optimal", "fewest-skips", "seed-tips", "threshold-0", "threshold-1"]
 
-_TABLES: dict[tuple[str, bool], SolverTable] = {}
+_TABLES: dict[tuple[SheetLayout, bool], SolverTable] = {}
 
 
 def table_of(layout: SheetLayout, a2: bool) -> SolverTable:
-    key = (layout.name, a2)
+    """The solitaire table of ``layout`` (solved once per test process; keyed by the layout
+    itself, since test_policies_double's small layouts share names with these)."""
+    key = (layout, a2)
     if key not in _TABLES:
         _TABLES[key] = solve(Ruleset(players=1, action2_after_game_end=a2), Variant(layout),
                              cache=False)
