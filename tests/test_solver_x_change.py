@@ -156,10 +156,15 @@ def test_solve_value_advise_and_review_on_the_command_line(
     # white 4 + 5 = 9: only field 2 (4, 9) turns it into a red 4, the best plan here
     assert main(["advise", "--sheet", "r:3/x:1", "--roll", "w:4,5/r:6", "--layout",
                  str(path), "--json", "--quiet"]) == 0
-    advised = json.loads(capsys.readouterr().out)
-    assert "@x2" in json.dumps(advised)
+    advised = json.dumps(json.loads(capsys.readouterr().out))
+    assert "@x2" in advised and advised.index("@x2") < advised.index("/-")
     assert main(["prob", "--sheet", "r:3/x:1", "--layout", str(path)]) == 0
     capsys.readouterr()
+    spend = solve(Ruleset(players=1, xc_field_without_cross=True), layout=layout, cache=False)
+    assert main(["value", "--sheet", "r:-", "--layout", str(path), "--json",
+                 "--xc-field-without-cross"]) == 0
+    valued = json.loads(capsys.readouterr().out)
+    assert valued["expected_score"] == pytest.approx(spend.start_value, abs=1e-12)
 
 
 @pytest.mark.slow

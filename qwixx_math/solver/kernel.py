@@ -529,10 +529,10 @@ def _exchange(m2: FloatArray, one: FloatArray, a1x: FloatArray, exchange: IntArr
             for side in range(2):
                 s = exchange[f, side] - 2
                 o = exchange[f, 1 - side] - 2
-                x = np.uintp(p * n_sums + s)
+                sx = np.uintp(p * n_sums + s)
                 for jj in range(k):
-                    a1x[x] = max(a1x[x], one[np.uintp(active + q * one_stride
-                                                      + jj * n_sums + o)])
+                    a1x[sx] = max(a1x[sx], one[np.uintp(active + q * one_stride
+                                                        + jj * n_sums + o)])
                 target = (p * n_sums + s) * one_stride
                 source = (q * n_sums + o) * one_stride
                 for c in range(one_stride):
