@@ -66,7 +66,7 @@ solve(variant=Variant.from_letters("aadd", 6, 2, 2, 2), cache=False)  # JIT warm
 cpu0 = time.process_time()
 t0 = time.perf_counter()
 table = solve(Ruleset(players=1, action2_after_game_end={a2}{options}), layout={layout!r},
-              cache={cache!r}, progress=False)
+              cache={cache}, progress=False)
 print(json.dumps({{
     "wall": time.perf_counter() - t0, "cpu": time.process_time() - cpu0,
     "start_value": table.start_value, "loaded": table.loaded,
@@ -82,13 +82,13 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def solve_in_child(layout: str, a2: bool, cache: Path, options: str = ""
+def solve_in_child(layout: str, a2: bool, cache: Path | None, options: str = ""
                    ) -> dict[str, Any]:
-    """Solve one table in a fresh process into the (empty) directory ``cache``;
-    ``options``: more Ruleset keywords, spelled ``", name=value"``."""
+    """Solve one table in a fresh process into the (empty) directory ``cache`` (None: in
+    memory, no file); ``options``: more Ruleset keywords, spelled ``", name=value"``."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(CHILD.format(a2=a2, layout=layout, cache=str(cache),
-                                        options=options))
+    code = textwrap.dedent(CHILD.format(a2=a2, layout=layout, options=options,
+                                        cache=False if cache is None else repr(str(cache))))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -137,9 +137,10 @@ def monte_carlo(advisor: Advisor, layout: SheetLayout, games: int, seed: int
     return statistics.fmean(scores), statistics.stdev(scores) / len(scores) ** 0.5
 
 
-def report_solve(name: str, a2: bool, cache: Path, options: str = "") -> None:
+def report_solve(name: str, a2: bool, cache: Path | None, options: str = "") -> None:
     """Solve layout ``name`` (R15 option ``a2``, more Ruleset ``options`` as in
-    :func:`solve_in_child`) in a fresh process into the empty ``cache`` and print its
+    :func:`solve_in_child`) in a fresh process into the empty ``cache`` (None: in
+    memory) and print its
     value, wall and CPU time, peak RSS and sizes (the steps, Longo and X-Change
     benchmarks print the same)."""
     before = load_average()

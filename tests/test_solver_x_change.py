@@ -173,7 +173,7 @@ def test_optimal_play_through_the_rules_core_reproduces_the_value() -> None:
 
 
 def test_the_cached_pad_table_loses_value_with_each_field() -> None:
-    """The full x-change table (3.1 GB, minutes of solving; benchmarks/bench_x_change.py
+    """The full x-change table (3.4 GB, minutes of solving; benchmarks/bench_x_change.py
     solves it) is checked only when it is cached: the tests never solve it."""
     variant = Variant(X_CHANGE)
     if not (cache_dir() / table_filename(variant, False)).exists():

@@ -143,10 +143,9 @@ def solve_tables(
     ``symmetry=False`` solves every state on its own (the check that the
     symmetry reduction changes nothing; about |group| times slower).
     """
-    if players != 1 and variant.has_exchange:
+    if players != 1 and variant.has_exchange:  # (solve() says so before its cache)
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
-                         "exchanges yet (every player may exchange, XC1); solve it "
-                         "solitaire", rule="XC1")
+                         "exchanges yet (every player may exchange, XC1)", rule="XC1")
     start = time.perf_counter()
     stats = SolveStats()
     layout = Layout.of(variant, players)
