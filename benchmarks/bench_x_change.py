@@ -11,8 +11,8 @@ tiny variant first), on every core (2 here), for the R15 options (``action2_afte
 false, then true) and, with ``--solve spend``, for ``xc_field_without_cross=True`` (XC4,
 R15 default).  Each table is 3.4 GB: only the R15-default one stays in ``--cache``; the R15
 option is solved in a temporary directory and removed after, the XC4 one in memory.
-Printed per solve: wall and CPU seconds, peak RSS, the canonical configurations solved and the optimal expected
-score (exact up to float64 rounding).  The machine is shared: the load average is
+Printed per solve: wall and CPU seconds, peak RSS, the canonical configurations solved
+and the optimal expected score (exact up to float64 rounding).  The machine is shared: the load average is
 printed with the figures.
 
 Then, with the R15-default table: the symmetry group, the **opening marks** (the value
