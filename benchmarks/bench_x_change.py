@@ -12,8 +12,8 @@ false, then true) and, with ``--solve spend``, for ``xc_field_without_cross=True
 R15 default).  Each table is 3.4 GB: only the R15-default one stays in ``--cache``; the R15
 option is solved in a temporary directory and removed after, the XC4 one in memory.
 Printed per solve: wall and CPU seconds, peak RSS, the canonical configurations solved
-and the optimal expected score (exact up to float64 rounding).  The machine is shared: the load average is
-printed with the figures.
+and the optimal expected score (exact up to float64 rounding).  The machine is shared:
+the load average is printed with the figures.
 
 Then, with the R15-default table: the symmetry group, the **opening marks** (the value
 of the sheet after one mark, before the next roll, minus the start value), the value of
