@@ -65,8 +65,8 @@ from qwixx_math.solver import Variant, solve
 solve(variant=Variant.from_letters("aadd", 6, 2, 2, 2), cache=False)  # JIT warm-up
 cpu0 = time.process_time()
 t0 = time.perf_counter()
-table = solve(Ruleset(players=1, action2_after_game_end={a2}), layout={layout!r},
-              cache={cache!r}, progress=False)
+table = solve(Ruleset(players=1, action2_after_game_end={a2}{options}), layout={layout!r},
+              cache={cache}, progress=False)
 print(json.dumps({{
     "wall": time.perf_counter() - t0, "cpu": time.process_time() - cpu0,
     "start_value": table.start_value, "loaded": table.loaded,
@@ -82,10 +82,13 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def solve_in_child(layout: str, a2: bool, cache: Path) -> dict[str, Any]:
-    """Solve one table in a fresh process into the (empty) directory ``cache``."""
+def solve_in_child(layout: str, a2: bool, cache: Path | None, options: str = ""
+                   ) -> dict[str, Any]:
+    """Solve one table in a fresh process into the (empty) directory ``cache`` (None: in
+    memory, no file); ``options``: more Ruleset keywords, spelled ``", name=value"``."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(CHILD.format(a2=a2, layout=layout, cache=str(cache)))
+    code = textwrap.dedent(CHILD.format(a2=a2, layout=layout, options=options,
+                                        cache=False if cache is None else repr(str(cache))))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -134,14 +137,16 @@ def monte_carlo(advisor: Advisor, layout: SheetLayout, games: int, seed: int
     return statistics.fmean(scores), statistics.stdev(scores) / len(scores) ** 0.5
 
 
-def report_solve(name: str, a2: bool, cache: Path) -> None:
-    """Solve layout ``name`` (R15 option ``a2``) in a fresh process into the empty ``cache``
-    and print its value, wall and CPU time, peak RSS and sizes (the steps and Longo
+def report_solve(name: str, a2: bool, cache: Path | None, options: str = "") -> None:
+    """Solve layout ``name`` (R15 option ``a2``, more Ruleset ``options`` as in
+    :func:`solve_in_child`) in a fresh process into the empty ``cache`` (None: in
+    memory) and print its
+    value, wall and CPU time, peak RSS and sizes (the steps, Longo and X-Change
     benchmarks print the same)."""
     before = load_average()
-    r = solve_in_child(name, a2, cache)
+    r = solve_in_child(name, a2, cache, options)
     assert not r["loaded"], "the table cache was not empty"
-    print(f"{name} (action2_after_game_end={a2}): optimal expected score "
+    print(f"{name} (action2_after_game_end={a2}{options}): optimal expected score "
           f"{r['start_value']:.6f}; solved from an empty table cache in "
           f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU, peak RSS "
           f"{r['peak_rss_mb']:.0f} MB (goals 300 s, 8000 MB); {r['states']:,} "

@@ -223,7 +223,8 @@ class Advisor:
         if progress is not None and not isinstance(progress, bool):
             raise ParseError(f"progress must be True, False or None, not {progress!r}")
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
-        return _advisor(a2, progress, layout_or_official(layout))
+        spend = ruleset.xc_field_without_cross if ruleset is not None else False
+        return _advisor(a2, progress, layout_or_official(layout), spend)
 
     @property
     def action2_after_action1_end(self) -> bool:
@@ -487,8 +488,9 @@ def layout_or_official(layout: SheetLayout | str | None) -> SheetLayout:
 
 @lru_cache(maxsize=4)
 def _advisor(action2_after_action1_end: bool, progress: bool | None,
-             layout: SheetLayout = OFFICIAL) -> Advisor:
-    ruleset = Ruleset(players=1, action2_after_game_end=action2_after_action1_end)
+             layout: SheetLayout = OFFICIAL, spend: bool = False) -> Advisor:
+    ruleset = Ruleset(players=1, action2_after_game_end=action2_after_action1_end,
+                      xc_field_without_cross=spend)  # (XC4: only on an X-Change sheet)
     return Advisor(solve(ruleset, progress=progress, variant=Variant(layout)))
 
 

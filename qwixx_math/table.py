@@ -120,8 +120,9 @@ class TableAdvisor(Advisor):
         if players is None:
             players = ruleset.players if ruleset is not None else Ruleset().players
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
+        spend = ruleset.xc_field_without_cross if ruleset is not None else False
         return _table_advisor(check_players(players), a2, progress,
-                              layout_or_official(layout))
+                              layout_or_official(layout), spend)
 
     def _check_state(self, state: GameState) -> None:
         self.check_ruleset(state.ruleset)
@@ -169,8 +170,9 @@ class TableAdvisor(Advisor):
 
 @lru_cache(maxsize=4)
 def _table_advisor(players: int, action2_after_action1_end: bool, progress: bool | None,
-                   layout: SheetLayout = OFFICIAL) -> TableAdvisor:
-    ruleset = Ruleset(players=players, action2_after_game_end=action2_after_action1_end)
+                   layout: SheetLayout = OFFICIAL, spend: bool = False) -> TableAdvisor:
+    ruleset = Ruleset(players=players, action2_after_game_end=action2_after_action1_end,
+                      xc_field_without_cross=spend)  # (XC4: only on an X-Change sheet)
     return TableAdvisor(solve(ruleset, players=players, progress=progress,
                               variant=Variant(layout)))
 

@@ -1,7 +1,7 @@
 """Qwixx X-Change as layout data (issue 34, VARIANTS.md §9): the nine X-Change fields on
 ``SheetLayout.exchange``, their JSON form and spelled-out key, the checked pad
 :data:`X_CHANGE`, and the typed XC1 refusals of every part that does not offer exchanges
-(the exact solver, the row Markov chain).  The exchange as moves is
+(the row Markov chain; the exact solver's table model).  The exchange as moves is
 tests/test_x_change_play.py."""
 
 from __future__ import annotations
@@ -165,10 +165,15 @@ def test_the_rules_core_plays_the_pad() -> None:
     assert new_game(2, layout=X_CHANGE).layout is X_CHANGE
 
 
-def test_the_exact_solver_refuses_the_pad_citing_xc1() -> None:
+def test_the_exact_solver_takes_the_pad_solitaire_only() -> None:
+    """The solver solves the pad (tests/test_solver_x_change.py); its table model, in
+    which every player may exchange, refuses it citing XC1."""
+    from qwixx_math.solver import solve
+
+    assert Variant(X_CHANGE).field_layers == 10
     with pytest.raises(ParseError) as info:
-        Variant(X_CHANGE)
-    assert info.value.rule == "XC1" and "exact solver" in str(info.value)
+        solve(layout=X_CHANGE, players=2, cache=False)
+    assert info.value.rule == "XC1"
 
 
 def test_the_row_markov_chain_refuses_the_pad_citing_xc1() -> None:
@@ -179,9 +184,10 @@ def test_the_row_markov_chain_refuses_the_pad_citing_xc1() -> None:
     assert info.value.rule == "XC1"
 
 
-def test_a_layout_file_with_a_track_reads_and_solve_refuses_it_in_one_line(
+def test_a_layout_file_with_a_track_reads_and_the_table_model_refuses_it_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """(Solitaire solves it: minutes, tests/test_solver_x_change.py on small tracks.)"""
     path = write(tmp_path / "xc.json", {**X_CHANGE.to_json(), "name": "my-xc"})
     assert read_layout_file(path) == X_CHANGE
-    code, _, err = run(["solve", "--layout", path], capsys)
+    code, _, err = run(["solve", "--layout", path, "--players", "2"], capsys)
     assert code == 2 and err.count("\n") == 1 and "XC1" in err

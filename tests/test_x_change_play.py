@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_arena_layouts import TABLED
 
 from qwixx_math.arena.match import play_match
 from qwixx_math.arena.registry import make_player, player_names
@@ -28,9 +29,18 @@ from qwixx_math.rules import (
     why_not_mark,
 )
 from qwixx_math.ruleset import Ruleset
+from qwixx_math.solver.cache import cache_dir, table_filename
+from qwixx_math.solver.variant import Variant
 
 R, Y, G, B = Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE
 SPEND = Ruleset(2, xc_field_without_cross=True)
+
+
+def _cached(players: int, ruleset: Ruleset) -> bool:
+    """Whether the x-change solver table of ``players`` under ``ruleset``'s XC4 Option is
+    in the table cache (the tests never solve it)."""
+    variant = Variant(X_CHANGE).with_field_without_cross(ruleset.xc_field_without_cross)
+    return (cache_dir() / table_filename(variant, False, players)).exists()
 
 
 def _rolled(sheets: tuple[str, ...], roll: str, ruleset: Ruleset | None = None,
@@ -262,8 +272,11 @@ def test_random_games_use_the_track_and_keep_it_consistent() -> None:
 @pytest.mark.parametrize("name", player_names())
 def test_every_builtin_player_plays_the_pad_without_a_fault(name: str, ruleset: Ruleset
                                                             ) -> None:
-    """Players that know no exchange never make one; the ones built on a solver table are
-    played by their stand-ins (the solver refuses the pad, XC1)."""
+    """Players that know no exchange never make one; the ones built on a solver table
+    (the solver solves the pad: minutes, 3.4 GB) only when their table is cached, as on
+    Longo (the table model refuses the pad, XC1: its stand-in plays)."""
+    if name in TABLED and not _cached(TABLED[name], ruleset):
+        pytest.skip(f"the x-change table of {name} is not in the cache")
     players = [make_player(name, ruleset, 1, layout=X_CHANGE),
                make_player("random", ruleset, 2, layout=X_CHANGE)]
     result = play_match(players, 2, 5, ruleset, layout=X_CHANGE)

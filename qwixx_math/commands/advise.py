@@ -55,7 +55,7 @@ from ..model import Roll, Sheet
 from ..notation import format_roll, format_sheet, parse_colours, parse_roll, parse_sheet
 from ..position import position, read_state, sheet_position
 from ..rules import GameState, Phase
-from ..ruleset import MAX_PLAYERS, Ruleset
+from ..ruleset import MAX_PLAYERS
 from ..table import TableAdvisor, check_players
 from ..winadvice import (
     MAX_BUDGET,
@@ -74,7 +74,7 @@ from ._args import (
     path_arg,
     rollout_players,
 )
-from ._solitaire import add_solver_options
+from ._solitaire import add_solver_options, solitaire_ruleset
 
 #: The most plans ``--top`` may ask for (a turn has at most a few dozen choices).
 MAX_TOP = 1000
@@ -193,7 +193,7 @@ def _table(args: argparse.Namespace) -> tuple[GameState, int]:
         raise ParseError("give --roll")
     seat = args.me - 1
     k = _passive_before_me(args, n)
-    ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args, n)
     return position(_sheets(args), args.roll, active=(seat - k) % n, ruleset=ruleset), seat
 
 
@@ -227,8 +227,7 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
                              "other players)")
         # passive, or colours closed by others: a two-player game, the other sheet empty
         others = parse_colours(args.closed or "-") - sheet.locked
-        ruleset = Ruleset(players=2 if args.passive or others else 1,
-                          action2_after_game_end=args.action2_after_game_end)
+        ruleset = solitaire_ruleset(args, 2 if args.passive or others else 1)
         rolled = sheet_position(sheet, args.roll, players=ruleset.players,
                                 seat=1 if args.passive else 0, ruleset=ruleset,
                                 closed=others)
@@ -237,7 +236,7 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
         return advice, rolled, {}
     n = check_players(args.players)
     k = _passive_before_me(args, n)
-    ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args, n)
     # player 0 rolls now; the player at seat k has k rolls (this one included) before theirs
     rolled = sheet_position(sheet, args.roll, players=n, seat=k, ruleset=ruleset,
                             closed=args.closed or "-")

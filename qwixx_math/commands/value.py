@@ -19,10 +19,9 @@ import argparse
 import json
 
 from ..notation import format_colours, format_sheet, parse_colours, parse_sheet
-from ..ruleset import Ruleset
 from ..table import TableAdvisor, check_before_me, check_players
 from ._args import add_layout_argument, ascii_int, layout_from_args
-from ._solitaire import add_solver_options
+from ._solitaire import add_solver_options, solitaire_ruleset
 
 __all__ = ["register", "run"]
 
@@ -55,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     k = check_before_me(args.before_me, n)
     sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed) | sheet.locked
-    ruleset = Ruleset(players=n, action2_after_game_end=args.action2_after_game_end)
+    ruleset = solitaire_ruleset(args, n)
     advisor = TableAdvisor.for_ruleset(ruleset, players=n, layout=sheet.layout,
                                        progress=not args.quiet)
     value = advisor.value(sheet, closed, k)

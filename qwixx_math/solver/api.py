@@ -75,6 +75,12 @@ def solve(
         raise ParseError(f"cache must be True, False or a directory, not {cache!r}")
     if progress is not None and not isinstance(progress, bool):
         raise ParseError(f"progress must be True, False or None, not {progress!r}")
+    # the Option of an X-Change field spent alone (XC4) is part of the game solved
+    variant = variant.with_field_without_cross(ruleset.xc_field_without_cross)
+    if players != 1 and variant.has_exchange:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
+                         "exchanges yet (every player may exchange, XC1); solve it "
+                         "solitaire", rule="XC1")
     start = time.perf_counter()
     if cache is False:
         return _solve_now(ruleset, variant, players, start, progress, None)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ParseError
 from . import kernel
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
@@ -142,6 +143,9 @@ def solve_tables(
     ``symmetry=False`` solves every state on its own (the check that the
     symmetry reduction changes nothing; about |group| times slower).
     """
+    if players != 1 and variant.has_exchange:  # (solve() says so before its cache)
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
+                         "exchanges yet (every player may exchange, XC1)", rule="XC1")
     start = time.perf_counter()
     stats = SolveStats()
     layout = Layout.of(variant, players)
@@ -223,6 +227,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
     frozen_lower = np.array(lower, dtype=np.int64)
     frozen_gain = np.array(gain, dtype=np.float64)
     step_lo, step_hi = frozen_step_range(layout, top, lower)
+    exchange = np.array(variant.sheet.exchange, dtype=np.int64).reshape(-1, 2)
     total = stats.canonical_configurations
     done = 0
     if progress is not None:
@@ -241,6 +246,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 perms, batch, products, top, frozen_lower, frozen_gain,
                 variant.penalty_boxes, layout.step_shift, layout.step_points, step_lo,
                 step_hi, layout.closed_steps, variant.faces, variant.lock_cells,
+                exchange, variant.field_without_cross,
             )
             _run_batch(pool, threads, args, len(batch))
             done += len(batch)
@@ -277,5 +283,6 @@ def _run_batch(pool: ThreadPoolExecutor | None, threads: int, args: tuple[Any, .
 
 def _solve_slice(args: tuple[Any, ...], start: int, stop: int) -> None:
     solve: Callable[..., None] = kernel.solve_batch
-    *head, faces, lock_cells = args  # (8-sided dice, two lock numbers: Longo)
-    solve(*head, start, stop, 3, faces, lock_cells)
+    # (8-sided dice, two lock numbers: Longo; the X-Change track and XC4)
+    *head, faces, lock_cells, exchange, spend = args
+    solve(*head, start, stop, 3, faces, lock_cells, exchange, spend)

@@ -167,6 +167,9 @@ def _gather(
     lane_hi: int,
     n_sums: int,
     lock_cells: int,
+    exchange: IntArray,
+    spend: bool,
+    a1x: FloatArray,
 ) -> None:
     """Step 1: fill ``one`` and ``m2`` for the configuration ``codes`` (at flat index ``base``).
 
@@ -190,8 +193,12 @@ def _gather(
     ``n_sums`` is the number of sums (11; 15 with 8-sided dice, LG1) and ``lock_cells``
     the lock numbers ending every row (1; 2 on Longo, LG2): positions ``last_q =
     length - lock_cells`` and up close the row, any of them (a row closes once).
+    ``exchange`` (one line per X-Change field: its pair; none on a sheet without a
+    track) adds the exchanges of action 1 (XC1, XC2) to ``m2`` and to ``a1x``
+    (:func:`_exchange`); ``spend``: the Option ``xc_field_without_cross`` (XC4).
     """
     N_SUMS = n_sums
+    defer = exchange.shape[0] > 0  # action 2 alone joins m2 after the exchanges
     k = open_rows.shape[0]
     P = penalties
     last_q = length - lock_cells  # the first lock number's position
@@ -220,7 +227,7 @@ def _gather(
     for level in range(players):
         roff = level * level_size
         lbase = level * level_stride
-        spread = identity and level == players - 1
+        spread = identity and level == players - 1 and not defer
         for jj in range(k):
             j = open_rows[jj]
             cj = codes[j]
@@ -256,19 +263,12 @@ def _gather(
 
     # action 2 alone is available whatever the white sum
     active = (players - 1) * level_stride
-    if not identity:  # die d marks the cells of its colour, in any row
-        for jj in range(k):
-            j = open_rows[jj]
-            for q in range(length):
-                d = dcell[j, q]
-                if d < 0:
-                    continue
-                n = number_at[j, q] - 2
-                for p in range(lane_lo, lane_hi):
-                    v = one[active + p * one_stride + jj * N_SUMS + n]
-                    for s in range(N_SUMS):
-                        cell = (p * N_SUMS + s) * one_stride + d * N_SUMS + n
-                        m2[cell] = max(m2[cell], v)
+    if not identity and not defer:  # die d marks the cells of its colour, in any row
+        for p in range(lane_lo, lane_hi):
+            for s in range(N_SUMS):
+                _action2_alone(m2, (p * N_SUMS + s) * one_stride, one,
+                               active + p * one_stride, open_rows, dcell, number_at,
+                               length, N_SUMS)
 
     # --- two marks that close nothing.  First the list of look-ups (index, and the
     # two m2 cells the value competes for), then all loads, then the maxima: the
@@ -477,6 +477,71 @@ def _gather(
                 amarks[j] = nj
             amarks[i] = ni
 
+    if defer:  # the exchanges read m2 of two marks only, then action 2 alone joins
+        _exchange(m2, one, a1x, exchange, spend, active, P, boxes, open_rows, dcell,
+                  number_at, length, N_SUMS)
+        for p in range(lane_lo, lane_hi):
+            for s in range(N_SUMS):
+                _action2_alone(m2, (p * N_SUMS + s) * one_stride, one,
+                               active + p * one_stride, open_rows, dcell, number_at,
+                               length, N_SUMS)
+
+
+@jit()
+def _action2_alone(m2: FloatArray, target: int, one: FloatArray, source: int,
+                   open_rows: IntArray, dcell: IntArray, number_at: IntArray, length: int,
+                   n_sums: int) -> None:
+    """Action 2 alone into one (lane, white sum) slice of ``m2`` at ``target``, read from
+    one lane of ``one`` at ``source``: die d may mark the cells of its colour, in any row."""
+    for jj in range(open_rows.shape[0]):
+        j = open_rows[jj]
+        for q in range(length):
+            d = dcell[j, q]
+            if d < 0:
+                continue
+            n = number_at[j, q] - 2
+            cell = np.uintp(target + d * n_sums + n)
+            m2[cell] = max(m2[cell], one[np.uintp(source + jj * n_sums + n)])
+
+
+@jit()
+def _exchange(m2: FloatArray, one: FloatArray, a1x: FloatArray, exchange: IntArray,
+              spend: bool, active: int, P: int, boxes: int, open_rows: IntArray,
+              dcell: IntArray, number_at: IntArray, length: int, n_sums: int) -> None:
+    """The exchanges of action 1 (Qwixx X-Change, XC1, XC2): in lane p (last field used
+    ``p // boxes - 1``, penalties ``p % boxes``), white sum S may cross the other number
+    o of any field f right of the last one used whose pair holds S, and the lane becomes
+    q = ``(f + 1) * boxes + p % boxes``; the cross is the active player's (XC6, V6).
+
+    ``m2`` must hold the values of two marks only (action 1 crossing a number, then
+    action 2): ``m2[p, S] = max(m2[p, S], m2[q, o])``, lanes in increasing order so that
+    lane q (a later field) is still untouched.  ``a1x[p * n_sums + S - 2]``: the best
+    action-1-only exchange, ``one``'s lane q at o in any row.  ``spend`` (XC4): the
+    field spent alone, then action 2 alone in lane q (its action-1-only value, the same
+    configuration in lane q, is :func:`_turn_values`'s)."""
+    k = open_rows.shape[0]
+    one_stride = k * n_sums
+    for x in range(P * n_sums):
+        a1x[x] = -np.inf
+    for p in range(P):
+        for f in range(p // boxes, exchange.shape[0]):  # fields right of the last used
+            q = (f + 1) * boxes + p % boxes
+            for side in range(2):
+                s = exchange[f, side] - 2
+                o = exchange[f, 1 - side] - 2
+                sx = np.uintp(p * n_sums + s)
+                for jj in range(k):
+                    a1x[sx] = max(a1x[sx], one[np.uintp(active + q * one_stride
+                                                        + jj * n_sums + o)])
+                target = (p * n_sums + s) * one_stride
+                source = (q * n_sums + o) * one_stride
+                for c in range(one_stride):
+                    m2[np.uintp(target + c)] = max(m2[np.uintp(target + c)],
+                                                   m2[np.uintp(source + c)])
+                if spend:
+                    _action2_alone(m2, target, one, active + q * one_stride, open_rows,
+                                   dcell, number_at, length, n_sums)
+
 
 @jit()
 def _turn_values(
@@ -497,6 +562,9 @@ def _turn_values(
     n_sums: int,
     die_faces: int,
     digit_base: int,
+    exchange: IntArray,
+    spend: bool,
+    a1x: FloatArray,
 ) -> None:
     """Step 2: ``vals[L * penalties + p]`` for every level L and lane p (a penalty count
     ``p % boxes`` and a step total ``p // boxes``, :mod:`qwixx_math.solver.layout`).
@@ -516,6 +584,10 @@ def _turn_values(
     value stored as digit j (count + 1), it is G(t) in units of 6^-k.
     With 8-sided dice (LG1) the faces run 1..``die_faces``, the sums over ``n_sums``
     numbers and the digits are base ``digit_base`` (:func:`count_products`).
+    On a sheet with an X-Change track (``exchange`` not empty) action 1 alone may also
+    be an exchange (``a1x``, :func:`_exchange`) or, under ``spend`` (XC4), a field f
+    spent alone: this configuration's value in lane ``(f + 1) * boxes + p % boxes``,
+    found before lane p (the lanes run down).
     """
     N_SUMS = n_sums
     F = die_faces
@@ -542,6 +614,12 @@ def _turn_values(
                 b = pen
                 for ii in range(k):
                     b = max(b, one[np.uintp(active + p * one_stride + ii * N_SUMS + s)])
+                if exchange.shape[0] > 0:
+                    b = max(b, a1x[np.uintp(p * N_SUMS + s)])
+                    if spend:
+                        for f in range(p // boxes, exchange.shape[0]):
+                            if exchange[f, 0] == s + 2 or exchange[f, 1] == s + 2:
+                                b = max(b, vals[last + (f + 1) * boxes + p % boxes])
                 # Z_j(c) = max(b, Y_j(c)): keep the faces that beat b (branch-free
                 # compaction, with their die's digit step), count the others
                 nz = 0
@@ -637,6 +715,8 @@ def solve_batch(
     phases: int,
     die_faces: int = 6,
     lock_cells: int = 1,
+    exchange: IntArray | None = None,
+    spend: bool = False,
 ) -> None:
     """Solve the configurations ``items[start:stop]`` of table ``mask``, one after the other.
 
@@ -668,8 +748,14 @@ def solve_batch(
     ``die_faces``: the dice's sides (8 on Qwixx Longo, LG1: sums 2..16, ``products`` of
     ``count_products(k, 16)``); ``lock_cells``: the lock numbers ending every row (2 on
     Longo, LG2).
+    ``exchange``: the X-Change fields' pairs, one line per field (Qwixx X-Change, XC1;
+    None or no line: no track), the lanes then being the last field used
+    (:mod:`qwixx_math.solver.layout`); ``spend``: the Option ``xc_field_without_cross``
+    (XC4).
     """
     N_SUMS = 2 * die_faces - 1
+    fields = np.zeros((0, 2), dtype=np.int64) if exchange is None else exchange
+    a1x = np.empty(penalties * N_SUMS)
     digit_base = 8 if die_faces == 6 else 16
     k = open_rows.shape[0]
     m = strides.shape[1]
@@ -724,11 +810,12 @@ def solve_batch(
                 dcell, identity, points, length, threshold, penalties, players, level_size,
                 a2_after_end, mask, open_rows, codes, base, one, m2, acodes, amarks, tmp,
                 lk_index, lk_target, lk_values, lk_shift, boxes, step_shift, step_points,
-                lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS, lock_cells)
+                lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS, lock_cells, fields,
+                spend, a1x)
         if phases & 2:
             _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
                          boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points,
-                         N_SUMS, die_faces, digit_base)
+                         N_SUMS, die_faces, digit_base, fields, spend, a1x)
         else:
             vals[:] = 0.0
         for g in range(perms.shape[0]):

@@ -16,6 +16,12 @@ T(total), CS2; ``S`` = 1 on every other sheet).  The ``S * P`` values of one row
 configuration (its **lanes**, lane ``s * P + p``) are innermost, so that they share
 cache lines; a mark on a step cell reads lane ``s * P + p + P`` of where it leads.
 
+On a sheet with an X-Change track (Qwixx X-Change, XC1) the lanes are the last field
+used instead of the step totals: lane ``(f + 1) * P + p`` for field ``f`` (``-1``: none
+used), ``len(exchange) + 1`` of them (the two never share a sheet).  No mark moves a
+lane by itself; an exchange reads the lane of its field (:mod:`.kernel`), and every
+configuration is solved in all of them (``closed_steps`` holds the top field lane).
+
 The table model of K players (1 in solitaire) stores K such arrays, one
 per level ``L`` (the value when ``L`` other players roll before this player's
 next own roll), one after the other.  The value of table ``C`` at open codes
@@ -114,7 +120,7 @@ class Layout:
         n_codes = variant.open_codes
         length = variant.row_length
         penalties = variant.penalty_boxes
-        lanes = penalties * variant.step_layers
+        lanes = penalties * variant.step_layers * variant.field_layers
         masks = tuple(
             mask for mask in range(1 << m) if mask.bit_count() < variant.closed_rows_to_end
         )
@@ -189,7 +195,10 @@ class Layout:
             for mask in range(1 << m):
                 closed_steps[mask] = sum(sum(is_step[r]) for r in range(m) if mask >> r & 1)
         step_points = np.array([row_points(t) for t in range(variant.step_layers + 2)],
-                               dtype=np.float64) if variant.has_steps else np.zeros(3)
+                               dtype=np.float64) if variant.has_steps \
+            else np.zeros(variant.field_layers + 2)
+        if variant.has_exchange:  # every configuration holds every field lane (XC2)
+            closed_steps[:] = variant.field_layers - 1
         return cls(
             variant=variant,
             players=players,
@@ -226,13 +235,14 @@ class Layout:
         return int(self.variant.open_codes**k * self.lanes)
 
     def locate(self, rows: Sequence[RowState], penalties: int, before_me: int = 0,
-               steps: int = 0) -> tuple[int, int]:
+               steps: int = 0, last_field: int = -1) -> tuple[int, int]:
         """``(index, closed_points)`` of a running game's position: where its table
         value lives in the flat array, and the points of its closed rows (the
         position's value is their sum).  ``rows`` are the rows' compact states
         (:class:`qwixx_math.keys.RowState`, as :func:`~qwixx_math.keys.decode_key` gives
         them) and must leave the game running; ``before_me`` is the level (0 .. players-1),
-        ``steps`` the crossed step cells (CS2; 0 on a sheet without steps)."""
+        ``steps`` the crossed step cells (CS2; 0 on a sheet without steps), ``last_field``
+        the last X-Change field used (XC2; -1: none, as on a sheet without a track)."""
         mask = 0
         closed_points = 0
         for i, r in enumerate(rows):
@@ -240,7 +250,7 @@ class Layout:
                 mask |= 1 << i
                 closed_points += row_points(r.count)
         index = (before_me * self.level_size + int(self.offsets[mask])
-                 + steps * self.variant.penalty_boxes + penalties)
+                 + (steps + last_field + 1) * self.variant.penalty_boxes + penalties)
         space = row_codes(self.variant.sheet) if uses_row_codes(self.variant.sheet) else None
         for i, r in enumerate(rows):
             if not r.closed:

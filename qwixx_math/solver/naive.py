@@ -65,7 +65,7 @@ class NaiveSolver:
             raise ParseError(f"R3: a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                              f"not {players!r}")
         self.players = players
-        self._memo: dict[tuple[int, int, int], float] = {}
+        self._memo: dict[tuple[int, int, int, int], float] = {}
 
     # ---------------------------------------------------------------- positions
 
@@ -103,9 +103,11 @@ class NaiveSolver:
         if (position.players != 1 or position.layout != self.layout
                 or position.phase not in (Phase.ROLL, Phase.OVER)
                 or position.ruleset.action2_after_action1_end
-                != self.ruleset.action2_after_action1_end):
+                != self.ruleset.action2_after_action1_end
+                or position.ruleset.xc_field_without_cross
+                != self.ruleset.xc_field_without_cross):
             raise ParseError("the naive solver values one-player states of its layout and "
-                             "R15 option before a roll")
+                             "R15 and XC4 options before a roll")
         return position
 
     def _value(self, state: GameState, before_me: int) -> float:
@@ -113,8 +115,10 @@ class NaiveSolver:
             return float(state.sheets[0].score)
         sheet = state.sheets[0]
         # (the compact key holds each row's last mark and count, not which cells are
-        # steps: a sheet with step cells also needs their total, CS2)
-        key = (sheet_key(sheet, state.closed), sheet.steps_crossed, before_me)
+        # steps: a sheet with step cells also needs their total, CS2, and one with an
+        # X-Change track the last field used, XC2)
+        key = (sheet_key(sheet, state.closed), sheet.steps_crossed, sheet.last_field,
+               before_me)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
@@ -171,7 +175,16 @@ class NaiveSolver:
         """Every position of the layout in which the game is not over: one sheet per
         compact key (:func:`qwixx_math.keys.sheet_from_key`) whose closed rows this player
         locked, every penalty count that leaves the game running; on a sheet with step
-        cells (CS2), one sheet per key and total of crossed step cells."""
+        cells (CS2), one sheet per key and total of crossed step cells; on a sheet with
+        an X-Change track (XC2), one sheet per key and last field used."""
+        if self.layout.exchange:
+            for state in self._key_states():
+                sheet = state.sheets[0]
+                yield state
+                for field in range(len(self.layout.exchange)):
+                    yield self.position(Sheet.unchecked(
+                        sheet.masks, sheet.penalties, self.layout, (field,)))
+            return
         if not self.layout.steps:
             yield from self._key_states()
             return

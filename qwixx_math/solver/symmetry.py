@@ -47,7 +47,11 @@ Permutation = tuple[int, ...]
 
 def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
     """Whether relabelling row (and die) ``i`` as ``perm[i]``, with every die flipped
-    when ``flip``, maps ``variant``'s sheet onto itself."""
+    when ``flip``, maps ``variant``'s sheet onto itself (the X-Change track too: the
+    flip must map every field's pair onto itself, XC1; rows do not touch the track)."""
+    top = 2 * variant.faces + 2
+    if flip and any({top - a, top - b} != {a, b} for a, b in variant.sheet.exchange):
+        return False
     for i in range(variant.rows):
         for p in range(variant.row_length):
             n = variant.number_at(i, p)

@@ -91,6 +91,7 @@ class SolverTable:
         self._to_end = sheet.closed_rows_to_end
         self._boxes = sheet.penalty_boxes
         self._steps = bool(sheet.steps)
+        self._exchange = bool(sheet.exchange)
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -142,6 +143,11 @@ class SolverTable:
                 "this table was solved with action 2 after the game ends "
                 f"{'allowed' if self.action2_after_action1_end else 'forbidden'}; "
                 "the game's ruleset says otherwise", rule="R15")
+        if self._exchange and ruleset.xc_field_without_cross != self.variant.field_without_cross:
+            raise ParseError(
+                "this table was solved with an X-Change field spent alone "
+                f"{'allowed' if self.variant.field_without_cross else 'forbidden'}; "
+                "the game's ruleset says otherwise", rule="XC4")
 
     def _position(self, position: Sheet | GameState, closed: Iterable[Colour | str]
                   ) -> tuple[Sheet, frozenset[Colour]]:
@@ -195,7 +201,8 @@ class SolverTable:
         (:mod:`qwixx_math.solver.layout`); an open row's code is its mask's
         (:func:`qwixx_math.keys.row_code`; on a sheet with double cells
         :func:`qwixx_math.keys.row_codes`); on a sheet with step cells the crossed step
-        cells pick the lane (:mod:`qwixx_math.solver.layout`)."""
+        cells pick the lane (:mod:`qwixx_math.solver.layout`), on a sheet with an X-Change
+        track the last field used."""
         masks = sheet.masks
         mask = 0
         points = 0
@@ -211,6 +218,8 @@ class SolverTable:
         index = self._offsets[mask] + sheet.penalties
         if self._steps:  # the lane of the crossed step cells (CS2)
             index += sheet.steps_crossed * self._boxes
+        if self._exchange:  # the lane of the last X-Change field used (XC2)
+            index += (sheet.last_field + 1) * self._boxes
         for r, ci, _, _, code in self._rows:
             if not mask >> r & 1:
                 index += strides[r] * code[masks[ci]]

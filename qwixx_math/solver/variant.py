@@ -94,7 +94,8 @@ def row_points(marks: int) -> int:
 
 #: The geometry a variant is compared and hashed by (its layout without the name).
 _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int,
-                  tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int]
+                  tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int,
+                  tuple[tuple[int, int], ...], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,9 @@ class Variant:
     """
 
     sheet: SheetLayout = field(default=OFFICIAL, compare=False)
+    #: The Option ``xc_field_without_cross`` (XC4: an X-Change field may be spent alone
+    #: as the action-1 cross); it only matters on a sheet with an X-Change track.
+    field_without_cross: bool = field(default=False, compare=False)
     _numbers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _dice: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _targets: tuple[tuple[tuple[int, ...], ...], ...] = field(
@@ -119,7 +123,12 @@ class Variant:
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
         sheet.check_no_chain("the exact solver")
         sheet.check_no_second_crosses("the exact solver")
-        sheet.check_no_exchange("the exact solver")
+        if not isinstance(self.field_without_cross, bool):
+            raise ParseError(f"field_without_cross must be True or False, not "
+                             f"{self.field_without_cross!r}", rule="XC4")
+        if sheet.steps and sheet.exchange:  # no pad has both; both would be lanes
+            raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
+                             "cells and an X-Change track on one sheet", rule="XC1")
         if sheet.steps and uses_row_codes(sheet):  # no pad has both; the step ranges
             # are worked out on the official row codes (one mark per cell, one lock number)
             raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
@@ -148,7 +157,8 @@ class Variant:
         object.__setattr__(self, "_identity", (
             sheet.numbers, dice, sheet.lock_threshold, sheet.penalty_boxes,
             sheet.closed_rows_to_end, sheet.weights, sheet.steps, sheet.faces,
-            sheet.lock_cells))
+            sheet.lock_cells, sheet.exchange,
+            bool(sheet.exchange) and self.field_without_cross))
 
     @classmethod
     def official(cls) -> Variant:
@@ -226,6 +236,24 @@ class Variant:
         cells (1 on a sheet without steps: the total is always 0)."""
         return len(self.sheet.steps) + 1
 
+    @property
+    def has_exchange(self) -> bool:
+        """Whether the sheet has an X-Change track (Qwixx X-Change, XC1)."""
+        return bool(self.sheet.exchange)
+
+    @property
+    def field_layers(self) -> int:
+        """The values the last X-Change field used can take: none, or a field 0 .. 8 of
+        the track (10 on the X-Change pad; 1 on a sheet without a track)."""
+        return len(self.sheet.exchange) + 1
+
+    def with_field_without_cross(self, spend: bool) -> Variant:
+        """This variant under the Option ``xc_field_without_cross`` = ``spend`` (XC4);
+        itself on a sheet without an X-Change track (the Option changes nothing there)."""
+        if not self.has_exchange or spend == self.field_without_cross:
+            return self
+        return Variant(self.sheet, spend)
+
     def is_step_at(self, row: int, position: int) -> bool:
         """Whether the cell at ``position`` of ``row`` is a step cell (CS2)."""
         self.number_at(row, position)
@@ -291,6 +319,7 @@ class Variant:
         and has no double cell nor step cell, of 6-sided dice and one lock number (the
         official sheet and :meth:`from_letters`' variants)."""
         return not uses_row_codes(self.sheet) and not self.has_steps \
+            and not self.has_exchange \
             and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
 
@@ -348,6 +377,8 @@ class Variant:
                 return name
         if self.sheet.faces != 6 or self.sheet.lock_cells != 1:
             return _longo_key(self.sheet)
+        if self.has_exchange:  # the published pad by name; XC4 changes the game
+            return self.sheet.key + ("-xc4" if self.field_without_cross else "")
         return self.sheet.key
 
     def to_json(self) -> dict[str, object]:
@@ -372,6 +403,9 @@ class Variant:
             **({"steps": [list(c) for c in self.sheet.steps]} if self.has_steps else {}),
             **({"faces": self.faces, "lock_cells": self.lock_cells}
                if self.faces != 6 or self.lock_cells != 1 else {}),
+            **({"exchange": [list(f) for f in self.sheet.exchange],
+                "xc_field_without_cross": self.field_without_cross}
+               if self.has_exchange else {}),
         }
 
 
