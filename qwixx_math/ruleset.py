@@ -7,7 +7,7 @@ validator can name the dialect another Qwixx program implements.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
@@ -207,29 +207,20 @@ class Ruleset:
         return self.action2_after_game_end or self.end_check is EndCheck.END_OF_TURN
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object form (all fields, enum values as strings; Longo's Options only
-        when they are not their default)."""
+        """The JSON object form (every official field, enum values as strings; a variant
+        pad's Option only when it is not its default, so that other rulesets read as
+        before)."""
         out: dict[str, Any] = {
             "players": self.players,
             "action2_after_game_end": self.action2_after_game_end,
             "die_removal": self.die_removal.value,
             "end_check": self.end_check.value,
             "simultaneous_close": self.simultaneous_close,
-            # the X-Change Options only when set, and da_same_turn only when false, so that
-            # other rulesets read as before
-            **{name: True for name in _XC_OPTIONS if getattr(self, name)},
-            **({} if self.da_same_turn else {"da_same_turn": False}),
         }
-        if self.lg_lucky_mode is not LuckyMode.INSTEAD:
-            out["lg_lucky_mode"] = self.lg_lucky_mode.value
-        if self.lg_lucky_candidates is not LuckyCandidates.OPEN_ROWS:
-            out["lg_lucky_candidates"] = self.lg_lucky_candidates.value
-        if self.bb_fewest_candidates is not CircleCandidates.OPEN_WITH_NEXT_CELL:
-            out["bb_fewest_candidates"] = self.bb_fewest_candidates.value
-        if self.bp_colour_trigger is not BonusTrigger.SAME_COLOUR:
-            out["bp_colour_trigger"] = self.bp_colour_trigger.value
-        if self.bp_lock_marks != BP_LOCK_MARKS[0]:
-            out["bp_lock_marks"] = self.bp_lock_marks
+        for name, kind in _VARIANT_OPTIONS.items():
+            value = getattr(self, name)
+            if value != _DEFAULTS[name]:
+                out[name] = value.value if kind is not None else value
         return out
 
     @classmethod
@@ -238,40 +229,21 @@ class Ruleset:
         if not isinstance(data, dict):
             raise ParseError(f"a ruleset must be a JSON object, not {type(data).__name__}")
         known = {"players", "action2_after_game_end", "die_removal", "end_check",
-                 "simultaneous_close", "cc_partner_moves_frontier", "da_scope",
-                 "da_same_turn", *_XC_OPTIONS, "lg_lucky_mode", "lg_lucky_candidates",
-                 "bb_fewest_candidates", "bb_diamond_order", "bp_colour_trigger",
-                 "bp_lock_marks"}
+                 "simultaneous_close", *_VARIANT_OPTIONS}
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise ParseError(f"unknown ruleset field(s): {', '.join(unknown)}")
         kwargs: dict[str, Any] = {}
-        if "players" in data:
-            kwargs["players"] = data["players"]
-        for name in ("action2_after_game_end", "simultaneous_close",
-                     "cc_partner_moves_frontier", "da_scope", "da_same_turn", *_XC_OPTIONS):
+        for name in ("players", "action2_after_game_end", "simultaneous_close"):
             if name in data:
                 kwargs[name] = data[name]
         if "die_removal" in data:
             kwargs["die_removal"] = _enum(DieRemoval, data["die_removal"], "die_removal")
         if "end_check" in data:
             kwargs["end_check"] = _enum(EndCheck, data["end_check"], "end_check")
-        if "lg_lucky_mode" in data:
-            kwargs["lg_lucky_mode"] = _enum(LuckyMode, data["lg_lucky_mode"], "lg_lucky_mode")
-        if "lg_lucky_candidates" in data:
-            kwargs["lg_lucky_candidates"] = _enum(LuckyCandidates, data["lg_lucky_candidates"],
-                                                  "lg_lucky_candidates")
-        if "bb_fewest_candidates" in data:
-            kwargs["bb_fewest_candidates"] = _enum(
-                CircleCandidates, data["bb_fewest_candidates"], "bb_fewest_candidates")
-        if "bb_diamond_order" in data:
-            kwargs["bb_diamond_order"] = _enum(DiamondOrder, data["bb_diamond_order"],
-                                               "bb_diamond_order")
-        if "bp_colour_trigger" in data:
-            kwargs["bp_colour_trigger"] = _enum(BonusTrigger, data["bp_colour_trigger"],
-                                                "bp_colour_trigger")
-        if "bp_lock_marks" in data:
-            kwargs["bp_lock_marks"] = data["bp_lock_marks"]
+        for name, kind in _VARIANT_OPTIONS.items():
+            if name in data:
+                kwargs[name] = data[name] if kind is None else _enum(kind, data[name], name)
         return cls(**kwargs)
 
 
@@ -288,10 +260,22 @@ def _check_cc3(value: object) -> None:
 #: The Options of Qwixx X-Change (VARIANTS.md §9.2, XC4 and XC5).
 _XC_OPTIONS = ("xc_field_without_cross", "xc_in_action2")
 
+#: Every variant pad's Option (VARIANTS.md) with its enum type, or None for a plain value:
+#: :meth:`Ruleset.to_json` writes it only when it differs from its default (the ones only
+#: their default is played, such as ``cc_partner_moves_frontier``, never), and
+#: :meth:`Ruleset.from_json` reads it when present.
+_VARIANT_OPTIONS: dict[str, type[Enum] | None] = {
+    "cc_partner_moves_frontier": None, **{name: None for name in _XC_OPTIONS},
+    "da_scope": None, "da_same_turn": None, "lg_lucky_mode": LuckyMode,
+    "lg_lucky_candidates": LuckyCandidates, "bb_fewest_candidates": CircleCandidates,
+    "bb_diamond_order": DiamondOrder, "bp_colour_trigger": BonusTrigger,
+    "bp_lock_marks": None}
+#: Each variant Option's default.
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Ruleset)
+                             if f.name in _VARIANT_OPTIONS}
 
-def _enum(kind: type[DieRemoval] | type[EndCheck] | type[LuckyMode] | type[LuckyCandidates]
-          | type[CircleCandidates] | type[DiamondOrder] | type[BonusTrigger],
-          value: object, name: str) -> Any:
+
+def _enum(kind: type[Enum], value: object, name: str) -> Any:
     choices = [m.value for m in kind]
     if not isinstance(value, str) or value not in choices:
         raise ParseError(f"Ruleset.{name} must be one of {', '.join(choices)}, not {value!r}")
