@@ -8,6 +8,7 @@ import dataclasses
 import json
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -248,14 +249,11 @@ def test_sheets_and_states_that_no_game_gives_name_the_ba_rule() -> None:
               closed=frozenset({B}))
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32))
-def test_random_games_are_legal_and_their_sheets_round_trip(seed: int) -> None:
-    """Random legal plans (other players crossing too) on the pad: every state is valid
-    (GameState re-validates its JSON form), every sheet reads back from its text and JSON,
-    every cross is voluntary or forced by a boxed cell (taken fields = boxed crosses)."""
+def played_states(layout: SheetLayout, seed: int) -> Iterator[GameState]:
+    """Every state after a turn of a seeded 2-player game on ``layout``: random legal plans
+    from the upper half of the list, the other player crossing half the time too."""
     rng = random.Random(seed)
-    game = new_game(2, layout=BONUS_A)
+    game = new_game(2, layout=layout)
     while not game.is_over:
         r = random_roll(rng, game.dice_in_play)
         rolled = game.with_roll(r)
@@ -266,6 +264,16 @@ def test_random_games_are_legal_and_their_sheets_round_trip(seed: int) -> None:
             others[other] = rng.choice(options)
         plans = legal_plans(game, r, others)
         game = game.play_plan(r, rng.choice(plans[len(plans) // 2:]), others)
+        yield game
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32))
+def test_random_games_are_legal_and_their_sheets_round_trip(seed: int) -> None:
+    """Random legal plans (other players crossing too) on the pad: every state is valid
+    (GameState re-validates its JSON form), every sheet reads back from its text and JSON,
+    every cross is voluntary or forced by a boxed cell (taken fields = boxed crosses)."""
+    for game in played_states(BONUS_A, seed):
         assert GameState.from_json(json.loads(json.dumps(game.to_json()))) == game
         for sheet in game.sheets:
             assert parse_sheet(format_sheet(sheet)) == sheet
