@@ -996,15 +996,16 @@ class TurnPlan:
         return f"TurnPlan({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: str) -> TurnPlan:
-        """The plan of a text notation (:func:`qwixx_math.notation.parse_plan`).
+    def parse(cls, text: str, top: int = 12) -> TurnPlan:
+        """The plan of a text notation (:func:`qwixx_math.notation.parse_plan`); numbers
+        2..``top`` (16 on Qwixx Longo).
 
         >>> TurnPlan.parse("r8/-").action1
         Mark(colour=<Colour.RED: 'red'>, number=8)
         """
         from .notation import parse_plan
 
-        return parse_plan(text)
+        return parse_plan(text, top)
 
     def describe(self, layout: SheetLayout = OFFICIAL) -> str:
         """The plan in plain words; action 2 names the die it uses, the colour of the cell

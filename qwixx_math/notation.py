@@ -609,11 +609,18 @@ def format_mark(mark: Mark | None) -> str:
     return "-" if mark is None else str(mark)
 
 
-def parse_mark(text: str) -> Mark:
+def parse_mark(text: str, top: int = 12) -> Mark:
     """Read a mark: ``r8``, ``red 8``, ``G:12``; ``r8+`` is a second cross (Double A,
     DA1); an X-Change exchange ``r3@x2`` (red 3 for the white sum through field 2), a
-    field spent alone ``x2`` (XC1, XC4)."""
+    field spent alone ``x2`` (XC1, XC4).  Numbers run 2..``top`` (12; a caller that
+    knows the layout passes its :attr:`~qwixx_math.layouts.SheetLayout.top_number`, 16
+    on Longo, LG1).
+
+    >>> parse_mark("r14", top=16)
+    Mark(colour=<Colour.RED: 'red'>, number=14)
+    """
     text = _require_str(text, "a mark")
+    top = _top(top)
     if "*" in text:
         return parse_lucky_mark(text)
     bonus = parse_bonus_mark(text.strip(_SPACE))  # Big Points: ry5, gb8 (BP1)
@@ -624,7 +631,7 @@ def parse_mark(text: str) -> Mark:
         field = _int(exchange.group(2), text, exchange.start(2), "an X-Change field number")
         if exchange.group(1) is None:
             return Mark.spend(field)
-        mark = parse_mark(exchange.group(1))
+        mark = parse_mark(exchange.group(1), top)
         return Mark(mark.colour, mark.number, field)
     match = _MARK.match(text)
     if match is None:
@@ -632,10 +639,18 @@ def parse_mark(text: str) -> Mark:
     colour = _colour(match.group(1))
     digits = match.group(2)
     number = int(digits) if len(digits) <= 3 else 0
-    if not 2 <= number <= 12:
-        raise ParseError(f"a row holds the numbers 2 to 12, not {digits}", text,
+    if not 2 <= number <= top:
+        raise ParseError(f"a row holds the numbers 2 to {top}, not {digits}", text,
                          match.start(2), rule="R2")
     return Mark(colour, number, second=match.group(3) == "+")
+
+
+def _top(top: object) -> int:
+    """``top``, the highest number of a row: 12, or 16 on Qwixx Longo (LG1)."""
+    if not isinstance(top, int) or isinstance(top, bool) or top not in (12, 16):
+        raise ParseError(f"a row's highest number is 12, or 16 on Qwixx Longo (LG1), not "
+                         f"{top!r}")
+    return top
 
 
 def parse_lucky_mark(text: str) -> LuckyMark:
@@ -669,8 +684,8 @@ def _longo_mark(part: str, text: str, offset: int) -> Mark:
     return Mark(_colour(match.group(1)), number)
 
 
-def _parse_optional_mark(text: str) -> Mark | None:
-    return None if text.strip(_SPACE) == "-" else parse_mark(text)
+def _parse_optional_mark(text: str, top: int = 12) -> Mark | None:
+    return None if text.strip(_SPACE) == "-" else parse_mark(text, top)
 
 
 def format_plan(plan: TurnPlan) -> str:
@@ -679,16 +694,18 @@ def format_plan(plan: TurnPlan) -> str:
     return f"{format_mark(plan.action1)}/{format_mark(plan.action2)}"
 
 
-def parse_plan(text: str) -> TurnPlan:
-    """Read a turn plan: ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-`` or ``penalty``."""
+def parse_plan(text: str, top: int = 12) -> TurnPlan:
+    """Read a turn plan: ``r8/g9``, ``r8/-``, ``-/g9``, ``-/-`` or ``penalty``; numbers
+    2..``top`` as :func:`parse_mark` reads them (16 on Qwixx Longo)."""
     text = _require_str(text, "a plan")
+    top = _top(top)
     if text.strip(_SPACE) == "penalty":
         return TurnPlan(None, None)
     parts = text.split("/")
     if len(parts) != 2:
         raise ParseError(
             "expected a plan 'ACTION1/ACTION2' such as 'r8/g9', 'r8/-', '-/g9' or '-/-'", text, 0)
-    return TurnPlan(_parse_optional_mark(parts[0]), _parse_optional_mark(parts[1]))
+    return TurnPlan(_parse_optional_mark(parts[0], top), _parse_optional_mark(parts[1], top))
 
 
 def format_action1(choices: Sequence[Mark | None]) -> str:
@@ -736,7 +753,7 @@ def mark_from_json(data: object, top: int = 12) -> Mark | None:
     if data is None:
         return None
     if isinstance(data, str):
-        return _parse_optional_mark(data)
+        return _parse_optional_mark(data, top)
     if isinstance(data, dict) and "lucky" in data and set(data) <= _LUCKY_FIELDS:
         return _lucky_from_json(data, top)
     if isinstance(data, dict) and "field" in data:
@@ -798,11 +815,12 @@ def plan_to_json(plan: TurnPlan) -> dict[str, Any]:
             "penalty": plan.penalty}
 
 
-def plan_from_json(data: object) -> TurnPlan:
-    """Inverse of :func:`plan_to_json` (``penalty`` is optional and checked if given)."""
+def plan_from_json(data: object, top: int = 12) -> TurnPlan:
+    """Inverse of :func:`plan_to_json` (``penalty`` is optional and checked if given);
+    numbers 2..``top`` as :func:`mark_from_json` reads them."""
     if not isinstance(data, dict) or not {"action1", "action2"} <= set(data):
         raise ParseError('a plan must be {"action1": ..., "action2": ...}')
-    plan = TurnPlan(mark_from_json(data["action1"]), mark_from_json(data["action2"]))
+    plan = TurnPlan(mark_from_json(data["action1"], top), mark_from_json(data["action2"], top))
     if "penalty" in data and data["penalty"] is not plan.penalty:
         raise ParseError("plan.penalty must be true exactly when both actions are null")
     return plan

@@ -65,11 +65,12 @@ def _sheet(value: Sheet | str, layout: SheetLayout | str | None, what: str) -> S
     raise ParseError(f"{what} must be a Sheet or a sheet text, not {type(value).__name__}")
 
 
-def _roll(value: Roll | str) -> Roll:
+def _roll(value: Roll | str, layout: SheetLayout) -> Roll:
+    """The roll (text is read with the dice of ``layout``: 8-sided on Longo, LG1)."""
     if isinstance(value, Roll):
         return value
     if isinstance(value, str):
-        return parse_roll(value)
+        return parse_roll(value, layout.faces)
     raise ParseError(f"the roll must be a Roll or a roll text, not {type(value).__name__}")
 
 
@@ -101,7 +102,7 @@ def position(sheets: Sequence[Sheet | str], roll: Roll | str, *, active: int = 0
                              f"{first.name}, sheet {i + 1} of {s.layout.name}")
     ruleset = ruleset_for(ruleset, len(parsed))
     active = check_whole_number("active", active, 0, len(parsed) - 1)
-    return _rolled(parsed, _roll(roll), active, ruleset, frozenset())
+    return _rolled(parsed, _roll(roll, first), active, ruleset, frozenset())
 
 
 def _rolled(parsed: tuple[Sheet, ...], rolled: Roll, active: int, ruleset: Ruleset,
@@ -152,7 +153,7 @@ def sheet_position(sheet: Sheet | str, roll: Roll | str, *, players: int = 1, se
     ruleset = ruleset_for(ruleset, players)
     empty = Sheet.empty(own.layout)
     sheets = tuple(own if i == seat else empty for i in range(players))
-    return _rolled(sheets, _roll(roll), active, ruleset, others)
+    return _rolled(sheets, _roll(roll, own.layout), active, ruleset, others)
 
 
 def state_from_text(text: str, source: str = "<state>") -> GameState:

@@ -91,11 +91,12 @@ def _sheet_arg(sheet: object) -> Sheet:
     return sheet
 
 
-def _roll_arg(roll: Roll | str | None) -> Roll | None:
+def _roll_arg(roll: Roll | str | None, sheet: Sheet) -> Roll | None:
+    """The roll (text is read with the dice of the sheet's layout: 8-sided on Longo)."""
     if roll is None or isinstance(roll, Roll):
         return roll
     if isinstance(roll, str):
-        return parse_roll(roll)
+        return parse_roll(roll, sheet.layout.faces)
     raise ParseError(f"roll must be a Roll, its text ('w:3,5/r:1') or None, not {roll!r}")
 
 
@@ -105,7 +106,7 @@ def _plan_arg(plan: TurnPlan | str | None, sheet: Sheet) -> TurnPlan | None:
     if plan is None:
         return None
     if isinstance(plan, str):
-        plan = parse_plan(plan)
+        plan = parse_plan(plan, sheet.layout.top_number)
     if not isinstance(plan, TurnPlan):
         raise ParseError(f"plan must be a TurnPlan, its text ('r8/g9') or None, not {plan!r}")
     layout = sheet.layout
@@ -510,9 +511,12 @@ def _dice_parts(roll: Roll, top: float) -> tuple[list[str], float]:
         out.append(f'<g{_attrs(**{"class": "die"}, data_colour=name, data_face=face)}>')
         out.append(f'<rect x="{x}" y="{top}" width="{_DIE}" height="{_DIE}" rx="6" '
                    f'fill="{fill}" stroke="{_INK}" stroke-width="1.5"/>')
-        for col, line in _PIPS[face]:
-            out.append(f'<circle cx="{x + 7 + 8 * col}" cy="{top + 7 + 8 * line}" r="2.6" '
-                       f'fill="{pip}"/>')
+        if roll.faces == 6:
+            for col, line in _PIPS[face]:
+                out.append(f'<circle cx="{x + 7 + 8 * col}" cy="{top + 7 + 8 * line}" '
+                           f'r="2.6" fill="{pip}"/>')
+        else:  # an eight-sided die shows numerals (Qwixx Longo, LG1)
+            out.append(_text(x + _DIE / 2, top + _DIE / 2, str(face), 14, pip, weight="bold"))
         out.append("</g>")
         x += _DIE + 8
     out.append(_text(x + 8, top + _DIE / 2, format_roll(roll), 13, "#555555", anchor="start"))
@@ -540,7 +544,7 @@ def sheet_svg(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
     sheet = _sheet_arg(sheet)
     if title is not None and not isinstance(title, str):
         raise ParseError(f"title must be text, not {title!r}")
-    return _draw(sheet, _closed_arg(sheet, closed), _roll_arg(roll), _plan_arg(plan, sheet),
+    return _draw(sheet, _closed_arg(sheet, closed), _roll_arg(roll, sheet), _plan_arg(plan, sheet),
                  title, ())
 
 
@@ -634,7 +638,7 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
     """
     sheet = _sheet_arg(sheet)
     shut = _closed_arg(sheet, closed)
-    shown_roll = _roll_arg(roll)
+    shown_roll = _roll_arg(roll, sheet)
     shown_plan = _plan_arg(plan, sheet)
     layout = sheet.layout
     planned = _planned(shown_plan)

@@ -103,19 +103,21 @@ layout_arg.__name__ = "layout"
 
 def add_layout_argument(parser: argparse.ArgumentParser, what: str | None = "the sheet"
                         ) -> None:
-    """Add ``--layout official|mixx-a|mixx-b`` (default: the official sheet, or the layout
+    """Add ``--layout NAME|FILE`` (default: the official sheet, or the layout
     ``what`` names itself, e.g. a ``mixx-a|...`` sheet; None for a command that reads no
     sheet, such as ``solve``)."""
     named = f"; {what} may also name it" if what is not None else ""
     parser.add_argument(
         "--layout", type=layout_arg, default=None, metavar="NAME|FILE",
         help=f"the printed sheet: official (default), mixx-a (colours mixed), mixx-b "
-             f"(numbers mixed), see docs/mixx.md, double-b (double cells; double-b-alt: "
-             f"green and blue doubled at 11, 9, 5, 3), connected-steps (also -2 to -5, "
-             f"-s21: step cells, reconstructed), connected-chain (sheet A's chain pairs), "
-             f"x-change (the X-Change track, played but not solved), see docs/variants.md, "
-             f"or a layout file "
-             f"FILE.json, see docs/layouts.md{named}; all names: {', '.join(LAYOUTS)}")
+             f"(numbers mixed), see docs/mixx.md; double-a (second crosses), double-b "
+             f"(double cells; double-b-alt: green and blue doubled at 11, 9, 5, 3), "
+             f"connected-steps (also -2 to -5, -s21: step cells, reconstructed), "
+             f"connected-chain (sheet A's chain pairs), longo (8-sided dice, 15-cell rows; "
+             f"longo:A,B with the lucky numbers A and B), bonus-a (the bonus bar), bonus-b "
+             f"(paired symbols), big-points (bonus rows), x-change (the X-Change track), "
+             f"see docs/variants.md for what each command does on each; or a layout file "
+f"FILE.json, see docs/layouts.md{named}; all names: {', '.join(LAYOUTS)}")
 
 
 def layout_from_args(args: argparse.Namespace) -> SheetLayout | None:

@@ -267,7 +267,7 @@ def _load_state(args: argparse.Namespace) -> tuple[GameState, Roll | None]:
         if state.phase is not Phase.ROLL:
             raise ParseError(f"the state is in the {state.phase.value} phase; --roll goes "
                              "with a state in the roll phase")
-        roll = parse_roll(args.roll)
+        roll = parse_roll(args.roll, state.layout.faces)
     elif state.phase is Phase.ROLL:
         raise ParseError("the state waits for the roll: give --roll")
     return state, roll

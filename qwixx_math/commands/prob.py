@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     closed = parse_colours(args.closed)
     ruleset = Ruleset(action2_after_game_end=bool(args.action2_after_game_end))
     events = turn_events(sheet, closed, ruleset)
-    one = roll_events(sheet, parse_roll(args.roll), closed, ruleset) \
+    one = roll_events(sheet, parse_roll(args.roll, sheet.layout.faces), closed, ruleset) \
         if args.roll is not None else None
     if args.json:
         out = events.to_json()

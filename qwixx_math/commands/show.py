@@ -64,7 +64,7 @@ def checked_position(sheet: Sheet, roll_text: str, plan_text: str | None,
     assert roll is not None
     plan = None
     if plan_text is not None:
-        plan = parse_plan(plan_text)
+        plan = parse_plan(plan_text, sheet.layout.top_number)
         before = dataclasses.replace(rolled, phase=Phase.ROLL, roll=None)
         before.play_plan(roll, plan)  # raises IllegalMoveError (R5..R15) for an illegal one
     return roll, plan
