@@ -5,7 +5,8 @@ by clicks alone: the roll typed into the page, every action-1 tap on the drawn s
 "Action 1 done", the action-2 tap or "No action 2".  On the way an illegal tap must show
 its rule id, the advice panel must list the plans, undo must take a tap back; at the end
 the review must be rendered, the saved record must validate clean and be the game
-played, and a screenshot of the page must not be blank.
+played, and a screenshot of the page must not be blank.  On a Big Points game a bonus
+cell is tapped and an illegal bonus tap shows its BP rule id.
 
 Slow (a browser start and a few hundred clicks).  Skipped when Chromium, its driver or
 Selenium is absent, except in CI (``CI=true``), where that is a failure: ``.ci/run``
@@ -205,3 +206,34 @@ def test_a_ruleset_switch_from_the_new_game_form(browser: Any, server: CoachServ
     _click(driver, "save")
     assert "validates clean" in _message(driver)
     assert load_record(tmp_path / "game.json").ruleset.action2_after_game_end
+
+
+def test_a_big_points_bonus_cell_is_tapped(browser: Any, tmp_path: Path) -> None:
+    """Big Points: the bonus rows are drawn, a bonus cell is tapped (shown pending, then
+    crossed once action 1 is written), and an illegal bonus tap shows its BP rule id."""
+    srv = make_server(CoachGame(2, "big-points", names=("Kari", "Ola")), "127.0.0.1", 0,
+                      str(tmp_path / "game.json"), seed=3)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        driver = browser
+        driver.get(srv.url)
+        _idle(driver)
+        for roll, taps in [("w:1,1/r:1/y:1/g:1/b:1", ["cell-0-red-2", "done", "skip"]),
+                           ("w:1,1/r:6/y:6/g:6/b:6", [])]:
+            box = driver.find_element("id", "roll-input")
+            box.clear()
+            box.send_keys(roll)
+            _click(driver, "roll-btn")
+            for element_id in taps:
+                _click(driver, element_id)
+                assert _message(driver) == "", _message(driver)
+        _click(driver, "bonus-1-ry-2")  # Ola has no red or yellow 2 crossed (BP1)
+        assert _message(driver).startswith("Refused: BP1: "), _message(driver)
+        _click(driver, "bonus-0-ry-2")
+        assert "pending" in driver.find_element("id", "bonus-0-ry-2").get_attribute("class")
+        _click(driver, "done")
+        assert "marked" in driver.find_element("id", "bonus-0-ry-2").get_attribute("class")
+        assert srv.game.state.sheets[0].bonus_rows == (1, 0)
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -315,10 +315,17 @@ class AdviceCache:
 
 def review_json(record: GameRecord, state: GameState, top: int = 5) -> dict[str, Any]:
     """Every player's decisions of ``record`` (whose last state is ``state``) valued by the
-    table model: the EV loss of each, with the tutor's class."""
+    table model: the EV loss of each, with the tutor's class.  On a sheet the solver has no
+    table for, no reviews and the library's reason in ``unavailable`` (its rule id in
+    ``rule``), as :func:`advice_json` answers."""
     if not record.turns:
         raise ParseError("no turn has been played yet: nothing to review")
-    advisor = table_advisor(state)
+    try:
+        advisor = table_advisor(state)
+    except QwixxError as exc:  # no table for this sheet (e.g. BP1): say why, as the advice does
+        return {"model": None, "over": state.is_over, "rules": rules_note(state.ruleset),
+                "reviews": [], "unavailable": f"no review here: {exc}",
+                "rule": getattr(exc, "rule", None)}
     reviews = []
     for review in review_players(record, None, advisor):
         data = review.to_json(top)
@@ -329,4 +336,4 @@ def review_json(record: GameRecord, state: GameState, top: int = 5) -> dict[str,
             d["tutor"] = tutor(d["loss"])
         reviews.append(data)
     return {"model": advisor.model, "over": state.is_over, "rules": rules_note(state.ruleset),
-            "reviews": reviews}
+            "reviews": reviews, "unavailable": None, "rule": None}

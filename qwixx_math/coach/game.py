@@ -28,10 +28,18 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from ..big_points import BONUS_ROW_NAMES, BonusMark, bonus_number
 from ..errors import IllegalMoveError, ParseError
-from ..layouts import LAYOUTS, SheetLayout, layout_named
-from ..model import COLOURS, Colour, Mark, Roll
-from ..notation import format_roll, mark_to_json, parse_roll, roll_from_json, sheet_to_json
+from ..layouts import BONUS_ROW_CELLS, LAYOUTS, SheetLayout, layout_named
+from ..model import COLOURS, Colour, LuckyMark, Mark, Roll
+from ..notation import (
+    format_roll,
+    mark_from_json,
+    mark_to_json,
+    parse_roll,
+    roll_from_json,
+    sheet_to_json,
+)
 from ..record import GameRecord, GameResult, TurnRecord, replay
 from ..rules import GameState, Phase, legal_action1, new_game, random_roll, why_not_mark
 from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
@@ -42,6 +50,8 @@ __all__ = ["MAX_NAME", "MAX_UNDO", "CoachGame", "Snapshot", "layout_json"]
 MAX_NAME = 40
 #: The most steps ``undo`` can take back (older ones are forgotten).
 MAX_UNDO = 2000
+#: The keys of a tap on a cell (:meth:`CoachGame.tap`) besides ``player``.
+_CELL_KEYS = frozenset({"colour", "number", "field"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +85,9 @@ def exchange_field(state: GameState, player: int, row: Colour, number: int) -> i
 
 def layout_json(layout: SheetLayout) -> dict[str, Any]:
     """What the page needs to draw a sheet of ``layout``: each row's lock colour, numbers
-    left to right, the colour of each cell and whether it is a double cell (DB1), and
-    the X-Change track (XC1)."""
+    left to right, the colour of each cell and whether it is a double cell (DB1), the
+    X-Change track (XC1), the Big Points bonus rows (BP1), whether the cells have
+    second-cross boxes (DA1) and the lucky numbers (LG3)."""
     return {"name": layout.name, "penalty_boxes": layout.penalty_boxes,
             "lock_threshold": layout.lock_threshold,
             "rows": [{"lock": lock.value, "numbers": list(layout.numbers[i]),
@@ -84,7 +95,15 @@ def layout_json(layout: SheetLayout) -> dict[str, Any]:
                       "doubles": [layout.is_double(lock, n) for n in layout.numbers[i]]}
                      for i, lock in enumerate(layout.locks)],
             # Qwixx X-Change: the track's fields, left to right (empty on other pads)
-            "exchange": [list(pair) for pair in layout.exchange]}
+            "exchange": [list(pair) for pair in layout.exchange],
+            # Qwixx Big Points: each bonus row, the colour row it is drawn under and its
+            # numbers by column (BP1; empty on other pads)
+            "bonus_rows": [{"name": name, "after": BonusMark.of(k, 2).colour.value,
+                            "numbers": [bonus_number(k, i) for i in range(BONUS_ROW_CELLS)]}
+                           for k, name in enumerate(BONUS_ROW_NAMES)] if layout.bonus_rows
+            else [],
+            # Qwixx Double A: second-cross boxes (DA1); Qwixx Longo: the lucky numbers (LG3)
+            "second_crosses": layout.second_crosses, "lucky": list(layout.lucky)}
 
 
 def _names(raw: object, players: int) -> tuple[str, ...]:
@@ -99,6 +118,18 @@ def _names(raw: object, players: int) -> tuple[str, ...]:
             raise ParseError(f"names[{i}] must be printable text of 1 to {MAX_NAME} characters")
         names.append(name.strip())
     return tuple(names)
+
+
+def _taken_back(taken: Mark, row: Colour, number: int, field: object
+                ) -> tuple[bool, Mark | None]:
+    """Whether a tap on ``row``, ``number`` (``field``) is on a cell of the pending choice
+    ``taken``, and what it leaves of it: the choice without its last cross (the first mark
+    of a Longo lucky choice whose lucky cell is tapped, LG4), or None."""
+    if isinstance(taken, LuckyMark) and taken.first is not None:
+        if (taken.colour, taken.number) == (row, number) and field is None:
+            return True, taken.first
+        taken = taken.first
+    return (taken.colour, taken.number) == (row, number) and field in (None, taken.field), None
 
 
 def _player(raw: object, players: int) -> int:
@@ -215,8 +246,10 @@ class CoachGame:
             raise ParseError(f"R3: a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                              f"not {players!r}")
         raw_layout = body.get("layout", "official")
-        if not isinstance(raw_layout, str) or raw_layout not in LAYOUTS:
-            raise ParseError(f"layout must be one of {', '.join(LAYOUTS)}, not {raw_layout!r}")
+        if not isinstance(raw_layout, str) or (
+                raw_layout not in LAYOUTS and raw_layout.partition(":")[0] not in LAYOUTS):
+            raise ParseError(f"layout must be one of {', '.join(LAYOUTS)} (a pad with lucky "
+                             f"numbers A, B: longo:A,B), not {raw_layout!r}")
         names = _names(body.get("names"), players)
         state = new_game(ruleset=_ruleset(body.get("ruleset"), players),
                          layout=layout_named(raw_layout))
@@ -237,9 +270,20 @@ class CoachGame:
         """A tap on ``player``'s sheet at ``colour``'s row, ``number``: an action-1 choice
         (or taking one back) or the active player's action 2.
 
-        On a Qwixx X-Change sheet an action-1 tap on a cell the white sum cannot mark but
-        an exchange can (XC1) is that exchange, through the leftmost field that allows it
-        (the one that loses fewest fields, XC2); ``field`` names another one."""
+        The tap is the cross of that cell the rules allow now, tried in this order:
+
+        * the plain cross; on a Qwixx X-Change sheet an action-1 tap on a cell the white
+          sum cannot mark but an exchange can (XC1) is that exchange, through the leftmost
+          field that allows it (the one that loses fewest fields, XC2); ``field`` names
+          another one;
+        * Qwixx Double A: the second cross under the number (DA1), when the cell itself
+          is already crossed;
+        * Qwixx Longo: the lucky cross of the cell (LG3) when the white sum is a lucky
+          number; under ``lg_lucky_mode = additional`` after the player's pending
+          white-sum cross (LG4), else alone.
+
+        None allowed: refused with the plain cross's reason (its rule id).  Tapping a cell
+        of the pending choice again takes back its last cross."""
         with self._lock:
             now = self._now
             state = now.state
@@ -252,21 +296,108 @@ class CoachGame:
             if field is not None and (not isinstance(field, int) or isinstance(field, bool)):
                 raise ParseError(f"field must be an X-Change field number, not {field!r}")
             taken = now.pending[p] if state.phase is Phase.ACTION1 else None
-            if taken is not None and (taken.colour, taken.number) == (row, number) \
-                    and field in (None, taken.field):
-                self._set_pending(p, None)
-                return
+            if taken is not None and not isinstance(taken, BonusMark):
+                hit, left = _taken_back(taken, row, number, field)
+                if hit:
+                    self._set_pending(p, left)
+                    return
             if field is None and state.phase is Phase.ACTION1 and state.layout.exchange:
                 field = exchange_field(state, p, row, number)
             reason = why_not_mark(state, p, row, number, field)
+            for mark in (Mark(row, number, field), *self._other_crosses(p, row, number, field)):
+                why = self._why_not(p, mark)
+                if why is None:
+                    self._play(p, mark)
+                    return
+                reason = reason or why
+            assert reason is not None
+            raise IllegalMoveError(reason[0], f"{self.names[p]} may not mark "
+                                              f"{row.value} {number}: {reason[1]}", p)
+
+    def _other_crosses(self, player: int, row: Colour, number: int,
+                       field: int | None) -> list[Mark]:
+        """The crosses of a tapped cell other than its plain cross: Double A's second
+        cross (DA1), Longo's lucky cross (LG3, LG4), in the order :meth:`tap` tries them."""
+        state = self._now.state
+        layout = state.layout
+        out: list[Mark] = []
+        if field is not None:
+            return out
+        if layout.second_crosses and state.phase in (Phase.ACTION1, Phase.ACTION2):
+            out.append(Mark(row, number, second=True))
+        if state.phase is Phase.ACTION1 and state.roll is not None \
+                and state.roll.white_sum in layout.lucky and 2 <= number <= layout.top_number:
+            first = self._now.pending[player]
+            if first is not None and type(first) is Mark and not first.second \
+                    and first.field is None:
+                out.append(LuckyMark(row, number, first=first))
+            out.append(LuckyMark(row, number))
+        return out
+
+    def tap_json(self, body: dict[str, Any]) -> None:
+        """A tap as ``POST /api/tap`` sends it: ``player`` and either a cell (``colour``,
+        ``number``, an X-Change ``field``: :meth:`tap`) or any mark in the JSON of
+        :func:`~qwixx_math.notation.mark_to_json`, e.g. a Big Points bonus cell
+        ``{"bonus_row": "ry", "number": 5}``, a second cross (``"second": true``), a
+        lucky cross (``"lucky": true``) or an X-Change field alone (``{"field": 2}``):
+        :meth:`tap_mark`."""
+        rest = {k: v for k, v in body.items() if k != "player"}
+        if "colour" in rest and "number" in rest and set(rest) <= _CELL_KEYS:
+            self.tap(body.get("player"), rest["colour"], rest["number"], rest.get("field"))
+            return
+        self.tap_mark(body.get("player"), mark_from_json(rest, self.state.layout.top_number))
+
+    def tap_mark(self, player: object, mark: object) -> None:
+        """``player``'s choice ``mark`` (any :class:`Mark`: a Big Points bonus cross
+        ``ry5``, a second cross ``b6+``, a lucky cross ``*y10``, an exchange ``r3@x2`` or
+        a field spent alone ``x2``), checked by the rules core as it will be applied: in
+        the ``action1`` phase it becomes the player's pending choice (the same choice
+        again takes it back), in ``action2`` the active player's action 2.  An illegal one
+        is refused with the core's rule id and changes nothing."""
+        if not isinstance(mark, Mark):
+            raise ParseError(f"a tap's mark must be a Mark, not {type(mark).__name__}")
+        with self._lock:
+            state = self._now.state
+            p = _player(player, state.players)
+            if state.phase is Phase.ACTION1 and self._now.pending[p] == mark:
+                self._set_pending(p, None)
+                return
+            reason = self._why_not(p, mark)
             if reason is not None:
                 raise IllegalMoveError(reason[0], f"{self.names[p]} may not mark "
-                                                  f"{row.value} {number}: {reason[1]}", p)
-            mark = Mark(row, number, field)
+                                                  f"{mark.describe()}: {reason[1]}", p)
+            self._play(p, mark)
+
+    def _why_not(self, player: int, mark: Mark) -> tuple[str, str] | None:
+        """None when the rules core applies ``player``'s ``mark`` now (action 1 with the
+        others passing, or the active player's action 2), else (rule id, reason)."""
+        state = self._now.state
+        if state.phase is Phase.ROLL:
+            return ("R4", "roll the dice first")
+        if state.phase is Phase.OVER:
+            return (state.ended_by or "R13", "the game is over; nobody marks any more")
+        if state.phase is Phase.ACTION2 and player != state.active:
+            return ("R6", f"only the active player ({self.names[state.active]}) marks in "
+                          "action 2")
+        try:
             if state.phase is Phase.ACTION1:
-                self._set_pending(p, mark)
-            else:  # ACTION2, the active player (why_not_mark refused everything else)
-                self._finish_turn(state.with_action2(mark), mark)
+                choices: list[Mark | None] = [None] * state.players
+                choices[player] = mark
+                state.with_action1(choices)
+            else:
+                state.with_action2(mark)
+        except IllegalMoveError as exc:
+            return (exc.rule, str(exc).removeprefix(f"{exc.rule}: "))
+        return None
+
+    def _play(self, player: int, mark: Mark) -> None:
+        """Write ``player``'s checked ``mark``: the pending action-1 choice, or the action 2
+        that ends the turn."""
+        state = self._now.state
+        if state.phase is Phase.ACTION1:
+            self._set_pending(player, mark)
+        else:  # ACTION2, the active player (checked by the caller)
+            self._finish_turn(state.with_action2(mark), mark)
 
     def _set_pending(self, player: int, mark: Mark | None) -> None:
         pending = list(self._now.pending)

@@ -249,8 +249,7 @@ class _Handler(BaseHTTPRequestHandler):
         steps = {
             "/api/new": lambda: game.new(body),
             "/api/roll": lambda: game.roll(body.get("roll")),
-            "/api/tap": lambda: game.tap(body.get("player"), body.get("colour"),
-                                         body.get("number"), body.get("field")),
+            "/api/tap": lambda: game.tap_json(body),
             "/api/skip": game.skip,
             "/api/done": game.done,
             "/api/undo": game.undo,

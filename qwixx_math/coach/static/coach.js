@@ -130,12 +130,20 @@ function showRules(r) {
   $("rule-simultaneous").checked = r.simultaneous_close;
 }
 
+// the colour cells a pending choice crosses: its own, and a Longo lucky choice's first mark
+function pendingCells(m) {
+  if (!m || m.bonus_row || m.colour === undefined) return [];
+  return m.first ? [m, m.first] : [m];
+}
+
 function drawSheet(v, sheet, p) {
   const box = el("div", {class: "sheet" + (p === v.active ? " active" : ""), id: `sheet-${p}`});
   box.append(el("h3", {}, el("span", {}, v.players[p] + (p === v.active ? " (rolls)" : "")),
                 el("span", {id: `score-${p}`}, `${v.scores[p]} points`)));
+  const pending = pendingCells(v.pending[p]);
   for (const row of v.layout.rows) {
     const marks = new Set(sheet[row.lock]);
+    const seconds = new Set((sheet.seconds || {})[row.lock] || []);  // Double A (DA1)
     const locked = sheet.locks.includes(row.lock);
     const closed = v.closed.includes(row.lock);
     const line = el("div", {class: `row ${row.lock}` + (closed ? " closed" : "")});
@@ -143,7 +151,8 @@ function drawSheet(v, sheet, p) {
       let cls = `cell ${row.colours[k]}`;
       if (row.doubles[k]) cls += " double";
       if (marks.has(n)) cls += " marked";
-      if (v.pending[p] && v.pending[p].colour === row.lock && v.pending[p].number === n) cls += " pending";
+      if (seconds.has(n)) cls += " seconded";
+      if (pending.some((m) => m.colour === row.lock && m.number === n)) cls += " pending";
       const b = el("button", {class: cls, type: "button", id: `cell-${p}-${row.lock}-${n}`,
                               title: `${v.players[p]}: ${row.lock} row, ${n}`}, n);
       b.addEventListener("click", () => step("/api/tap", {player: p, colour: row.lock, number: n}));
@@ -152,6 +161,12 @@ function drawSheet(v, sheet, p) {
     line.append(el("span", {class: "lock" + (locked ? " locked" : ""), title: locked ? "locked" : "lock"},
                    locked ? "\u2713" : ""));
     box.append(line);
+    for (const bonus of v.layout.bonus_rows) {  // Qwixx Big Points: a bonus row under its colour row
+      if (bonus.after === row.lock) box.append(drawBonusRow(v, sheet, p, bonus));
+    }
+  }
+  if (sheet.bar !== undefined) {  // Qwixx Bonus A: the bonus bar (BA1)
+    box.append(el("div", {class: "note", id: `bar-${p}`}, `Bonus bar ${sheet.bar}`));
   }
   if (v.layout.exchange.length) {  // Qwixx X-Change: the track; tapping a cell exchanges by itself
     const used = new Set(sheet.exchange);
@@ -163,8 +178,11 @@ function drawSheet(v, sheet, p) {
       if (used.has(k)) cls += " used";
       else if (k < last) cls += " lost";
       if (pendingField === k) cls += " pending";
-      track.append(el("span", {class: cls, title: `field ${k}: ${a} for ${b} or ${b} for ${a}`},
-                      `${a}/${b}`));
+      const f = el("span", {class: cls, id: `field-${p}-${k}`,
+                            title: `field ${k}: ${a} for ${b} or ${b} for ${a}`}, `${a}/${b}`);
+      // a field spent alone (XC4, only under the Option xc_field_without_cross)
+      f.addEventListener("click", () => step("/api/tap", {player: p, field: k}));
+      track.append(f);
     });
     box.append(track);
   }
@@ -175,6 +193,23 @@ function drawSheet(v, sheet, p) {
   }
   box.append(pen);
   return box;
+}
+
+// a Big Points bonus row (BP1): its cells are tapped like the colour cells
+function drawBonusRow(v, sheet, p, bonus) {
+  const crossed = new Set(sheet.bonus_rows[bonus.name]);
+  const pending = v.pending[p];
+  const line = el("div", {class: `row bonus ${bonus.name}`, id: `bonus-row-${p}-${bonus.name}`});
+  for (const n of bonus.numbers) {
+    let cls = "cell bonus";
+    if (crossed.has(n)) cls += " marked";
+    if (pending && pending.bonus_row === bonus.name && pending.number === n) cls += " pending";
+    const b = el("button", {class: cls, type: "button", id: `bonus-${p}-${bonus.name}-${n}`,
+                            title: `${v.players[p]}: bonus row ${bonus.name.toUpperCase()}, ${n}`}, n);
+    b.addEventListener("click", () => step("/api/tap", {player: p, bonus_row: bonus.name, number: n}));
+    line.append(b);
+  }
+  return line;
 }
 
 function pct(x) { return (100 * x).toFixed(1); }
@@ -239,6 +274,10 @@ const review = busyWhile(async () => {
     r = await api("/api/review");
   } catch (e) {
     $("review").textContent = e.message;
+    return;
+  }
+  if (r.unavailable) {  // no table for this sheet: the library's reason, with its rule id
+    $("review").replaceChildren(el("p", {class: "note", id: "review-unavailable"}, r.unavailable));
     return;
   }
   const out = [el("p", {class: "note"}, `Each decision valued by ${r.model}` +
