@@ -15,7 +15,9 @@ line on its standard output (its standard error passes through, see below):
 (:func:`layout_to_json`: its name, every row's numbers, cell colours and crosses
 per cell, the lock threshold; on every layout, the official sheet included, so a
 bot that knows no layout names can play any; on Qwixx Longo also the dice's faces,
-the lock numbers per row, the lucky numbers and the lucky Options, LG1-LG5).  A
+the lock numbers per row, the lucky numbers and the lucky Options, LG1-LG5; on Double A
+the second-cross boxes, DA1, DA4; on Bonus A the boxed cells and the bar, BA1; on Bonus B
+the symbols and their Options, BB1-BB3).  A reply may be a second cross (``"b6+"``, DA1).  A
 reply's mark may be a lucky cross on a sheet with lucky numbers (``"*y10"``,
 ``"r13+*y10"``, or the object form of :func:`~qwixx_math.notation.mark_to_json`), and
 numbers run to the layout's top number (16 on Longo).  Every problem raises
