@@ -10,6 +10,10 @@ On Qwixx Longo it knows the two lock numbers of each row and, with lucky numbers
 lucky cross ("*y10"; "r13+*y10" after its white-sum mark under lucky_mode additional)
 like any mark that skips nothing.  On Qwixx Big Points it also crosses the bonus rows
 ("ry5", "gb8": a cell beside an earlier cross of its column, left to right, BP1-BP4).
+On Qwixx Double A it takes second crosses ("b6+": the box under a row's rightmost crossed
+number, once, DA1-DA5) like a mark that skips nothing; on Bonus A and B it prefers, among
+equal marks, a boxed cell or a symbol's cell (the layout's "boxed" and "symbols"; the
+forced crosses that follow are the referee's, and the next state shows them).
 """
 
 import json
@@ -27,7 +31,8 @@ def cells(row, sheet, layout):
     done = [row["numbers"].index(n) for n in sheet.get(row["lock"], [])]
     start = max(done) + 1 if done else 0  # left to right (R7)
     ends = len(row["numbers"]) - layout.get("lock_cells", 1)  # lock numbers (R8, LG2)
-    return start, sum(row["weights"][p] for p in done), start > ends
+    seconds = len(sheet.get("seconds", {}).get(row["lock"], []))  # they count too (DA5)
+    return start, sum(row["weights"][p] for p in done) + seconds, start > ends
 
 
 def open_cell(row, p, crosses, layout):
@@ -47,6 +52,11 @@ def marks(state, seat, wanted, layout, sheet=None):
         for p in range(start, len(numbers)):
             if numbers[p] in wanted(row["colours"][p]) and open_cell(row, p, crosses, layout):
                 found.append((p - start, f"{lock[0]}{numbers[p]}"))
+        last = numbers[start - 1] if start else None  # the rightmost crossed number
+        if start and row.get("second_boxes", [False] * start)[start - 1] and \
+                last not in sheet.get("seconds", {}).get(lock, []) and \
+                last in wanted(row["colours"][start - 1]):  # its second box, once (DA1, DA3)
+            found.append((0, f"{lock[0]}{last}+"))
     return sorted(found)
 
 
@@ -106,6 +116,9 @@ def legal(kind, seat, state, layout=OFFICIAL):
         return [w1 + roll[c], w2 + roll[c]] if roll.get(c) and c not in state["closed"] else []
 
     found = marks(state, seat, made, layout)
+    first = state["action1"][seat]  # DA4: no second cross under this turn's action-1 number
+    if first and not layout.get("da_same_turn", True) and not first.get("second"):
+        found = [km for km in found if km[1] != f"{first['colour'][0]}{first['number']}+"]
     if layout.get("bonus_rows"):  # white + a die of the row's colours (BP3)
         either = layout.get("bonus_trigger") == "either_adjacent"
         found += bonus(state["sheets"][seat], layout,
@@ -114,10 +127,18 @@ def legal(kind, seat, state, layout=OFFICIAL):
     return sorted(found)
 
 
+def special(layout):
+    """The boxed cells (Bonus A) and symbol cells (Bonus B) as marks ("r3")."""
+    cells = [*layout.get("boxed", []), *(c for two in layout.get("symbols", {}).values()
+                                           for c in two)]
+    return {f"{lock[0]}{number}" for lock, number in cells}
+
+
 def choose(kind, seat, state, layout=OFFICIAL):
-    found = legal(kind, seat, state, layout)
+    found, good = legal(kind, seat, state, layout), special(layout)
     limit = 1 if kind == "action1" or state["action1"][seat] is not None else 10  # R11
-    found.sort(key=lambda km: (km[0], -km[1].count("*") - km[1].count("+")))  # crosses
+    found.sort(key=lambda km: (km[0], -km[1].count("*") - km[1].count("+"),  # crosses
+                               km[1] not in good))
     return found[0][1] if found and found[0][0] <= limit else None
 
 

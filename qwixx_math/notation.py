@@ -681,6 +681,10 @@ def _longo_mark(part: str, text: str, offset: int) -> Mark:
     if not 2 <= number <= 16:
         raise ParseError(f"a row holds the numbers 2 to 16 (Qwixx Longo), not {digits}", text,
                          offset + match.start(2), rule="R2")
+    if match.group(3):  # 'r3+': read, not dropped, so that 'r3++*y4' is no silent r3+*y4
+        raise ParseError(f"a lucky cross's marks are plain marks, not the second cross "
+                         f"{part.strip(_SPACE)!r} (second crosses are Double A's, lucky "
+                         f"crosses Longo's)", text, offset + match.start(3), rule="DA1")
     return Mark(_colour(match.group(1)), number)
 
 

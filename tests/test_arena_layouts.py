@@ -318,15 +318,11 @@ class _BotChecker:
         pass
 
 
-@pytest.mark.parametrize("layout", [
-    pytest.param(name, marks=pytest.mark.skip(
-        reason="the example bot does not read second crosses (Double A, DA1): the external "
-               "protocol does not announce them yet")) if LAYOUTS[name].second_crosses
-    else name for name in LAYOUTS] + [UNEVEN])
+@pytest.mark.parametrize("layout", [*LAYOUTS, UNEVEN])
 def test_example_bot_finds_exactly_the_legal_marks(layout: str) -> None:
-    """The bot's own reading of the rules (R5-R9, DB2, LG2-LG5) against the rules
-    core's, on random games of every pad; the bot's choice is also computed, without
-    error."""
+    """The bot's own reading of the rules (R5-R9, DB2, LG2-LG5, DA1-DA5; on Bonus A and B
+    the forced crosses in the states it is shown) against the rules core's, on random
+    games of every pad; the bot's choice is also computed, without error."""
     checkers = [_BotChecker(1), _BotChecker(2), _BotChecker(3)]
     result = play_match(checkers, 6, 11, layout=layout)
     assert result.faults == ()
@@ -344,6 +340,17 @@ def test_example_bot_finds_exactly_the_lucky_crosses_under_the_options(ruleset: 
     the layout message and STATE's ruleset and lists exactly the core's marks."""
     checkers = [_BotChecker(4), _BotChecker(5), _BotChecker(6)]
     result = play_match(checkers, 6, 12, ruleset, layout=LAYOUTS["longo:5,13"])
+    assert result.faults == ()
+    assert sum(c.checked for c in checkers) > 100
+
+
+def test_example_bot_finds_exactly_the_second_crosses_without_same_turn() -> None:
+    """Double A under da_same_turn=False (DA4): the bot reads the Option off the layout
+    message and leaves out the second cross under its own action-1 number in action 2,
+    exactly as the rules core does."""
+    checkers = [_BotChecker(10), _BotChecker(11), _BotChecker(12)]
+    result = play_match(checkers, 6, 14, Ruleset(3, da_same_turn=False),
+                        layout=LAYOUTS["double-a"])
     assert result.faults == ()
     assert sum(c.checked for c in checkers) > 100
 

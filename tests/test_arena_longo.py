@@ -191,8 +191,13 @@ def test_layout_message_announces_longo_and_nothing_new_elsewhere() -> None:
     plain = layout_to_json(LONGO, Ruleset(2))
     assert "lucky" not in plain and "lucky_mode" not in plain and plain["faces"] == 8
     for name, layout in LAYOUTS.items():  # the other pads: the fields they always had
-        if layout.faces == 6:  # Big Points adds its bonus rows (BP1, BP3)
+        if layout.faces == 6:  # Big Points adds its bonus rows (BP1, BP3); Double A, Bonus
+            # A and B their extra crosses (DA1, DA4, BA1, BB1-BB3; tests/test_arena_pads.py)
             extra = {"bonus_rows", "bonus_trigger"} if layout.bonus_rows else set()
+            extra |= {"second_crosses", "da_same_turn"} if layout.second_crosses else set()
+            extra |= {"boxed", "bar"} if layout.boxed else set()
+            extra |= {"symbols", "fewest_candidates", "diamond_order"} if layout.symbols \
+                else set()
             assert set(layout_to_json(layout, Ruleset(2))) == {
                 "name", "rows", "lock_threshold", "penalty_boxes", "closed_rows_to_end",
                 *extra}, name

@@ -15,7 +15,9 @@ line on its standard output (its standard error passes through, see below):
 (:func:`layout_to_json`: its name, every row's numbers, cell colours and crosses
 per cell, the lock threshold; on every layout, the official sheet included, so a
 bot that knows no layout names can play any; on Qwixx Longo also the dice's faces,
-the lock numbers per row, the lucky numbers and the lucky Options, LG1-LG5).  A
+the lock numbers per row, the lucky numbers and the lucky Options, LG1-LG5; on Double A
+the second-cross boxes, DA1, DA4; on Bonus A the boxed cells and the bar, BA1; on Bonus B
+the symbols and their Options, BB1-BB3).  A reply may be a second cross (``"b6+"``, DA1).  A
 reply's mark may be a lucky cross on a sheet with lucky numbers (``"*y10"``,
 ``"r13+*y10"``, or the object form of :func:`~qwixx_math.notation.mark_to_json`), and
 numbers run to the layout's top number (16 on Longo).  Every problem raises
@@ -57,7 +59,7 @@ from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from ..errors import ParseError, QwixxError
-from ..layouts import OFFICIAL, SheetLayout
+from ..layouts import OFFICIAL, SYMBOL_NAMES, SheetLayout
 from ..model import Mark
 from ..notation import mark_from_json, parse_lucky_mark
 from ..rules import GameState
@@ -113,6 +115,14 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
     ``ruleset`` is given, ``bonus_trigger`` (``same_colour`` or ``either_adjacent``, BP3).
     A state's sheets then list their bonus crosses (``"bonus_rows": {"ry": [...], "gb":
     [...]}``) and a reply may cross a bonus cell (``"ry5"``, ``"gb8"``).
+    ``second_crosses`` (true on Double A, DA1: each row also lists its ``second_boxes``,
+    true under every number but its last) with, when ``ruleset`` is given, ``da_same_turn``
+    (DA4); a state's sheets list their second crosses (``"seconds": {"blue": [6]}``) and a
+    reply may be one (``"b6+"``).  ``boxed`` and ``bar`` (Bonus A, BA1: the boxed cells as
+    ``[lock colour, number]`` and the bar's field colours, left to right; a state's sheets
+    carry their ``"bar"``, forced crosses included in their rows).  ``symbols`` (Bonus B,
+    BB1: each symbol's two cells as ``[lock colour, number]``) with, when ``ruleset`` is
+    given, ``fewest_candidates`` (BB2) and ``diamond_order`` (BB3).
 
     >>> from qwixx_math.layouts import DOUBLE_B, LONGO
     >>> row = layout_to_json(DOUBLE_B)["rows"][0]
@@ -121,6 +131,15 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
     >>> pad = layout_to_json(LONGO.with_lucky((5, 13)), Ruleset(2))
     >>> pad["faces"], pad["lock_cells"], pad["lucky"], pad["lucky_mode"]
     (8, 2, [5, 13], 'instead')
+    >>> from qwixx_math.layouts import BONUS_A, BONUS_B, DOUBLE_A
+    >>> pad = layout_to_json(DOUBLE_A, Ruleset(2))
+    >>> pad["second_crosses"], pad["rows"][0]["second_boxes"][-2:], pad["da_same_turn"]
+    (True, [True, False], True)
+    >>> pad = layout_to_json(BONUS_A)
+    >>> pad["boxed"][:2], pad["bar"][:3]
+    ([['red', 3], ['red', 6]], ['red', 'yellow', 'green'])
+    >>> layout_to_json(BONUS_B)["symbols"]["circle"]
+    [['yellow', 11], ['green', 9]]
     """
     out: dict[str, Any] = {
         "name": layout.key,
@@ -146,7 +165,29 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
         out["bonus_rows"] = True
         if ruleset is not None:
             out["bonus_trigger"] = ruleset.bp_colour_trigger.value
+    if layout.second_crosses:  # Double A: a box under every number but a row's last (DA1)
+        out["second_crosses"] = True
+        for row in out["rows"]:
+            row["second_boxes"] = [True] * (len(row["numbers"]) - 1) + [False]
+        if ruleset is not None:
+            out["da_same_turn"] = ruleset.da_same_turn
+    if layout.boxed:  # Bonus A: the boxed cells and the bonus bar (BA1)
+        out["boxed"] = [_cell(layout, cell) for cell in layout.boxed]
+        out["bar"] = [colour.value for colour in layout.bar]
+    if layout.symbols:  # Bonus B: each symbol's two cells (BB1), the Options (BB2, BB3)
+        out["symbols"] = {name: [_cell(layout, cell) for cell in cells]
+                          for name, cells in zip(SYMBOL_NAMES, layout.symbols, strict=True)}
+        if ruleset is not None:
+            out["fewest_candidates"] = ruleset.bb_fewest_candidates.value
+            out["diamond_order"] = ruleset.bb_diamond_order.value
     return out
+
+
+def _cell(layout: SheetLayout, cell: tuple[int, int]) -> list[object]:
+    """A cell ``(row index, position)`` as the protocol names it: ``[lock colour, number]``
+    (``["red", 3]``), the row and number a mark names."""
+    row, position = cell
+    return [layout.locks[row].value, layout.numbers[row][position]]
 
 
 @lru_cache(maxsize=8)

@@ -1,0 +1,250 @@
+"""Every published pad over the ``exec:`` protocol (issue 34, "Play"): the layout message
+announces each pad's extra crosses (Double A's second-cross boxes, Bonus A's boxed cells and
+bar, Bonus B's symbols), the states carry them (second crosses, the bar, forced crosses), a
+bot's second cross is read and refereed (a fault naming DA1/DA3/DA4 when illegal), a
+malformed one is ``protocol:malformed`` naming the rule, and the example bot plays every pad
+legally: every game of a short match per pad is replayed through the validator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_arena_external import bot_script, exec_name
+from test_arena_longo import _validated
+
+from qwixx_math.arena import open_players, play_match
+from qwixx_math.arena.external import layout_to_json, parse_reply
+from qwixx_math.arena.faults import MALFORMED, PlayerFault
+from qwixx_math.colours import Colour
+from qwixx_math.layouts import BONUS_A, BONUS_B, DOUBLE_A, LAYOUTS, LONGO, OFFICIAL, SheetLayout
+from qwixx_math.model import LuckyMark, Mark
+from qwixx_math.notation import mark_to_json
+from qwixx_math.ruleset import CircleCandidates, Ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "examples" / "arena_bot.py"
+#: Every published pad (qwixx_math.LAYOUTS), and Longo with lucky numbers.
+PADS = {**LAYOUTS, "longo:5,13": LONGO.with_lucky((5, 13))}
+
+
+@pytest.mark.parametrize("name", list(PADS))
+def test_example_bot_plays_every_pad_legally_over_exec(name: str) -> None:
+    """The example bot against greedy, two games (one deal, both seats) on each pad: no
+    fault, and every game's record replays clean through the validator with the match's
+    scores (forced crosses and second crosses included)."""
+    _validated(["greedy", exec_name(BOT)], PADS[name], Ruleset(2), games=2, seed=7)
+
+
+def _marks(log: object) -> list[Mark]:
+    out: list[Mark] = []
+    for record in log.records:  # type: ignore[attr-defined]
+        for turn in record.turns:
+            out += [m for m in (*turn.action1, turn.action2) if m is not None]
+    return out
+
+
+def test_example_bot_takes_second_crosses_on_double_a() -> None:
+    """Two copies of the example bot (so every mark is the bot's): second crosses are
+    played, refereed and validated (DA1-DA7), under both values of da_same_turn (DA4)."""
+    names = [exec_name(BOT), exec_name(BOT)]
+    for ruleset in (Ruleset(2), Ruleset(2, da_same_turn=False)):
+        log = _validated(names, DOUBLE_A, ruleset, games=4, seed=3)
+        assert any(m.second for m in _marks(log))  # the premise: the bot doubled
+
+
+@pytest.mark.parametrize("layout", [BONUS_A, BONUS_B], ids=["bonus-a", "bonus-b"])
+def test_example_bot_crosses_trigger_cells_on_bonus_pads(layout: SheetLayout) -> None:
+    """Two copies of the example bot on Bonus A and B: the boxed or symbol cells it
+    crosses set off forced crosses the validator re-derives."""
+    names = [exec_name(BOT), exec_name(BOT)]
+    log = _validated(names, layout, Ruleset(2), games=2, seed=4)
+    cells = [c for c in (*layout.boxed, *(x for s in layout.symbols for x in s))]
+    triggers = {(layout.locks[r], layout.numbers[r][p]) for r, p in cells}
+    assert any((m.colour, m.number) in triggers for m in _marks(log))
+
+
+def test_example_bot_plays_bonus_b_under_open_rows() -> None:
+    """Bonus B under bb_fewest_candidates=open_rows (BB2), refereed without a fault (a
+    record does not carry Bonus B's Options yet, so no replay here)."""
+    names = ["greedy", exec_name(BOT)]
+    ruleset = Ruleset(2, bb_fewest_candidates=CircleCandidates.OPEN_ROWS)
+    with open_players(names, ruleset, 4, layout=BONUS_B) as players:
+        result = play_match(players, 4, 4, ruleset, names=names, layout=BONUS_B)
+    assert result.faults == ()
+
+
+# -- the layout message --------------------------------------------------------------------
+
+def _cells(layout: SheetLayout, pairs: list[list[object]]) -> tuple[tuple[int, int], ...]:
+    """``[lock colour, number]`` pairs back to ``(row index, position)``."""
+    out = []
+    for lock, number in pairs:
+        row = layout.locks.index(Colour.parse(str(lock)))
+        out.append((row, layout.numbers[row].index(int(str(number)))))
+    return tuple(out)
+
+
+def test_layout_message_announces_the_extra_crosses() -> None:
+    """Each pad's fields name exactly the layout's cells (rebuilt from the JSON), with the
+    Options of the ruleset; no new field on the other pads."""
+    data = json.loads(json.dumps(layout_to_json(DOUBLE_A, Ruleset(2, da_same_turn=False))))
+    assert data["second_crosses"] is True and data["da_same_turn"] is False
+    for row in data["rows"]:
+        assert row["second_boxes"] == [p < len(row["numbers"]) - 1
+                                       for p in range(len(row["numbers"]))]
+    data = json.loads(json.dumps(layout_to_json(BONUS_A, Ruleset(2))))
+    assert _cells(BONUS_A, data["boxed"]) == BONUS_A.boxed
+    assert tuple(Colour.parse(c) for c in data["bar"]) == BONUS_A.bar
+    assert {"second_crosses", "symbols"}.isdisjoint(data)
+    data = json.loads(json.dumps(layout_to_json(
+        BONUS_B, Ruleset(2, bb_fewest_candidates=CircleCandidates.OPEN_ROWS))))
+    assert list(data["symbols"]) == ["circle", "diamond", "square", "octagon", "star"]
+    assert tuple(_cells(BONUS_B, cells) for cells in data["symbols"].values()) == BONUS_B.symbols
+    assert data["fewest_candidates"] == "open_rows" and data["diamond_order"] == "colour_order"
+    assert {"boxed", "bar", "second_crosses"}.isdisjoint(data)
+    assert "fewest_candidates" not in layout_to_json(BONUS_B)  # no ruleset, no Options
+    new = {"second_crosses", "da_same_turn", "boxed", "bar", "symbols", "fewest_candidates",
+           "diamond_order"}
+    for name, layout in PADS.items():
+        if layout not in (DOUBLE_A, BONUS_A, BONUS_B):
+            pad = layout_to_json(layout, Ruleset(2))
+            assert new.isdisjoint(pad), name
+            assert all(set(r) == {"lock", "numbers", "colours", "weights"} for r in pad["rows"])
+
+
+def _logger(tmp_path: Path) -> tuple[str, Path]:
+    """An exec: bot that passes and logs every message it is sent."""
+    log = tmp_path / "log.jsonl"
+    script = tmp_path / "logger.py"
+    script.write_text(
+        "import sys\n"
+        f"log = open({str(log)!r}, 'w')\n"
+        "for line in sys.stdin:\n"
+        "    log.write(line); log.flush()\n"
+        "    if '\"type\": \"action' in line[:20]:\n"
+        "        print('{\"mark\": null}', flush=True)\n", encoding="utf-8")
+    return exec_name(script), log
+
+
+@pytest.mark.parametrize("layout", [DOUBLE_A, BONUS_A, BONUS_B],
+                         ids=["double-a", "bonus-a", "bonus-b"])
+def test_states_sent_carry_the_crosses_made(layout: SheetLayout, tmp_path: Path) -> None:
+    """The messages a bot is sent: the new_game layout with the pad's fields, and states
+    whose sheets show the other seat's second crosses (Double A), every sheet's bar (Bonus
+    A) and the forced crosses, exactly as the referee's state (its JSON)."""
+    name, log = _logger(tmp_path)
+    names = ["greedy", name]
+    with open_players(names, Ruleset(2), 1, layout=layout) as players:
+        result = play_match(players, 2, 1, names=names, layout=layout)
+    assert result.faults == ()
+    messages = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    layouts = [m["layout"] for m in messages if m["type"] == "new_game"]
+    assert layouts == [layout_to_json(layout, Ruleset(2))] * 2
+    overs = [m["state"] for m in messages if m["type"] == "game_over"]
+    assert overs == [json.loads(json.dumps(g.final.to_json())) for g in result.games]
+    sheets = [s for m in messages for s in m["state"]["sheets"]]
+    if layout is DOUBLE_A:  # greedy doubles sometimes: the bot sees it
+        assert any(s.get("seconds") for s in sheets)
+    if layout is BONUS_A:
+        assert all("bar" in s for s in sheets) and any("x" in s["bar"] for s in sheets)
+
+
+# -- replies: second crosses ---------------------------------------------------------------
+
+def test_an_exec_bot_second_cross_is_refereed(tmp_path: Path) -> None:
+    """A bot that answers the second cross of the white sum in red, always: refused with
+    DA1 on a pad without second-cross boxes; on Double A legal when red's rightmost number
+    is the white sum (a second cross lands), else refused naming DA1 or DA3 (or R5/R6)."""
+    name = bot_script(tmp_path, "doubler",
+                      "def reply(message, count):\n"
+                      "    s = message['state']\n"
+                      "    if message['type'] == 'action2':\n"
+                      "        return json.dumps({'mark': {'colour': 'red', 'number': "
+                      "s['roll']['white'][0] + s['roll']['red'], 'second': True}})\n"
+                      "    return json.dumps({'mark': 'r%d+' % sum(s['roll']['white'])})\n")
+    with open_players([name, "greedy"], Ruleset(2), 2, layout=OFFICIAL) as players:
+        result = play_match(players, 2, 2, names=[name, "greedy"])
+    assert result.faults and {f.rule for f in result.faults} == {"DA1"}
+    assert all("has no second-cross boxes" in f.message for f in result.faults)
+    names = [name, "random"]
+    with open_players(names, Ruleset(2), 2, layout=DOUBLE_A) as players:
+        result = play_match(players, 6, 2, names=names, layout=DOUBLE_A)
+    rules = {f.rule for f in result.faults}
+    assert "DA1" in rules and rules <= {"DA1", "DA3", "R5", "R6", "R9"}
+    assert all(f.player == 0 and f.message.startswith(f.rule + ": ") for f in result.faults)
+
+
+def test_parse_reply_reads_second_crosses() -> None:
+    second = Mark(Colour.BLUE, 6, second=True)
+    assert parse_reply('{"mark": "b6+"}', DOUBLE_A) == second
+    assert parse_reply('{"mark": {"colour": "blue", "number": 6, "second": true}}',
+                       DOUBLE_A) == second
+    assert parse_reply('{"mark": {"colour": "blue", "number": 6, "second": false}}',
+                       DOUBLE_A) == Mark(Colour.BLUE, 6)
+
+
+@pytest.mark.parametrize("reply,rule", [
+    ('{"mark": {"colour": "blue", "number": 6, "second": "yes"}}', "DA1"),
+    ('{"mark": {"colour": "blue", "number": 6, "second": 1}}', "DA1"),
+    ('{"mark": {"colour": "blue", "number": 6, "second": true, "field": 2}}', None),
+    ('{"mark": "b6++"}', None),
+    ('{"mark": "b+6"}', None),
+    ('{"mark": "r13++*y10"}', "DA1"),  # a lucky cross's first mark is plain: not dropped
+    ('{"mark": "b6+", "seconds": ["b6"]}', None),
+    ('{"mark": "b13+"}', "R2"),
+])
+def test_malformed_second_crosses(reply: str, rule: str | None) -> None:
+    """protocol:malformed naming the reply, and the rule where there is one."""
+    for layout in (DOUBLE_A, LONGO.with_lucky((5, 13))):
+        with pytest.raises(PlayerFault) as info:
+            parse_reply(reply, layout)
+        assert info.value.rule == MALFORMED
+        message = str(info.value)
+        assert message.startswith(f"{MALFORMED}: the reply ")
+        if rule is not None and not (rule == "R2" and layout.top_number > 12):
+            assert f"{rule}: " in message, message
+
+
+def test_malformed_second_cross_over_exec(tmp_path: Path) -> None:
+    """The same replies from a program: faults, never a traceback; the match goes on."""
+    replies = ['{"mark": {"colour": "blue", "number": 6, "second": "yes"}}', '{"mark": "b6++"}']
+    name = bot_script(tmp_path, "bad", f"REPLIES = {replies!r}\n"
+                                       "def reply(message, count):\n"
+                                       "    return REPLIES[count % 2]\n")
+    with open_players(["greedy", name], Ruleset(2), 1, layout=DOUBLE_A) as players:
+        result = play_match(players, 2, 1, names=["greedy", name], layout=DOUBLE_A)
+    assert result.faults and {f.rule for f in result.faults} == {MALFORMED}
+    assert any("DA1: " in f.message for f in result.faults)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=4),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+_OBJECTS = st.fixed_dictionaries(
+    {"colour": st.sampled_from(["red", "blue", "b", "purple", 3])},
+    optional={"number": st.integers(-1, 17) | _JSON, "second": _JSON | st.booleans(),
+              "field": _JSON, "lucky": _JSON, "bonus": _JSON})
+_TEXTS = st.builds(lambda c, n, q: f"{c}{n}{q}", st.sampled_from(["r", "b", "*g", "r5+*y", "ry"]),
+                   st.integers(-1, 17), st.sampled_from(["", "+", "++", "+ ", "+@x2", "+*y4"]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mark=_OBJECTS | _TEXTS | _JSON,
+       layout=st.sampled_from([OFFICIAL, DOUBLE_A, BONUS_A, BONUS_B, LONGO.with_lucky((5, 13))]))
+def test_fuzz_second_cross_replies(mark: object, layout: SheetLayout) -> None:
+    """Any mark about the new fields: a mark that reads back from its own JSON, or
+    protocol:malformed naming the reply; never another exception."""
+    line = json.dumps({"mark": mark})
+    try:
+        parsed = parse_reply(line, layout)
+    except PlayerFault as exc:
+        assert exc.rule == MALFORMED and str(exc).startswith(f"{MALFORMED}: the reply ")
+        return
+    assert parsed is None or isinstance(parsed, Mark)
+    assert parse_reply(json.dumps({"mark": mark_to_json(parsed)}), layout) == parsed
+    if isinstance(parsed, LuckyMark):
+        assert not parsed.second and (parsed.first is None or not parsed.first.second)
