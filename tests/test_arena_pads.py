@@ -195,7 +195,7 @@ def test_parse_reply_reads_second_crosses() -> None:
     ('{"mark": "b+6"}', None),
     ('{"mark": "r13++*y10"}', "DA1"),  # a lucky cross's first mark is plain: not dropped
     ('{"mark": "b6+", "seconds": ["b6"]}', None),
-    ('{"mark": "b13+"}', "R2"),
+    ('{"mark": "b17+"}', "R2"),  # beyond Longo's 16 too
 ])
 def test_malformed_second_crosses(reply: str, rule: str | None) -> None:
     """protocol:malformed naming the reply, and the rule where there is one."""
