@@ -230,16 +230,29 @@ def with_bonus(sheet: Sheet, mark: BonusMark) -> Sheet:
                            sheet.seconds, sheet.bar_taken, sheet.bar_void, (rows[0], rows[1]))
 
 
+#: The 22 bonus crosses, ``_BONUS_MARKS[row][number]``: the move generators hand out these
+#: values instead of building and checking a new mark per candidate.
+_BONUS_MARKS: tuple[dict[int, BonusMark], ...] = tuple(
+    {number: BonusMark(_ADJACENT[row][0], number) for number in range(2, 13)} for row in (0, 1))
+
+
+def _open_bonus(sheet: Sheet, row: int, column: int) -> bool:
+    """:func:`why_not_bonus` is None, on a sheet with bonus rows, without building its
+    reasons: nothing crossed at or right of ``column`` in bonus row ``row`` (BP4), and a
+    colour cell beside it crossed (BP1).  The move generators' test; tests check it
+    against :func:`why_not_bonus`."""
+    if sheet.bonus_rows[row] >> column:
+        return False
+    a, b = _ADJACENT[row]
+    return bool((sheet.masks[a.index] | sheet.masks[b.index]) >> column & 1)
+
+
 def bonus_action1(sheet: Sheet, white_sum: int) -> tuple[BonusMark, ...]:
     """The bonus crosses ``sheet`` allows for the white sum in action 1 (BP2): RY, then GB."""
     if not sheet.layout.bonus_rows or not 2 <= white_sum <= 12:
         return ()
-    out = []
-    for row in (0, 1):
-        mark = BonusMark.of(row, white_sum)
-        if why_not_bonus(sheet, mark) is None:
-            out.append(mark)
-    return tuple(out)
+    return tuple([_BONUS_MARKS[row][white_sum] for row in (0, 1)
+                  if _open_bonus(sheet, row, bonus_column(row, white_sum))])
 
 
 def why_not_bonus_action2(sheet: Sheet, mark: BonusMark, roll: Roll,
@@ -277,16 +290,24 @@ def bonus_action2(sheet: Sheet, roll: Roll, dice_out: frozenset[Colour],
     """The bonus crosses ``sheet`` allows in action 2 (BP3), RY then GB, left to right."""
     if not sheet.layout.bonus_rows:
         return ()
-    out = []
+    either = ruleset.bp_colour_trigger is BonusTrigger.EITHER_ADJACENT
+    w1, w2 = roll.white
+    coloured = roll.coloured
+    masks = sheet.masks
+    out: list[BonusMark] = []
     for row in (0, 1):
-        numbers: set[int] = set()
+        # column -> whether a die that makes its number may trigger it (BP3)
+        made: dict[int, bool] = {}
         for die in _ADJACENT[row]:
-            if roll.die(die) is not None and die not in dice_out:
-                numbers.update(roll.action2_numbers(die))
-        for number in sorted(numbers, key=lambda n: bonus_column(row, n)):
-            mark = BonusMark.of(row, number)
-            if why_not_bonus_action2(sheet, mark, roll, dice_out, ruleset) is None:
-                out.append(mark)
+            d = coloured[die.index]
+            if d is None or die in dice_out:
+                continue
+            for number in {w1 + d, w2 + d}:
+                column = bonus_column(row, number)
+                made[column] = made.get(column, False) or either \
+                    or bool(masks[die.index] >> column & 1)
+        out.extend(_BONUS_MARKS[row][bonus_number(row, column)] for column in sorted(made)
+                   if made[column] and _open_bonus(sheet, row, column))
     return tuple(out)
 
 

@@ -265,6 +265,9 @@ class LuckyMark(Mark):
 #: MARKS[colour index][number]: the shared Mark value (numbers 0 and 1 unused).
 MARKS: tuple[tuple[Mark, ...], ...] = tuple(
     tuple(Mark(c, max(n, 2)) for n in range(_TOP_NUMBER + 1)) for c in COLOURS)
+#: The second crosses (Double A, DA1) likewise: ``SECOND_MARKS[colour index][number]``.
+SECOND_MARKS: tuple[tuple[Mark, ...], ...] = tuple(
+    tuple(Mark(c, max(n, 2), second=True) for n in range(_TOP_NUMBER + 1)) for c in COLOURS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -552,14 +555,18 @@ class Sheet:
     def open_positions(self, colour: Colour | str) -> int:
         """The mask of the positions R7 and R8 allow next in ``colour``'s row (the lock
         counting second crosses on a Double A sheet, DA5)."""
-        ci = as_colour(colour).index
+        return self.open_mask(as_colour(colour).index)
+
+    def open_mask(self, row: int) -> int:
+        """:meth:`open_positions` of the row of colour index ``row`` (0 red .. 3 blue),
+        for move generators that hold the index already."""
         layout = self.layout
-        mask = self.masks[ci]
-        allowed = layout.allowed[ci][mask]
-        extra = self.seconds[ci].bit_count()
-        if extra and not mask & layout.lock_bits[ci] \
-                and layout.count[ci][mask] + extra >= layout.lock_threshold:
-            allowed |= layout.lock_bits[ci]
+        mask = self.masks[row]
+        allowed = layout.allowed[row][mask]
+        extra = self.seconds[row]
+        if extra and not mask & layout.lock_bits[row] \
+                and layout.count[row][mask] + extra.bit_count() >= layout.lock_threshold:
+            allowed |= layout.lock_bits[row]
         return allowed
 
     def second_crosses(self, colour: Colour | str) -> tuple[int, ...]:

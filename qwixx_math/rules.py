@@ -52,6 +52,7 @@ from .model import (
     COLOURS,
     LAST_POSITION,
     MARKS,
+    SECOND_MARKS,
     Colour,
     LuckyMark,
     Mark,
@@ -1203,15 +1204,31 @@ def _da_key(mark: Mark, layout: SheetLayout) -> tuple[int, int, int]:
     return (mark.colour.index, layout.pos[mark.colour.index][mark.number], int(mark.second))
 
 
+#: :func:`_action1_for` with each sum's cells in colour order, for Double A layouts.
+_DA_ACTION1: dict[SheetLayout, _Action1Table] = {}
+
+
 def _da_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour]) -> tuple[Mark, ...]:
     """:func:`legal_action1` on a Double A sheet: the white sum as a new number (R5, R7,
     the lock counting second crosses, DA5) or as a second cross (DA1), open rows only."""
     layout = sheet.layout
-    marks = [mark for _, bit, colour, mark in _action1_for(layout)[white_sum]
-             if colour not in closed and sheet.open_positions(colour) & bit]
-    marks.extend(second_cross_options(
-        sheet, (white_sum,), [c for c in layout.locks if c not in closed]))
-    marks.sort(key=lambda m: _da_key(m, layout))
+    masks, seconds, lock_bits = sheet.masks, sheet.seconds, layout.lock_bits
+    marks = []
+    # a row shows the sum at most once: its plain cross if open, else its second cross if
+    # the sum is the row's rightmost cross (second_cross_options); rows in colour order,
+    # which is the sort order (_da_key)
+    table = _DA_ACTION1.get(layout)
+    if table is None:
+        table = _DA_ACTION1[layout] = tuple(tuple(sorted(cells))
+                                            for cells in _action1_for(layout))
+    for row, bit, colour, mark in table[white_sum]:
+        if colour in closed:
+            continue
+        if sheet.open_mask(row) & bit:
+            marks.append(mark)
+        elif masks[row].bit_length() == bit.bit_length() and not masks[row] & lock_bits[row] \
+                and not seconds[row] & bit:
+            marks.append(SECOND_MARKS[row][white_sum])
     return tuple(marks)
 
 
@@ -1232,12 +1249,13 @@ def _da_action2(state: GameState, sheet: Sheet, roll: Roll, gone: frozenset[Colo
         for n in {w1 + d, w2 + d}:
             for _, ri, bit, row, mark in table[c.index][n]:
                 if coloured[ri] is not None and row not in gone \
-                        and sheet.open_positions(row) & bit:
+                        and sheet.open_mask(ri) & bit:
                     marks.append(mark)
     sums = [w + d for d in coloured if d is not None for w in (w1, w2)]
     marks.extend(mark for mark in second_cross_options(sheet, sums, layout.locks)
                  if state._why_not_action2(mark) is None)
-    marks.sort(key=lambda m: _da_key(m, layout))
+    if len(marks) > 1:
+        marks.sort(key=lambda m: _da_key(m, layout))
     return tuple(marks)
 
 
