@@ -22,6 +22,7 @@ from qwixx_math.arena.external import layout_to_json, parse_reply
 from qwixx_math.arena.faults import MALFORMED, PlayerFault
 from qwixx_math.colours import Colour
 from qwixx_math.layouts import (
+    BIG_POINTS,
     BONUS_A,
     BONUS_B,
     CONNECTED_CHAIN,
@@ -337,3 +338,105 @@ def test_fuzz_second_cross_replies(mark: object, layout: SheetLayout) -> None:
     assert parse_reply(json.dumps({"mark": mark_to_json(parsed)}), layout) == parsed
     if isinstance(parsed, LuckyMark):
         assert not parsed.second and (parsed.first is None or not parsed.first.second)
+
+
+# -- replies: X-Change exchanges -----------------------------------------------------------
+
+def test_parse_reply_reads_exchanges() -> None:
+    """Every form of an exchange the example bot (or another) may send, read with the
+    layout: the text and object forms of an exchange and of a field spent alone."""
+    exchange, alone = Mark(Colour.RED, 3, 2), Mark.spend(2)
+    for reply, mark in (('"r3@x2"', exchange), ('"red 3@x2"', exchange),
+                        ('{"colour": "red", "number": 3, "field": 2}', exchange),
+                        ('"x2"', alone), ('{"field": 2}', alone)):
+        assert parse_reply(f'{{"mark": {reply}}}', X_CHANGE) == mark
+    assert parse_reply('{"mark": "r15@x2"}', LONGO) == Mark(Colour.RED, 15, 2)  # top=16
+
+
+@pytest.mark.parametrize("reply,rule", [
+    ('{"mark": "r3@x"}', None),
+    ('{"mark": "@x2"}', None),
+    ('{"mark": "x"}', None),
+    ('{"mark": "x-1"}', None),
+    ('{"mark": "r3@x2@x3"}', None),
+    ('{"mark": "r3+@x2"}', None),
+    ('{"mark": "r3@x2+"}', None),
+    ('{"mark": "*y10@x2"}', None),
+    ('{"mark": "ry5@x2"}', "XC1"),  # a bonus cross (BP1) is no exchange
+    ('{"mark": "r17@x2"}', "R2"),
+    ('{"mark": "x99999999999999999999"}', None),
+    ('{"mark": {"field": "2"}}', "XC1"),
+    ('{"mark": {"field": true}}', "XC1"),
+    ('{"mark": {"field": -1}}', "XC1"),
+    ('{"mark": {"field": 11}}', "XC1"),
+    ('{"mark": {"field": 2, "colour": "red"}}', None),
+    ('{"mark": {"field": 2, "colour": "red", "number": 3, "second": true}}', None),
+    ('{"mark": {"field": 2, "colour": "red", "number": "3"}}', None),
+    ('{"mark": "r3@x2", "field": 2}', None),
+])
+def test_malformed_exchanges(reply: str, rule: str | None) -> None:
+    """protocol:malformed naming the reply, and the rule where there is one, on every
+    layout (the official sheet, X-Change, Longo)."""
+    for layout in (OFFICIAL, X_CHANGE, LONGO):
+        with pytest.raises(PlayerFault) as info:
+            parse_reply(reply, layout)
+        assert info.value.rule == MALFORMED
+        message = str(info.value)
+        assert message.startswith(f"{MALFORMED}: the reply ")
+        if rule is not None:
+            assert f"{rule}: " in message, message
+
+
+def test_exec_bot_exchanges_are_refereed(tmp_path: Path) -> None:
+    """A bot that always answers a malformed exchange, then one through field 0 for the
+    white sum's partner number whatever the sum: the first is protocol:malformed, the
+    second a fault naming XC1, XC2 or a row rule (R7-R9) when illegal and played when legal;
+    never a traceback, and the match goes on."""
+    name = bot_script(tmp_path, "exchanger",
+                      "def reply(message, count):\n"
+                      "    if count % 2 == 0 or message['type'] == 'action2':\n"
+                      "        return '{\"mark\": \"r3@x\"}'\n"
+                      "    return json.dumps({'mark': 'r5@x0'})\n")
+    names = [name, "greedy"]
+    with open_players(names, Ruleset(2), 3, layout=X_CHANGE) as players:
+        result = play_match(players, 4, 3, names=names, layout=X_CHANGE)
+    rules = {f.rule for f in result.faults}
+    assert MALFORMED in rules and "XC1" in rules
+    assert rules <= {MALFORMED, "XC1", "XC2", "R7", "R8", "R9"}
+    assert all(f.player == 0 for f in result.faults)
+    # r5@x0 landed in some game (a white 8 while red 5 was open): field 0 used
+    assert any(g.final.sheets[g.seats.index(0)].used_fields == (0,) for g in result.games)
+
+
+_FIELDS = st.integers(-2, 12) | _JSON
+_EXCHANGE_OBJECTS = st.fixed_dictionaries(
+    {"field": _FIELDS},
+    optional={"colour": st.sampled_from(["red", "blue", "ry", "x"]) | _JSON,
+              "number": st.integers(-1, 17) | _JSON, "second": _JSON, "lucky": _JSON})
+_EXCHANGE_TEXTS = st.builds(
+    lambda head, k, tail: f"{head}{k}{tail}",
+    st.sampled_from(["", "r3@x", "r3 @ x", "red 3@x", "b17@x", "ry5@x", "gb8@x", "*y10@x",
+                     "r3+@x", "x", "@x", "r@x", "x x"]),
+    st.integers(-2, 12) | st.text("0123456789x@+ ", max_size=3),
+    st.sampled_from(["", "+", "@x1", " ", "*y4"]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mark=_EXCHANGE_OBJECTS | _EXCHANGE_TEXTS,
+       layout=st.sampled_from([OFFICIAL, X_CHANGE, LONGO, BIG_POINTS]))
+def test_fuzz_exchange_replies(mark: object, layout: SheetLayout) -> None:
+    """Any exchange-like reply: a mark that reads back from its own JSON, with no bonus
+    cross (BP1) inside an exchange, or protocol:malformed naming the reply; never another
+    exception."""
+    line = json.dumps({"mark": mark})
+    try:
+        parsed = parse_reply(line, layout)
+    except PlayerFault as exc:
+        assert exc.rule == MALFORMED and str(exc).startswith(f"{MALFORMED}: the reply ")
+        return
+    assert parsed is None or isinstance(parsed, Mark)
+    assert parse_reply(json.dumps({"mark": mark_to_json(parsed)}), layout) == parsed
+    if parsed is not None and parsed.field is not None:
+        assert type(parsed) is Mark and not parsed.second
+        assert parsed.number <= layout.top_number
+        assert not (isinstance(mark, str) and mark.lstrip(" ").startswith(("ry", "gb")))
