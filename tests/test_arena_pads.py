@@ -322,20 +322,27 @@ _TEXTS = st.builds(lambda c, n, q: f"{c}{n}{q}", st.sampled_from(["r", "b", "*g"
                    st.integers(-1, 17), st.sampled_from(["", "+", "++", "+ ", "+@x2", "+*y4"]))
 
 
+def _read_back(mark: object, layout: SheetLayout) -> Mark | None:
+    """The reply ``{"mark": mark}`` read: a mark (or None) that reads back from its own
+    JSON; a protocol:malformed fault naming the reply is None too (any other exception
+    fails the test)."""
+    try:
+        parsed = parse_reply(json.dumps({"mark": mark}), layout)
+    except PlayerFault as exc:
+        assert exc.rule == MALFORMED and str(exc).startswith(f"{MALFORMED}: the reply ")
+        return None
+    assert parsed is None or isinstance(parsed, Mark)
+    assert parse_reply(json.dumps({"mark": mark_to_json(parsed)}), layout) == parsed
+    return parsed
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mark=_OBJECTS | _TEXTS | _JSON,
        layout=st.sampled_from([OFFICIAL, DOUBLE_A, BONUS_A, BONUS_B, LONGO.with_lucky((5, 13))]))
 def test_fuzz_second_cross_replies(mark: object, layout: SheetLayout) -> None:
     """Any mark about the new fields: a mark that reads back from its own JSON, or
     protocol:malformed naming the reply; never another exception."""
-    line = json.dumps({"mark": mark})
-    try:
-        parsed = parse_reply(line, layout)
-    except PlayerFault as exc:
-        assert exc.rule == MALFORMED and str(exc).startswith(f"{MALFORMED}: the reply ")
-        return
-    assert parsed is None or isinstance(parsed, Mark)
-    assert parse_reply(json.dumps({"mark": mark_to_json(parsed)}), layout) == parsed
+    parsed = _read_back(mark, layout)
     if isinstance(parsed, LuckyMark):
         assert not parsed.second and (parsed.first is None or not parsed.first.second)
 
@@ -428,14 +435,7 @@ def test_fuzz_exchange_replies(mark: object, layout: SheetLayout) -> None:
     """Any exchange-like reply: a mark that reads back from its own JSON, with no bonus
     cross (BP1) inside an exchange, or protocol:malformed naming the reply; never another
     exception."""
-    line = json.dumps({"mark": mark})
-    try:
-        parsed = parse_reply(line, layout)
-    except PlayerFault as exc:
-        assert exc.rule == MALFORMED and str(exc).startswith(f"{MALFORMED}: the reply ")
-        return
-    assert parsed is None or isinstance(parsed, Mark)
-    assert parse_reply(json.dumps({"mark": mark_to_json(parsed)}), layout) == parsed
+    parsed = _read_back(mark, layout)
     if parsed is not None and parsed.field is not None:
         assert type(parsed) is Mark and not parsed.second
         assert parsed.number <= layout.top_number
