@@ -20,8 +20,7 @@ the second-cross boxes, DA1, DA4; on Bonus A the boxed cells and the bar, BA1; o
 the symbols and their Options, BB1-BB3; on Connected Steps the step cells, CS2; on Connected
 Chain the chain pairs, CC1; on X-Change the track's fields and the Option XC4).  A reply may
 be a second cross (``"b6+"``, DA1) or an X-Change exchange (``"r3@x2"``, a field spent alone
-``"x2"``, XC1, XC4).  A
-reply's mark may be a lucky cross on a sheet with lucky numbers (``"*y10"``,
+``"x2"``, XC1, XC4), or a lucky cross on a sheet with lucky numbers (``"*y10"``,
 ``"r13+*y10"``, or the object form of :func:`~qwixx_math.notation.mark_to_json`), and
 numbers run to the layout's top number (16 on Longo).  Every problem raises
 :class:`~qwixx_math.arena.faults.PlayerFault` for the referee: a reply that is
