@@ -1,9 +1,11 @@
 """Every published pad over the ``exec:`` protocol (issue 34, "Play"): the layout message
 announces each pad's extra crosses (Double A's second-cross boxes, Bonus A's boxed cells and
-bar, Bonus B's symbols), the states carry them (second crosses, the bar, forced crosses), a
-bot's second cross is read and refereed (a fault naming DA1/DA3/DA4 when illegal), a
-malformed one is ``protocol:malformed`` naming the rule, and the example bot plays every pad
-legally: every game of a short match per pad is replayed through the validator."""
+bar, Bonus B's symbols, the Steps' step cells, the Chain's pairs, X-Change's track and XC4),
+the states carry them (second crosses, the bar, the fields used, forced crosses and chain
+partners), a bot's second cross or exchange is read and refereed (a fault naming DA1/DA3/DA4
+or XC1/XC2 when illegal), a malformed one is ``protocol:malformed`` naming the rule, and the
+example bot plays every pad legally (exchanges included): every game of a short match per pad
+is replayed through the validator."""
 
 from __future__ import annotations
 
