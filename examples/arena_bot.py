@@ -13,7 +13,14 @@ like any mark that skips nothing.  On Qwixx Big Points it also crosses the bonus
 On Qwixx Double A it takes second crosses ("b6+": the box under a row's rightmost crossed
 number, once, DA1-DA5) like a mark that skips nothing; on Bonus A and B it prefers, among
 equal marks, a boxed cell or a symbol's cell (the layout's "boxed" and "symbols"; the
-forced crosses that follow are the referee's, and the next state shows them).
+forced crosses that follow are the referee's, and the next state shows them).  On Qwixx
+X-Change it also exchanges the white sum on the layout's "exchange" track ("r3@x2": the
+pair's other number through a field right of the last one its sheet used, XC1-XC2),
+counting each field it skips as half a number and preferring a plain mark at equal cost;
+under xc_field_without_cross it spends a field alone ("x2", XC4) when, active, it has no
+mark in either action (a field rather than a penalty).  On Connected Chain it counts the
+numbers a chain cell's partner (crossed at once, CC1-CC3) skips in its row and prefers the
+free partner cross; on Connected Steps it prefers, among equal marks, a step cell ("steps").
 """
 
 import json
@@ -94,11 +101,29 @@ def bonus(sheet, layout, sums):
     return found
 
 
+def exchanges(state, seat, layout, white):
+    """(numbers skipped + half the fields lost, mark) of each X-Change mark (XC1, XC2, XC4):
+    through a field right of the last one used whose pair holds the white sum, its other
+    number in any row ("r3@x2"), or, under xc_field_without_cross, the field alone ("x2",
+    costed 99: only ever a way out of a penalty)."""
+    found, last = [], max(state["sheets"][seat].get("exchange", []), default=-1)
+    for k, (a, b) in enumerate(layout.get("exchange", [])):
+        if k > last and white in (a, b):
+            lost = (k - last - 1) / 2  # the fields skipped are lost (XC2)
+            found += [(skip + lost, f"{m}@x{k}") for skip, m in
+                      marks(state, seat, lambda c, n=b if a == white else a: [n], layout)]
+            if layout.get("xc_field_without_cross"):
+                found.append((99, f"x{k}"))
+    return found
+
+
 def legal(kind, seat, state, layout=OFFICIAL):
     """(numbers skipped, mark) of each legal mark of this action."""
     (w1, w2), roll = state["roll"]["white"], state["roll"]
     if kind == "action1":  # the white sum, in any cell (R5), or a lucky cross (LG3, LG4)
         plain = marks(state, seat, lambda c: [w1 + w2], layout)
+        if layout.get("exchange"):  # or exchanged on the X-Change track (XC1)
+            plain = sorted(plain + exchanges(state, seat, layout, w1 + w2))
         if layout.get("bonus_rows"):  # the white sum in a bonus cell (BP2)
             plain = sorted(plain + bonus(state["sheets"][seat], layout,
                                          lambda c, crossed: [w1 + w2] if crossed else []))
@@ -128,18 +153,48 @@ def legal(kind, seat, state, layout=OFFICIAL):
 
 
 def special(layout):
-    """The boxed cells (Bonus A) and symbol cells (Bonus B) as marks ("r3")."""
+    """The boxed cells (Bonus A), symbol cells (Bonus B) and step cells (Connected Steps,
+    CS2) as marks ("r3")."""
     cells = [*layout.get("boxed", []), *(c for two in layout.get("symbols", {}).values()
-                                           for c in two)]
+                                           for c in two), *layout.get("steps", [])]
     return {f"{lock[0]}{number}" for lock, number in cells}
+
+
+def partner(state, seat, layout, mark):
+    """(numbers the chain partner skips, crosses it adds) of a mark on a chain cell
+    (Connected Chain, CC1-CC3): the partner, crossed at once, moves its row's frontier
+    when it lies right of it; left of it, or in a closed row, it is a free cross."""
+    cell = mark.partition("@")[0]
+    for pair in layout.get("chain", []):
+        for (lock, number), (other, n) in (pair, pair[::-1]):
+            if cell == f"{lock[0]}{number}" and not mark.startswith(("ry", "gb")):
+                sheet = state["sheets"][seat]
+                if n in sheet.get(other, []):
+                    return 0, 0
+                if other in state["closed"]:  # crossed all the same (CC2)
+                    return 0, 1
+                row = next(r for r in layout["rows"] if r["lock"] == other)
+                start = cells(row, sheet, layout)[0]
+                return max(0, row["numbers"].index(n) - start), 1
+    return 0, 0
 
 
 def choose(kind, seat, state, layout=OFFICIAL):
     found, good = legal(kind, seat, state, layout), special(layout)
     limit = 1 if kind == "action1" or state["action1"][seat] is not None else 10  # R11
-    found.sort(key=lambda km: (km[0], -km[1].count("*") - km[1].count("+"),  # crosses
-                               km[1] not in good))
-    return found[0][1] if found and found[0][0] <= limit else None
+    ranked = []
+    for skip, mark in found:
+        lost, gained = partner(state, seat, layout, mark)
+        extra = mark.count("*") + mark.count("+") + gained  # crosses beyond the one
+        ranked.append(((skip + lost, -extra, "@" in mark, mark not in good), mark))
+    ranked.sort()
+    if ranked and ranked[0][0][0] <= limit:
+        return ranked[0][1]
+    alone = [m for _, m in found if m.startswith("x")]  # X-Change fields spent alone (XC4)
+    if alone and kind == "action1" and seat == state["active"] and not legal(
+            "action2", seat, {**state, "action1": [None] * len(state["sheets"])}, layout):
+        return alone[0]  # no mark now nor in action 2: a field rather than a penalty (V6)
+    return None
 
 
 def main():

@@ -289,6 +289,7 @@ class _BotChecker:
         self.bot: object = _load_bot()
         self.rng = random.Random(seed)
         self.checked = 0
+        self.exchanges = 0  # X-Change marks among the legal ones checked (XC1, XC4)
         self.layout: dict[str, object] = {}
 
     def new_game(self, seat: int, state: GameState) -> None:
@@ -298,13 +299,14 @@ class _BotChecker:
                ) -> Mark | None:
         data = json.loads(json.dumps(state.to_json()))
         found = self.bot.legal(kind, seat, data, self.layout)  # type: ignore[attr-defined]
-        # the bot knows no X-Change exchange (r3@x2): its marks are the plain ones and the
-        # lucky crosses (*y10, r13+*y10: Longo, LG3-LG4)
-        texts = sorted(format_mark(m) for m in legal if m.field is None)
+        # every mark: plain, second (b6+), bonus (ry5), lucky (*y10, r13+*y10) and X-Change
+        # (r3@x2, and x2 under xc_field_without_cross)
+        texts = sorted(format_mark(m) for m in legal)
         assert sorted(m for _, m in found) == texts, (kind, state.to_text())
         choice = self.bot.choose(kind, seat, data, self.layout)  # type: ignore[attr-defined]
         assert choice is None or choice in texts
         self.checked += 1
+        self.exchanges += sum(m.field is not None for m in legal)
         options: list[Mark | None] = [None, *legal]
         return self.rng.choice(options)
 
@@ -353,6 +355,19 @@ def test_example_bot_finds_exactly_the_second_crosses_without_same_turn() -> Non
                         layout=LAYOUTS["double-a"])
     assert result.faults == ()
     assert sum(c.checked for c in checkers) > 100
+
+
+@pytest.mark.parametrize("alone", [False, True], ids=["default", "field_without_cross"])
+def test_example_bot_finds_exactly_the_exchanges(alone: bool) -> None:
+    """X-Change under both values of xc_field_without_cross (XC4): the bot reads the track
+    and the Option off the layout message and the fields used off STATE's sheets, and lists
+    exactly the core's exchanges (r3@x2) and fields spent alone (x2)."""
+    checkers = [_BotChecker(15), _BotChecker(16), _BotChecker(17)]
+    result = play_match(checkers, 6, 15, Ruleset(3, xc_field_without_cross=alone),
+                        layout=LAYOUTS["x-change"])
+    assert result.faults == ()
+    assert sum(c.checked for c in checkers) > 100
+    assert sum(c.exchanges for c in checkers) > 20  # the premise: exchanges were listed
 
 
 def test_example_bot_finds_exactly_the_bonus_crosses_either_adjacent() -> None:

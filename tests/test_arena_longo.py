@@ -192,8 +192,12 @@ def test_layout_message_announces_longo_and_nothing_new_elsewhere() -> None:
     assert "lucky" not in plain and "lucky_mode" not in plain and plain["faces"] == 8
     for name, layout in LAYOUTS.items():  # the other pads: the fields they always had
         if layout.faces == 6:  # Big Points adds its bonus rows (BP1, BP3); Double A, Bonus
-            # A and B their extra crosses (DA1, DA4, BA1, BB1-BB3; tests/test_arena_pads.py)
+            # A and B their extra crosses (DA1, DA4, BA1, BB1-BB3), the Steps, the Chain and
+            # X-Change their cells and track (CS2, CC1, XC1, XC4; tests/test_arena_pads.py)
             extra = {"bonus_rows", "bonus_trigger"} if layout.bonus_rows else set()
+            extra |= {"steps"} if layout.steps else set()
+            extra |= {"chain"} if layout.chain else set()
+            extra |= {"exchange", "xc_field_without_cross"} if layout.exchange else set()
             extra |= {"second_crosses", "da_same_turn"} if layout.second_crosses else set()
             extra |= {"boxed", "bar"} if layout.boxed else set()
             extra |= {"symbols", "fewest_candidates", "diamond_order"} if layout.symbols \

@@ -17,8 +17,10 @@ per cell, the lock threshold; on every layout, the official sheet included, so a
 bot that knows no layout names can play any; on Qwixx Longo also the dice's faces,
 the lock numbers per row, the lucky numbers and the lucky Options, LG1-LG5; on Double A
 the second-cross boxes, DA1, DA4; on Bonus A the boxed cells and the bar, BA1; on Bonus B
-the symbols and their Options, BB1-BB3).  A reply may be a second cross (``"b6+"``, DA1).  A
-reply's mark may be a lucky cross on a sheet with lucky numbers (``"*y10"``,
+the symbols and their Options, BB1-BB3; on Connected Steps the step cells, CS2; on Connected
+Chain the chain pairs, CC1; on X-Change the track's fields and the Option XC4).  A reply may
+be a second cross (``"b6+"``, DA1) or an X-Change exchange (``"r3@x2"``, a field spent alone
+``"x2"``, XC1, XC4), or a lucky cross on a sheet with lucky numbers (``"*y10"``,
 ``"r13+*y10"``, or the object form of :func:`~qwixx_math.notation.mark_to_json`), and
 numbers run to the layout's top number (16 on Longo).  Every problem raises
 :class:`~qwixx_math.arena.faults.PlayerFault` for the referee: a reply that is
@@ -58,6 +60,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
+from ..big_points import parse_bonus_mark
 from ..errors import ParseError, QwixxError
 from ..layouts import OFFICIAL, SYMBOL_NAMES, SheetLayout
 from ..model import Mark
@@ -122,7 +125,18 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
     ``[lock colour, number]`` and the bar's field colours, left to right; a state's sheets
     carry their ``"bar"``, forced crosses included in their rows).  ``symbols`` (Bonus B,
     BB1: each symbol's two cells as ``[lock colour, number]``) with, when ``ruleset`` is
-    given, ``fewest_candidates`` (BB2) and ``diamond_order`` (BB3).
+    given, ``fewest_candidates`` (BB2) and ``diamond_order`` (BB3).  ``steps`` (Connected
+    Steps, CS2: the step cells as ``[lock colour, number]``, ordinary cells in play that
+    score a fifth group, T(step cells crossed), on top of the rows).  ``chain`` (Connected
+    Chain, CC1: the pairs of chain cells, each two ``[lock colour, number]``; crossing one
+    crosses its partner at once, left of the row's frontier or in a closed row too, CC2,
+    moving the frontier when right of it, CC3, and counting for the lock, CC5; a state's
+    sheets show the partners in their rows).  ``exchange`` (X-Change, XC1: the track's
+    fields left to right, each a pair of numbers ``[8, 5]`` usable both ways) with, when
+    ``ruleset`` is given, ``xc_field_without_cross`` (XC4); a state's sheets list the fields
+    used (``"exchange": [0, 2]``, XC2), and an action-1 reply may exchange the white sum for
+    the other number of a field's pair (``"r3@x2"``) or, under ``xc_field_without_cross``,
+    spend a field alone (``"x2"``).
 
     >>> from qwixx_math.layouts import DOUBLE_B, LONGO
     >>> row = layout_to_json(DOUBLE_B)["rows"][0]
@@ -140,6 +154,14 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
     ([['red', 3], ['red', 6]], ['red', 'yellow', 'green'])
     >>> layout_to_json(BONUS_B)["symbols"]["circle"]
     [['yellow', 11], ['green', 9]]
+    >>> from qwixx_math.layouts import CONNECTED_CHAIN, CONNECTED_STEPS, X_CHANGE
+    >>> layout_to_json(CONNECTED_STEPS)["steps"][:3]
+    [['red', 2], ['red', 5], ['red', 10]]
+    >>> layout_to_json(CONNECTED_CHAIN)["chain"][0]
+    [['red', 6], ['yellow', 6]]
+    >>> pad = layout_to_json(X_CHANGE, Ruleset(2))
+    >>> pad["exchange"][:3], pad["xc_field_without_cross"]
+    ([[8, 5], [9, 7], [11, 3]], False)
     """
     out: dict[str, Any] = {
         "name": layout.key,
@@ -171,6 +193,14 @@ def layout_to_json(layout: SheetLayout, ruleset: Ruleset | None = None) -> dict[
             row["second_boxes"] = [True] * (len(row["numbers"]) - 1) + [False]
         if ruleset is not None:
             out["da_same_turn"] = ruleset.da_same_turn
+    if layout.steps:  # Connected Steps: the step cells, a fifth scoring group (CS2)
+        out["steps"] = [_cell(layout, cell) for cell in layout.steps]
+    if layout.chain:  # Connected Chain: the pairs whose partner is crossed at once (CC1)
+        out["chain"] = [[_cell(layout, cell) for cell in pair] for pair in layout.chain]
+    if layout.exchange:  # X-Change: the track's fields (XC1, XC2) and the Option XC4
+        out["exchange"] = [list(pair) for pair in layout.exchange]
+        if ruleset is not None:
+            out["xc_field_without_cross"] = ruleset.xc_field_without_cross
     if layout.boxed:  # Bonus A: the boxed cells and the bonus bar (BA1)
         out["boxed"] = [_cell(layout, cell) for cell in layout.boxed]
         out["bar"] = [colour.value for colour in layout.bar]
@@ -458,7 +488,9 @@ def _end_group(proc: subprocess.Popen[bytes]) -> None:
 def parse_reply(line: str, layout: SheetLayout = OFFICIAL) -> Mark | None:
     """The mark of a reply line ``{"mark": MARK}`` (MARK null, ``"r8"`` or
     ``{"colour": "red", "number": 8}``, numbers 2 to the ``layout``'s top number; a
-    lucky cross ``"*y10"``, ``"r13+*y10"`` or its object form, LG3-LG4);
+    lucky cross ``"*y10"``, ``"r13+*y10"`` or its object form, LG3-LG4; an X-Change
+    exchange ``"r3@x2"`` or ``{"colour": "red", "number": 3, "field": 2}``, a field spent
+    alone ``"x2"`` or ``{"field": 2}``, XC1, XC4);
     :class:`PlayerFault` with ``protocol:malformed`` for anything else, JSON nested too
     deeply included.  Whether the mark is legal is the referee's business.
 
@@ -467,6 +499,9 @@ def parse_reply(line: str, layout: SheetLayout = OFFICIAL) -> Mark | None:
     >>> from qwixx_math.layouts import LONGO
     >>> parse_reply('{"mark": "r15"}', LONGO), str(parse_reply('{"mark": "r13+*y10"}', LONGO))
     (Mark(colour=<Colour.RED: 'red'>, number=15), 'r13+*y10')
+    >>> from qwixx_math.layouts import X_CHANGE
+    >>> str(parse_reply('{"mark": "r3@x2"}', X_CHANGE)), str(parse_reply('{"mark": "x2"}'))
+    ('r3@x2', 'x2')
     >>> parse_reply('[' * 100_000)
     Traceback (most recent call last):
     ...
@@ -502,6 +537,12 @@ def _mark(data: object, top: int) -> Mark | None:
         if cell is None or cell.first is not None or cell.number > top:
             raise
         return Mark(cell.colour, cell.number)
+    if mark is not None and mark.field is not None and isinstance(data, str) \
+            and parse_bonus_mark(data.partition("@")[0].strip(" ")) is not None:
+        # the notation would read the cell of "ry5@x2" as red 5: a bonus cross (BP1) is
+        # no exchange (XC1)
+        raise ParseError(f"an X-Change exchange crosses a colour row, not the bonus cross "
+                         f"of {data!r}", rule="XC1")
     first = getattr(mark, "first", None)
     for number in (mark.number if mark is not None else 2,
                    first.number if isinstance(first, Mark) else 2):
