@@ -632,6 +632,9 @@ def parse_mark(text: str, top: int = 12) -> Mark:
         if exchange.group(1) is None:
             return Mark.spend(field)
         mark = parse_mark(exchange.group(1), top)
+        if type(mark) is not Mark or mark.second:  # ry5@x2, r5+@x2 are no row's cell
+            raise ParseError(f"an exchange crosses a plain cell of a colour row such as "
+                             f"'r3@x2', not {mark} ({text!r})", text, 0, rule="XC1")
         return Mark(mark.colour, mark.number, field)
     match = _MARK.match(text)
     if match is None:

@@ -27,7 +27,8 @@ from qwixx_math.layouts import (
     SheetLayout,
     read_layout_file,
 )
-from qwixx_math.model import Colour, Sheet
+from qwixx_math.model import Colour, Mark, Sheet
+from qwixx_math.notation import parse_mark
 from qwixx_math.rules import new_game
 from qwixx_math.solver.variant import Variant
 
@@ -191,3 +192,13 @@ def test_a_layout_file_with_a_track_reads_and_the_table_model_refuses_it_in_one_
     assert read_layout_file(path) == X_CHANGE
     code, _, err = run(["solve", "--layout", path, "--players", "2"], capsys)
     assert code == 2 and err.count("\n") == 1 and "XC1" in err
+
+
+@pytest.mark.parametrize("text", ["ry5@x2", "gb8@x1", "*y10@x2", "r5+@x2", "b6+ @x3"])
+def test_an_exchange_names_a_plain_cell_of_a_colour_row(text: str) -> None:
+    """A bonus cross, a lucky cross or a second cross is no cell an exchange can cross:
+    the notation refuses it instead of reading a plain mark out of it (``ry5@x2`` was
+    read as red 5 through field 2)."""
+    with pytest.raises(ParseError):
+        parse_mark(text)
+    assert parse_mark("r5@x2") == Mark(Colour.RED, 5, 2)

@@ -60,7 +60,6 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from ..big_points import parse_bonus_mark
 from ..errors import ParseError, QwixxError
 from ..layouts import OFFICIAL, SYMBOL_NAMES, SheetLayout
 from ..model import Mark
@@ -537,12 +536,6 @@ def _mark(data: object, top: int) -> Mark | None:
         if cell is None or cell.first is not None or cell.number > top:
             raise
         return Mark(cell.colour, cell.number)
-    if mark is not None and mark.field is not None and isinstance(data, str) \
-            and parse_bonus_mark(data.partition("@")[0].strip(" ")) is not None:
-        # the notation would read the cell of "ry5@x2" as red 5: a bonus cross (BP1) is
-        # no exchange (XC1)
-        raise ParseError(f"an X-Change exchange crosses a colour row, not the bonus cross "
-                         f"of {data!r}", rule="XC1")
     first = getattr(mark, "first", None)
     for number in (mark.number if mark is not None else 2,
                    first.number if isinstance(first, Mark) else 2):
