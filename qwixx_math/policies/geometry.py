@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
+from ..layouts import SheetLayout
 from ..solver import kernel as solver_kernel
 from ..solver.layout import Layout
 from ..solver.symmetry import trivial_group
@@ -72,27 +73,31 @@ class Geometry:
                 lay.pos_of, lay.number_at, lay.die_at, self.points)
 
 
-def check_policy_sheet(variant: Variant) -> None:
+def check_policy_sheet(variant: Variant | SheetLayout) -> None:
     """Refuse (ParseError naming the rule) a sheet the policy engine does not play: steps
-    (CS2: it scores row by row), chains, second crosses, bonus bars, 8-sided dice and two
-    lock numbers (LG1, LG2: its per-roll arithmetic is that of six-sided dice and one lock
-    number).  Single and double cells (DB1) are both played."""
-    sheet = variant.sheet
+    (CS2: it scores row by row), chains, second crosses, bonus bars and lucky numbers (LG3:
+    they change action 1).  Single and double cells (DB1) are both played, and so are
+    Longo's 8-sided dice and two lock numbers (LG1, LG2: the dice's faces and the lock
+    cells come from the layout)."""
+    sheet = variant.sheet if isinstance(variant, Variant) else variant
+    if sheet.lucky:
+        raise ParseError(f"the policy engine does not play lucky numbers (layout {sheet.name} "
+                         f"has {sheet.lucky!r}); play the layout without them (e.g. "
+                         f"{sheet.without_lucky().key})", rule="LG3")
     sheet.check_no_steps("the policy engine")
     sheet.check_no_chain("the policy engine")
     sheet.check_no_second_crosses("the policy engine")
     sheet.check_no_bonus("the policy engine")
     sheet.check_no_bonus_rows("the policy engine")
     sheet.check_no_exchange("the policy engine")
-    sheet.check_six_faces("the policy engine")
 
 
 @lru_cache(maxsize=8)
 def geometry(variant: Variant) -> Geometry:
     """The (cached) geometry of ``variant``.  A sheet with double cells (DB1) reads the
     solver's per-row codes (a double cell adds two crosses); steps (CS2), chains, second
-    crosses, bonus bars, Big Points' bonus rows, X-Change tracks and 8-sided dice (LG1) are
-    refused with a ParseError naming them (:func:`check_policy_sheet`)."""
+    crosses, bonus bars, Big Points' bonus rows, X-Change tracks and lucky numbers (LG3)
+    are refused with a ParseError naming them (:func:`check_policy_sheet`)."""
     check_policy_sheet(variant)
     layout = Layout.of(variant)
     m = variant.rows
