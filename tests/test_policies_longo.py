@@ -48,7 +48,8 @@ from qwixx_math.layouts import LONGO
 from qwixx_math.policies import PolicySpec, PriorityPolicy, policy_value, simulate
 from qwixx_math.policies.simulate import play_game, roll_dice, simulate_tables
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import Variant
+from qwixx_math.solver import Variant, solve
+from qwixx_math.solver.cache import cache_dir, table_filename
 
 
 @pytest.mark.parametrize("name", list(SMALL))
@@ -162,3 +163,18 @@ def test_lucky_numbers_are_refused_with_lg3(capsys: pytest.CaptureFixture[str]) 
     assert main(["simulate", "--layout", "longo:5,13", "--policy", "seed-tips", "--games",
                  "10", "--quiet"]) == 2
     assert "LG3" in capsys.readouterr().err
+
+
+def test_cli_policies_on_longo(capsys: pytest.CaptureFixture[str]) -> None:
+    """``qwixx-math policies --layout longo --policy optimal`` reads the Longo table from the
+    cache (skipped unless it is there: a fast test never solves the pad) and prints the
+    solver's V(start) with no loss."""
+    variant = Variant(LONGO)
+    if not (cache_dir() / table_filename(variant, False)).exists():
+        pytest.skip("the longo table is not in the cache")
+    table = solve(Ruleset(players=1), variant, progress=False)
+    assert main(["policies", "--layout", "longo", "--policy", "optimal", "--json",
+                 "--quiet"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["layout"] == "longo" and row["loss"] == 0
+    assert row["expected_score"] == pytest.approx(table.start_value, abs=1e-9)

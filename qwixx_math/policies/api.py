@@ -26,7 +26,7 @@ from ..solver.variant import Variant, variant_or_layout
 from .base import HeuristicPolicy, OptimalPolicy, PriorityPolicy
 from .distribution import ScoreDistribution, forward_distribution
 from .evaluate import evaluate_table_model, evaluate_tables
-from .geometry import check_policy_sheet
+from .geometry import check_no_lucky, check_policy_sheet
 from .simulate import SimulationResult, simulate_tables
 from .spec import DEFAULT_SPECS, PolicySpec
 from .store import load_result, result_path, save_result
@@ -64,7 +64,7 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
            layout: LayoutArg = None) -> tuple[Ruleset, Variant]:
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
     if isinstance(layout, (SheetLayout, str)):
-        check_policy_sheet(layout_named(layout))  # before the solver's own refusals
+        check_no_lucky(layout_named(layout))  # LG3 in the policy engine's name
     variant = variant_or_layout(variant, layout)
     variant = variant if variant is not None else Variant()
     if not isinstance(ruleset, Ruleset):
