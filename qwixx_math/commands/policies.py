@@ -6,8 +6,8 @@
 Values come from exact backward policy evaluation (docs/policies.md), computed
 on first use and cached beside the solver's table.  ``--layout`` takes the pads the
 policy engine plays (the official sheet, Mixx, Double B, Longo without lucky numbers);
-on Double B and Longo an exact evaluation is hours of CPU (docs/policies.md), where
-``qwixx-math simulate`` estimates in seconds.
+on Double B and Longo the exact evaluation of a heuristic takes tens of minutes or more
+(docs/policies.md), where ``qwixx-math simulate`` estimates in seconds.
 """
 
 from __future__ import annotations
