@@ -16,6 +16,8 @@ layouts of tests/test_solver_longo.py, with the checks shared with Double B
 * the forward score distribution equals the naive exact enumeration (slow);
 * the simulator plays game by game what the Python policy plays, and its mean is within
   4 standard errors of the exact value (slow);
+* the table model (docs/table.md): the N-table's policy at its own table is the solver's
+  N-table, and the solitaire policy at a 2-table equals the naive evaluator (slow);
 * on the published pad: the simulator and the CLI play the heuristics (no table: the
   optimal policy would solve the full Longo table, minutes, so no test asks for it),
   game by game as the Python policy; lucky numbers (LG3) are refused.
@@ -37,15 +39,22 @@ from policies_checks import (
     check_values,
     table_of,
 )
-from policies_naive import solitaire_states
+from policies_naive import NaiveTableEvaluator, solitaire_states
 from test_policies_engine import brute_force_counts, check_rolls_on_every_state
-from test_policies_helpers import engine_weights
+from test_policies_helpers import engine_weights, table_value
 from test_solver_longo import LARGER, SMALL
 
 from qwixx_math.cli import main
 from qwixx_math.errors import ParseError
 from qwixx_math.layouts import LONGO
-from qwixx_math.policies import PolicySpec, PriorityPolicy, policy_value, simulate
+from qwixx_math.policies import (
+    OptimalPolicy,
+    PolicySpec,
+    PriorityPolicy,
+    policy_value,
+    simulate,
+)
+from qwixx_math.policies.evaluate import evaluate_table_model
 from qwixx_math.policies.simulate import play_game, roll_dice, simulate_tables
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import Variant, solve
@@ -178,3 +187,38 @@ def test_cli_policies_on_longo(capsys: pytest.CaptureFixture[str]) -> None:
     (row,) = json.loads(capsys.readouterr().out)
     assert row["layout"] == "longo" and row["loss"] == 0
     assert row["expected_score"] == pytest.approx(table.start_value, abs=1e-9)
+
+
+@pytest.mark.parametrize("a2", [False, True], ids=["a2end0", "a2end1"])
+@pytest.mark.parametrize("name", ["high", "two-up"])
+def test_table_policy_at_its_own_table_is_the_solver_table(name: str, a2: bool) -> None:
+    """The table model (docs/table.md) with 8-sided dice: the argmax policy of the N-table
+    evaluated at the N-table is the solver's N-table at every level (another player's roll
+    weighs the 64 white pairs, sums 2..16)."""
+    variant = Variant(SMALL[name])
+    for n in (1, 2, 3):
+        data = np.asarray(solve(Ruleset(players=1, action2_after_game_end=a2), variant,
+                                cache=False, players=n).data)
+        values = evaluate_table_model(variant, a2, data, n, (n,)).values[n]
+        assert np.array_equal(np.isnan(values), np.isnan(data))
+        assert np.nanmax(np.abs(values - data)) <= 1e-9, n
+
+
+@pytest.mark.slow
+def test_cross_values_equal_the_naive_evaluator() -> None:
+    """The solitaire policy at a 2-table on every state and level of a small 8-sided layout,
+    against the naive evaluator (every white pair of 8-sided dice on its own)."""
+    layout = SMALL["high"]
+    variant = Variant(layout)
+    ruleset = Ruleset(players=1)
+    solo = solve(ruleset, variant, cache=False)
+    values = evaluate_table_model(variant, False, np.asarray(solo.data), 1, (2,)).values[2]
+    naive = NaiveTableEvaluator(OptimalPolicy(solo), 2, ruleset, layout)
+    size = solo.layout.level_size
+    checked = 0
+    for state in solitaire_states(layout, ruleset):
+        for before_me in range(2):
+            got = table_value(values[before_me * size:(before_me + 1) * size], variant, state)
+            assert abs(got - float(naive.value(state, before_me))) <= 1e-9
+            checked += 1
+    assert checked > 20
