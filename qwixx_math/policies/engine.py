@@ -37,10 +37,13 @@ anywhere, or nowhere).  A roll's best plan is the best of the penalty, the
 and uniform, so (SOLVER.md's expected maximum, with ranks instead of values):
 sort the colour options that beat the best base option (penalty or action 1
 only); option ``(j, c)`` is the roll's choice with probability
-``1/6 * prod over k != j of (#faces of die k whose option ranks below it) / 6``,
-and the base option with ``prod_k (#faces of die k below it) / 6``.  These are
-integers in units of ``6^-k``; with the weight 1 or 2 of the white pair they
-add up to ``36 * 6^k`` per state, exactly.
+``1/F * prod over k != j of (#faces of die k whose option ranks below it) / F``,
+and the base option with ``prod_k (#faces of die k below it) / F``, for dice of
+``F`` faces (6; 8 on Qwixx Longo, LG1: ``faces`` comes from the layout, as the
+lock cells do, ``lock_cells``: either of a row's last ``lock_cells`` numbers
+closes it, LG2).  These are integers in units of ``F^-k``; with the weight 1 or
+2 of the white pair they add up to ``F^2 * F^k`` per state (``36 * 6^k`` with
+six-sided dice), exactly.
 
 Policies whose priority ignores the penalty count (the heuristics) decide once
 per configuration (one *layer*); the optimal policy decides per penalty count
@@ -298,7 +301,8 @@ def _gather(
     """Fill the cells of one configuration (see the module docstring).
 
     Cell 0 is the penalty, ``1 + S*k + t`` is A1[S, open row t], and
-    ``1 + 11k + (S*k + t)*11 + n - 2`` is C[S, open row t, n].
+    ``1 + ns*k + (S*k + t)*ns + n - 2`` is C[S, open row t, n] (``ns`` = 2F - 1 sums:
+    11 with six-sided dice, 15 with eight-sided ones).
 
     Plain marks (no row closes: the same table, one or two codes move up) take a
     fast path here: R7 is the loop bounds, the successor is ``base`` plus the
@@ -576,7 +580,7 @@ def config_weights(
 
     Returns ``(base, open_points)``: the flat index at ``p = 0`` and the points of
     the open rows.  Cell ``x`` of layer ``l`` is chosen with probability
-    ``weights[l, x] / (36 * 6^k)``; its plan is ``cell_tb[l, x]`` (a plan id).
+    ``weights[l, x] / (F^2 * F^k)`` (F = ``faces``); its plan is ``cell_tb[l, x]`` (a plan id).
     """
     k = open_rows.shape[0]
     base, open_points = _config_base(offsets, strides, code_marks, points, mask, open_rows,
@@ -633,7 +637,7 @@ def _evaluate_items(
 def _own_turn(weights: IntArray, cell_out: IntArray, layer: int, n_cells: int,
               values: FloatArray, shift: int, base: int, p: int, penalties: int,
               open_points: int) -> float:
-    """The weighted sum (units of 1 / (36 * 6^k)) of V_pi after the own roll of the
+    """The weighted sum (units of 1 / (F^2 * F^k)) of V_pi after the own roll of the
     configuration at ``base`` with ``p`` penalties, the cells of ``layer`` deciding:
     the values after the turn are read at ``values[shift + index]`` (``shift`` = 0 in
     solitaire; in the table model, where level N - 1 of the evaluated table starts)."""
