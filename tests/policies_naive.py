@@ -84,17 +84,20 @@ def _key(state: GameState) -> int:
 
 
 def _rolls(state: GameState) -> tuple[tuple[Roll, int], ...]:
-    """Every roll of the dice in play with its weight (out of 6^(2 + dice in play))."""
-    return weighted_rolls(state.dice_in_play)
+    """Every roll of the dice in play with its weight (out of F^(2 + dice in play), dice of
+    the layout's F faces: 8 on Qwixx Longo, LG1)."""
+    return weighted_rolls(state.dice_in_play, state.layout.faces)
 
 
 @lru_cache(maxsize=16)
-def _white_rolls(in_play: frozenset[Colour]) -> tuple[tuple[Roll, int], ...]:
-    """Every pair of white dice with its weight (out of 36), as rolls of another player:
-    the coloured dice ``in_play`` show 1 (they do not enter anyone's action 1)."""
+def _white_rolls(in_play: frozenset[Colour], sides: int = 6) -> tuple[tuple[Roll, int], ...]:
+    """Every pair of white dice of ``sides`` faces with its weight (out of sides^2), as
+    rolls of another player: the coloured dice ``in_play`` show 1 (they do not enter
+    anyone's action 1)."""
     faces = tuple(1 if c in in_play else None for c in COLOURS)
     coloured = (faces[0], faces[1], faces[2], faces[3])
-    return tuple((Roll(r.white, coloured), w) for r, w in outcome_table(()).rolls())
+    return tuple((Roll(r.white, coloured, sides), w)
+                 for r, w in outcome_table((), sides).rolls())
 
 
 def _check(state: object, ruleset: Ruleset, layout: SheetLayout) -> GameState:
@@ -183,7 +186,8 @@ class NaiveTableEvaluator:
                            lambda after: self._value(after, self.players - 1))
         else:  # another player's roll: only its white dice matter to this player
             result = _mean(((self.passive_choice(state, roll, before_me), weight)
-                            for roll, weight in _white_rolls(state.dice_in_play)),
+                            for roll, weight in _white_rolls(state.dice_in_play,
+                                                             state.layout.faces)),
                            lambda after: self._value(after, before_me - 1))
         self._memo[key] = result
         return result

@@ -24,7 +24,7 @@ from qwixx_math.layouts import DOUBLE_B, LONGO, MIXX_A, OFFICIAL, SheetLayout
 from qwixx_math.layouts import LAYOUTS as ALL_LAYOUTS
 from qwixx_math.model import Mark
 from qwixx_math.notation import format_mark
-from qwixx_math.policies.geometry import check_policy_sheet
+from qwixx_math.policies.geometry import check_no_lucky, check_policy_sheet
 from qwixx_math.rules import GameState, legal_action1, legal_action2
 from qwixx_math.ruleset import LuckyCandidates, LuckyMode, Ruleset, ruleset_for
 from qwixx_math.solver.cache import cache_dir, table_filename
@@ -54,7 +54,7 @@ def table_ready(name: str, layout: SheetLayout) -> bool:
         if name.startswith("policy:"):
             check_policy_sheet(variant)
     except ParseError:
-        return True  # the solver or the policy engine refuses (LG1, CS2): the stand-in plays
+        return True  # the solver or the policy engine refuses (LG3, CS2): the stand-in plays
     return (cache_dir() / table_filename(variant, False, TABLED[name])).exists()
 
 
@@ -109,9 +109,11 @@ def test_tabled_players_play_every_layout(name: str, layout: str) -> None:
     result = _match([name, "greedy"], la)
     _check_clean(result, la)
     try:
+        if name.startswith("policy:"):
+            check_no_lucky(la)  # LG3 in the policy engine's name, before the solver's
         variant = Variant(la)
         if name.startswith("policy:"):
-            check_policy_sheet(variant)  # double cells play (DB1); Longo, steps stand in
+            check_policy_sheet(variant)  # double cells (DB1), Longo (LG1) play; steps stand in
     except ParseError as exc:
         assert result.notes[0].startswith("plays as ") and str(exc) in result.notes[0]
     else:

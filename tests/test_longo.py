@@ -150,16 +150,6 @@ def test_full_row_scores_t15() -> None:
     assert sheet.count(R) == 15 and sheet.row_score(R) == 120
 
 
-def test_the_policy_engine_refuses_longo() -> None:
-    """The policy engine still refuses Longo (LG1: its per-roll arithmetic is of six-sided
-    dice); the policies' table look-up reads Longo's row codes (its round trip:
-    tests/test_policies_double.py; the solver solves Longo: tests/test_solver_longo.py)."""
-    from qwixx_math.policies import policy_value
-
-    with pytest.raises(ParseError, match="LG1"):
-        policy_value("seed-tips", layout=LONGO, cache=False)
-
-
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=30), st.sampled_from([None, 6, 8]))
 def test_fuzz_parse_roll_faces(text: str, faces: int | None) -> None:

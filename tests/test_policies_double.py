@@ -21,16 +21,17 @@ every sheet.  On the small double-cell layouts of tests/test_solver_double.py:
 from __future__ import annotations
 
 import json
-import math
-import random
-from fractions import Fraction
 
-import numpy as np
 import pytest
-from policies_naive import NaivePolicyEvaluator, naive_score_distribution, solitaire_states
+from policies_checks import (
+    check_choices,
+    check_distribution,
+    check_optimal_values,
+    check_simulation_mean,
+    check_simulator,
+    check_values,
+)
 from test_policies_engine import check_rolls_on_every_state
-from test_policies_helpers import engine_roll, table_value
-from test_policies_layouts import POLICIES, TOLERANCE, table_of
 from test_solver_double import LARGER, SMALL
 
 from qwixx_math.cli import main
@@ -39,10 +40,7 @@ from qwixx_math.keys import row_codes, table_index
 from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT, LONGO, SheetLayout
 from qwixx_math.model import Sheet
 from qwixx_math.policies import PolicySpec, PriorityPolicy, policy_value, simulate
-from qwixx_math.policies.distribution import forward_distribution
-from qwixx_math.policies.evaluate import evaluate_tables
 from qwixx_math.policies.simulate import play_game, roll_dice, simulate_tables
-from qwixx_math.rules import random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import Variant, solve
 from qwixx_math.solver.cache import cache_dir, table_filename
@@ -56,42 +54,7 @@ def test_engine_plans_equal_the_rules_core_on_every_state(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(SMALL))
 def test_engine_choice_equals_the_python_policies(name: str) -> None:
-    layout = SMALL[name]
-    variant = Variant(layout)
-    rng = random.Random(17)
-    for a2 in (False, True):
-        table = table_of(layout, a2)
-        vstar = np.asarray(table.data)
-        ruleset = Ruleset(players=1, action2_after_game_end=a2)
-        for policy_name in POLICIES:
-            spec = PolicySpec.parse(policy_name)
-            policy = PriorityPolicy(spec, table)
-            for state in solitaire_states(layout, ruleset):
-                roll = random_roll(rng, state.dice_in_play)
-                found, chosen = engine_roll(spec, variant, state, roll, vstar)
-                ranked = policy.ranked(state, roll)
-                assert chosen == ranked[0][0], (name, policy_name, state.describe(), str(roll))
-                assert {plan: h for plan, h, _ in ranked} == found
-
-
-def check_values(layout: SheetLayout, a2: bool, policy_name: str) -> None:
-    """V_pi of the compiled evaluation against the naive evaluator on every state."""
-    variant = Variant(layout)
-    table = table_of(layout, a2)
-    spec = PolicySpec.parse(policy_name)
-    ev = evaluate_tables(spec, variant, a2, np.asarray(table.data))
-    ruleset = Ruleset(players=1, action2_after_game_end=a2)
-    naive = NaivePolicyEvaluator(PriorityPolicy(spec, table), ruleset, layout)
-    checked = 0
-    for state in solitaire_states(layout, ruleset):
-        expected = naive.value(state)
-        got = table_value(ev.values, variant, state)
-        assert abs(got - float(expected)) <= TOLERANCE, (layout.name, policy_name,
-                                                         state.describe(), got, expected)
-        assert got <= table_value(np.asarray(table.data), variant, state) + TOLERANCE
-        checked += 1
-    assert checked > 20
-    assert abs(ev.start_value - float(naive.value())) <= TOLERANCE
+    assert check_choices(SMALL[name], 17) > 100
 
 
 #: One case in the fast run (about 10 s each); every small layout, the optimal policy and
@@ -104,29 +67,19 @@ VALUE_CASES_SLOW = [("uneven", "optimal", True), ("flip", "fewest-skips", False)
 
 @pytest.mark.parametrize(("name", "policy_name", "a2"), VALUE_CASES)
 def test_policy_values_equal_the_naive_evaluator(name: str, policy_name: str, a2: bool) -> None:
-    check_values(SMALL[name], a2, policy_name)
+    assert check_values(SMALL[name], a2, policy_name) > 20
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "policy_name", "a2"), VALUE_CASES_SLOW)
 def test_policy_values_equal_the_naive_evaluator_every_policy(name: str, policy_name: str,
                                                               a2: bool) -> None:
-    check_values(SMALL[name], a2, policy_name)
+    assert check_values(SMALL[name], a2, policy_name) > 20
 
 
 @pytest.mark.parametrize(("name", "a2"), [(n, a2) for n in SMALL for a2 in (False, True)])
 def test_optimal_policy_value_is_the_solver_value_on_every_state(name: str, a2: bool) -> None:
-    variant = Variant(SMALL[name])
-    table = table_of(SMALL[name], a2)
-    data = np.asarray(table.data)
-    ev = evaluate_tables(PolicySpec.optimal(), variant, a2, data)
-    checked = 0  # (the layout stores codes no row reaches: neither side values them)
-    for state in solitaire_states(SMALL[name], Ruleset(players=1, action2_after_game_end=a2)):
-        assert abs(table_value(ev.values, variant, state)
-                   - table_value(data, variant, state)) <= TOLERANCE, state.describe()
-        checked += 1
-    assert checked > 40
-    assert ev.start_value == pytest.approx(table.start_value, abs=TOLERANCE)
+    assert check_optimal_values(SMALL[name], a2) > 40
 
 
 @pytest.mark.parametrize(("name", "policy_name", "a2"), [
@@ -134,50 +87,21 @@ def test_optimal_policy_value_is_the_solver_value_on_every_state(name: str, a2: 
     pytest.param("flip", "seed-tips", True, marks=pytest.mark.slow)])
 def test_distribution_equals_the_naive_enumeration(name: str, policy_name: str,
                                                    a2: bool) -> None:
-    layout = SMALL[name]
-    variant = Variant(layout)
-    table = table_of(layout, a2)
-    spec = PolicySpec.parse(policy_name)
-    dist, reached = forward_distribution(spec, variant, a2, np.asarray(table.data))
-    exact = naive_score_distribution(PriorityPolicy(spec, table),
-                                     Ruleset(players=1, action2_after_game_end=a2), layout)
-    assert sum(exact.values()) == 1 and reached > 0
-    assert set(exact) <= set(dist.scores)
-    for s, p in zip(dist.scores, dist.probabilities, strict=True):
-        assert abs(p - float(exact.get(s, Fraction(0)))) <= 1e-12, (s, p, exact.get(s))
+    check_distribution(SMALL[name], policy_name, a2)
 
 
 @pytest.mark.parametrize(("name", "policy_name", "a2"), [
     ("uneven", "seed-tips", True), ("flip", "optimal", False), ("mixed", "threshold-1", False)])
 def test_simulator_plays_what_the_python_policy_plays(name: str, policy_name: str,
                                                       a2: bool) -> None:
-    layout = SMALL[name]
-    variant = Variant(layout)
-    table = table_of(layout, a2)
-    spec = PolicySpec.parse(policy_name)
-    dice = roll_dice(150, 8, variant)
-    sim = simulate_tables(spec, variant, a2, 150, 8, np.asarray(table.data), dice)
-    policy = PriorityPolicy(spec, table)
-    ruleset = Ruleset(players=1, action2_after_game_end=a2)
-    for g in range(150):
-        final = play_game(policy, ruleset, dice[g], layout)
-        assert int(sim.scores[g]) == final.scores[0], (name, g)
-        assert int(sim.turns[g]) == final.turn + 1, (name, g)
+    check_simulator(SMALL[name], policy_name, a2, 150, 8)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("policy_name", ["optimal", "seed-tips"])
 def test_simulation_mean_within_four_standard_errors(policy_name: str) -> None:
     """Monte-Carlo play on a three-row double-cell sheet against its exact value."""
-    layout = LARGER["three-rows"]
-    variant = Variant(layout)
-    table = table_of(layout, False)
-    spec = PolicySpec.parse(policy_name)
-    exact = evaluate_tables(spec, variant, False, np.asarray(table.data)).start_value
-    sim = simulate_tables(spec, variant, False, 40_000, 21, np.asarray(table.data))
-    se = sim.sd / math.sqrt(sim.games)
-    assert se > 0
-    assert abs(sim.mean - exact) <= 4 * se, (sim.mean, exact, se)
+    check_simulation_mean(LARGER["three-rows"], policy_name, 21)
 
 
 @pytest.mark.parametrize("layout", [DOUBLE_B, DOUBLE_B_ALT, LONGO], ids=lambda x: x.name)
@@ -206,9 +130,8 @@ def test_table_index_round_trips_the_row_codes(layout: SheetLayout) -> None:
     assert len(seen) == sum(sum(v) for v in codes.valid) - (layout.rows - 1)  # empty: one
 
 
-def test_the_policies_refuse_longo_and_steps() -> None:
-    with pytest.raises(ParseError, match="LG1"):
-        policy_value("seed-tips", layout=LONGO, cache=False)
+def test_the_policies_refuse_steps() -> None:
+    """(Longo's refusal of lucky numbers, LG3: tests/test_policies_longo.py.)"""
     with pytest.raises(ParseError, match="CS2"):
         policy_value("seed-tips", layout="connected-steps", cache=False)
 

@@ -72,8 +72,9 @@ def check_roll(variant: Variant, state: GameState, roll: Roll) -> None:
              for m in (plan.action1, plan.action2)]
         status, succ, pts, final, new_mask, n, _, _ = engine.apply_plan(
             lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code,
-            lay.die_at, geometry(variant).points, variant.row_length, variant.lock_threshold,
-            variant.closed_rows_to_end, a2, mask, codes, q[0][0], q[0][1], q[1][0], q[1][1])
+            lay.die_at, geometry(variant).points, variant.row_length, variant.lock_cells,
+            variant.lock_threshold, variant.closed_rows_to_end, a2, mask, codes, q[0][0], q[0][1],
+            q[1][0], q[1][1])
         assert n == len(plan.marks)
         after = state.play_plan(roll, plan)
         mine = after.sheets[0]
@@ -110,7 +111,7 @@ def check_rolls_on_every_state(layout: SheetLayout, per_state: int, seed: int) -
     for a2 in (False, True):
         for state in solitaire_states(layout, Ruleset(players=1, action2_after_game_end=a2)):
             for _ in range(per_state):
-                check_roll(variant, state, random_roll(rng, state.dice_in_play))
+                check_roll(variant, state, random_roll(rng, state.dice_in_play, layout.faces))
                 checked += 1
     return checked
 
@@ -153,10 +154,11 @@ def test_engine_choice_equals_the_optimal_python_policy_on_small_variants() -> N
 
 
 def brute_force_counts(policy: PriorityPolicy, state: GameState) -> Counter[TurnPlan]:
-    """How many of the 6^(2+k) rolls lead the Python policy to each plan (the canonical
-    rolls of :func:`qwixx_math.dice.outcome_table`, each with its weight 1 or 2)."""
+    """How many of the F^(2+k) rolls (F: the layout's faces) lead the Python policy to each
+    plan (the canonical rolls of :func:`qwixx_math.dice.outcome_table`, each with its
+    weight 1 or 2)."""
     counts: Counter[TurnPlan] = Counter()
-    for roll, weight in outcome_table(state.dice_in_play).rolls():
+    for roll, weight in outcome_table(state.dice_in_play, state.layout.faces).rolls():
         counts[policy.choose(state, roll)] += weight
     return counts
 

@@ -91,8 +91,9 @@ def engine_roll(spec: PolicySpec, variant: Variant, state: GameState, roll: Roll
     hs = np.empty(size)
     n, best = engine.roll_choice(
         lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code, lay.pos_of,
-        lay.die_at, geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-        variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param),
+        lay.die_at, geo.points, variant.row_length, variant.faces, variant.lock_cells,
+        variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end, a2,
+        int(spec.kind), float(spec.param),
         vstar if vstar is not None else NO_TABLE, mask, codes, state.sheets[0].penalties,
         engine_dice(state, roll), plans, hs)
     layout = state.layout
@@ -103,18 +104,20 @@ def engine_roll(spec: PolicySpec, variant: Variant, state: GameState, roll: Roll
 
 def engine_weights(spec: PolicySpec, variant: Variant, state: GameState,
                    vstar: FloatArray | None = None) -> Counter[TurnPlan]:
-    """How many of the 36 * 6^k equally likely rolls lead to each plan (engine's sweep)."""
+    """How many of the F^2 * F^k equally likely rolls (F faces, k open rows) lead to each
+    plan (engine's sweep)."""
     geo = geometry(variant)
     mask, codes = engine_state(variant, state)
     open_rows = geo.open_rows(mask)
     k = len(open_rows)
     n_layers = variant.penalty_boxes if spec.needs_table else 1
-    cell_h, cell_tb, cell_out, weights = engine._cell_scratch(n_layers, k)
+    cell_h, cell_tb, cell_out, weights = engine._cell_scratch(n_layers, k, variant.faces)
     engine.config_weights(
-        *geo.engine_args(), variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-        variant.closed_rows_to_end, state.ruleset.action2_after_action1_end, int(spec.kind),
+        *geo.engine_args(), variant.row_length, variant.faces, variant.lock_cells,
+        variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
+        state.ruleset.action2_after_action1_end, int(spec.kind),
         float(spec.param), vstar if vstar is not None else NO_TABLE, mask, open_rows, codes,
-        n_layers, cell_h, cell_tb, cell_out, weights, *engine._sweep_scratch(k))
+        n_layers, cell_h, cell_tb, cell_out, weights, *engine._sweep_scratch(k, variant.faces))
     layer = state.sheets[0].penalties if n_layers > 1 else 0
     out: Counter[TurnPlan] = Counter()
     for cell in range(weights.shape[1]):

@@ -21,8 +21,9 @@ layout off the states they are shown and need nothing more (``greedy``,
 ``random``, the racers, the heuristic ``policy:`` seats, ``exec:``).  The ones
 built on a solver table (``solo``, ``table``, ``policy:optimal``) are made with
 the table of that layout (solved on first use, as for the official sheet); where
-the solver refuses the layout (today, e.g.: Qwixx Longo's lucky numbers, LG3; the
-policy engine on Longo, LG1, and on step cells, CS2; it plays double cells, DB1), and for
+the solver refuses the layout (today, e.g.: Qwixx Longo's lucky numbers, LG3, refused by
+the policy engine too; the policy engine on step cells, CS2; it plays double cells, DB1,
+and Longo's 8-sided dice, LG1), and for
 ``win`` and ``win-deep`` (whose model and features are of the official sheet) on
 any other layout, the seat is played by a named simple player instead, a
 :class:`StandIn` whose ``note`` says so; the match report prints the note.
@@ -189,7 +190,7 @@ def _on_layout(name: str, ruleset: Ruleset, seed: int, layout: SheetLayout) -> P
         return None
     try:
         return build()
-    except ParseError as exc:  # the solver refuses the layout (e.g. Longo, LG1)
+    except ParseError as exc:  # the solver refuses the layout (e.g. lucky numbers, LG3)
         instead = TABLE_FALLBACK.get(name, "greedy")
         return _stand_in(name, instead, ruleset, seed, layout, f"no solver table ({exc})")
 

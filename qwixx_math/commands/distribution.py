@@ -1,6 +1,6 @@
 """``qwixx-math distribution``: the exact distribution of the final score under optimal play.
 
-    qwixx-math distribution [--layout official|mixx-a|mixx-b] [--policy NAME] [--json]
+    qwixx-math distribution [--layout NAME|FILE] [--policy NAME] [--json]
                             [--plot FILE.png] [--quiet] [--action2-after-game-end]
 
 Forward propagation of state probabilities through the solver's state space

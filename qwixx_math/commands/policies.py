@@ -1,10 +1,13 @@
 """``qwixx-math policies``: each policy's exact expected score and its loss against optimal.
 
-    qwixx-math policies [--layout official|mixx-a|mixx-b] [--policy NAME ...] [--json]
+    qwixx-math policies [--layout NAME|FILE] [--policy NAME ...] [--json]
                         [--quiet] [--action2-after-game-end]
 
 Values come from exact backward policy evaluation (docs/policies.md), computed
-on first use and cached beside the solver's table.
+on first use and cached beside the solver's table.  ``--layout`` takes the pads the
+policy engine plays (the official sheet, Mixx, Double B, Longo without lucky numbers);
+on Double B and Longo the exact evaluation of a heuristic takes tens of minutes or more
+(docs/policies.md), where ``qwixx-math simulate`` estimates in seconds.
 """
 
 from __future__ import annotations

@@ -1,7 +1,11 @@
 """``qwixx-math simulate``: seeded solitaire games under a policy, mean with a 95% interval.
 
-    qwixx-math simulate [--layout official|mixx-a|mixx-b] [--policy NAME] [--games N]
+    qwixx-math simulate [--layout NAME|FILE] [--policy NAME] [--games N]
                         [--seed S] [--json] [--quiet] [--action2-after-game-end]
+
+``--layout`` takes the pads the policy engine plays (the official sheet, Mixx, Double B,
+Longo without lucky numbers); the heuristics need no table, ``--policy optimal`` loads or
+solves the layout's table first (Longo: minutes and about 3 GB the first time).
 """
 
 from __future__ import annotations

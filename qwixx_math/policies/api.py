@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
-from ..layouts import SheetLayout
+from ..layouts import SheetLayout, layout_named
 from ..ruleset import Ruleset
 from ..solver import SolverTable, cache_dir, solve
 from ..solver.progress import progress_bar
@@ -26,7 +26,7 @@ from ..solver.variant import Variant, variant_or_layout
 from .base import HeuristicPolicy, OptimalPolicy, PriorityPolicy
 from .distribution import ScoreDistribution, forward_distribution
 from .evaluate import evaluate_table_model, evaluate_tables
-from .geometry import check_policy_sheet
+from .geometry import check_no_lucky, check_policy_sheet
 from .simulate import SimulationResult, simulate_tables
 from .spec import DEFAULT_SPECS, PolicySpec
 from .store import load_result, result_path, save_result
@@ -63,13 +63,15 @@ LayoutArg = SheetLayout | str | None
 def _setup(ruleset: Ruleset | None, variant: Variant | None,
            layout: LayoutArg = None) -> tuple[Ruleset, Variant]:
     ruleset = ruleset if ruleset is not None else Ruleset(players=1)
+    if isinstance(layout, (SheetLayout, str)):
+        check_no_lucky(layout_named(layout))  # LG3 in the policy engine's name
     variant = variant_or_layout(variant, layout)
     variant = variant if variant is not None else Variant()
     if not isinstance(ruleset, Ruleset):
         raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")
     if not isinstance(variant, Variant):
         raise ParseError(f"variant must be a solver Variant, not {variant!r}")
-    check_policy_sheet(variant)  # double cells (DB1) yes; steps (CS2), LG1, ... no
+    check_policy_sheet(variant)  # double cells (DB1), Longo (LG1, LG2) yes; steps (CS2) no
     return ruleset, variant
 
 

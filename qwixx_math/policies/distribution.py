@@ -222,7 +222,7 @@ def forward_distribution(
     for mask in order:
         items, level_start = geo.items(mask)
         open_rows = geo.open_rows(mask)
-        n_cells = engine.cell_count(len(open_rows))
+        n_cells = engine.cell_count(len(open_rows), variant.faces)
         buf_weights = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)
         buf_out = np.empty((BATCH, n_layers, n_cells, 4), dtype=np.int64)
         buf_tb = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)
@@ -239,14 +239,15 @@ def forward_distribution(
             for first in range(0, len(active), BATCH):
                 part = active[first:first + BATCH]
                 engine.forward_weights(
-                    *args, variant.open_codes, variant.row_length, variant.lock_threshold,
-                    variant.penalty_boxes, variant.closed_rows_to_end,
-                    action2_after_action1_end, int(spec.kind), float(spec.param), table,
+                    *args, variant.open_codes, variant.row_length, variant.faces,
+                    variant.lock_cells, variant.lock_threshold, variant.penalty_boxes,
+                    variant.closed_rows_to_end, action2_after_action1_end, int(spec.kind),
+                    float(spec.param), table,
                     mask, open_rows, part, buf_weights, buf_out, buf_tb, CHUNK)
                 engine.forward_scatter(
                     lay.offsets, lay.strides, lay.code_marks, geo.points, variant.open_codes,
-                    variant.penalty_boxes, mass, fwd_offsets, n_cp, geo.cp_value, geo.cp_add,
-                    hist, geo.score_min, mask, open_rows, part, buf_weights, buf_out)
+                    variant.faces, variant.penalty_boxes, mass, fwd_offsets, n_cp, geo.cp_value,
+                    geo.cp_add, hist, geo.score_min, mask, open_rows, part, buf_weights, buf_out)
             done += len(batch)
             if progress is not None:
                 progress(done, total)

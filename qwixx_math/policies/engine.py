@@ -37,10 +37,13 @@ anywhere, or nowhere).  A roll's best plan is the best of the penalty, the
 and uniform, so (SOLVER.md's expected maximum, with ranks instead of values):
 sort the colour options that beat the best base option (penalty or action 1
 only); option ``(j, c)`` is the roll's choice with probability
-``1/6 * prod over k != j of (#faces of die k whose option ranks below it) / 6``,
-and the base option with ``prod_k (#faces of die k below it) / 6``.  These are
-integers in units of ``6^-k``; with the weight 1 or 2 of the white pair they
-add up to ``36 * 6^k`` per state, exactly.
+``1/F * prod over k != j of (#faces of die k whose option ranks below it) / F``,
+and the base option with ``prod_k (#faces of die k below it) / F``, for dice of
+``F`` faces (6; 8 on Qwixx Longo, LG1: ``faces`` comes from the layout, as the
+lock cells do, ``lock_cells``: either of a row's last ``lock_cells`` numbers
+closes it, LG2).  These are integers in units of ``F^-k``; with the weight 1 or
+2 of the white pair they add up to ``F^2 * F^k`` per state (``36 * 6^k`` with
+six-sided dice), exactly.
 
 Policies whose priority ignores the penalty count (the heuristics) decide once
 per configuration (one *layer*); the optimal policy decides per penalty count
@@ -55,7 +58,6 @@ import numpy.typing as npt
 
 from ..jit import jit
 from ..model import PENALTY_POINTS
-from ..solver.kernel import N_SUMS
 from .scoring import priority, tie_break
 
 __all__ = [
@@ -93,7 +95,8 @@ _ILLEGAL = (ILLEGAL, 0, 0, 0, 0, 0, 0, 0)
 @jit()
 def apply_plan(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, die_at: IntArray, points: IntArray, length: int, threshold: int,
+    next_code: IntArray, die_at: IntArray, points: IntArray, length: int, lock_cells: int,
+    threshold: int,
     to_end: int, a2_after_end: bool, mask: int, codes: IntArray,
     a1_row: int, a1_pos: int, a2_row: int, a2_pos: int,
 ) -> tuple[int, int, int, int, int, int, int, int]:
@@ -129,7 +132,7 @@ def apply_plan(
         if a1_pos <= last or a1_pos >= length:
             return _ILLEGAL  # R7
         s = a1_pos - last - 1
-        if a1_pos == length - 1:
+        if a1_pos >= length - lock_cells:  # a lock number (LG2: either of the last two)
             if n < threshold:
                 return _ILLEGAL  # R8
             new_mask |= 1 << a1_row
@@ -166,7 +169,7 @@ def apply_plan(
         if die < 0 or (new_mask >> die) & 1:
             return _ILLEGAL  # R6/R9: no die has the cell's colour, or it left play
         s = a2_pos - last - 1
-        if a2_pos == length - 1:
+        if a2_pos >= length - lock_cells:
             if n < threshold:
                 return _ILLEGAL  # R8 (the action-1 mark counts)
             new_mask |= 1 << a2_row
@@ -245,9 +248,17 @@ def penalty_value(base: int, p: int, penalties: int, open_points: int,
 
 
 @jit(inline=True)
-def cell_count(k: int) -> int:
+def n_sums(faces: int) -> int:
+    """The number of white sums (and of white + colour sums): 11 with six-sided dice, 15
+    with Qwixx Longo's eight-sided ones (LG1)."""
+    return 2 * faces - 1
+
+
+@jit(inline=True)
+def cell_count(k: int, faces: int) -> int:
     """The number of cells of a configuration with ``k`` open rows (see :func:`_gather`)."""
-    return 1 + N_SUMS * k + N_SUMS * k * N_SUMS
+    ns = n_sums(faces)
+    return 1 + ns * k + ns * k * ns
 
 
 @jit(inline=True)
@@ -281,7 +292,8 @@ def _gather(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray, base: int, open_points: int,
     n_layers: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
@@ -289,7 +301,8 @@ def _gather(
     """Fill the cells of one configuration (see the module docstring).
 
     Cell 0 is the penalty, ``1 + S*k + t`` is A1[S, open row t], and
-    ``1 + 11k + (S*k + t)*11 + n - 2`` is C[S, open row t, n].
+    ``1 + ns*k + (S*k + t)*ns + n - 2`` is C[S, open row t, n] (``ns`` = 2F - 1 sums:
+    11 with six-sided dice, 15 with eight-sided ones).
 
     Plain marks (no row closes: the same table, one or two codes move up) take a
     fast path here: R7 is the loop bounds, the successor is ``base`` plus the
@@ -298,8 +311,9 @@ def _gather(
     """
     k = open_rows.shape[0]
     m = codes.shape[0]
-    n_cells = cell_count(k)
-    last_q = length - 1
+    n_cells = cell_count(k, faces)
+    ns = n_sums(faces)
+    last_q = length - lock_cells  # the first lock number (LG2: Longo has two)
     for layer in range(n_layers):
         for cell in range(n_cells):
             cell_h[layer, cell] = -np.inf
@@ -312,7 +326,7 @@ def _gather(
                              penalty_value(base, layer, penalties, open_points, vstar))
         cell_h[layer, 0] = pen_h
         cell_tb[layer, 0] = 0
-    c_start = 1 + N_SUMS * k
+    c_start = 1 + ns * k
     # action 2 only: the same for every white sum; computed into S = 0, then copied.
     # The cell of a mark is that of the die whose colour it has (die_t), which on the
     # official sheet is the row's own die; a cell of a colour not rolled takes no action 2.
@@ -325,21 +339,22 @@ def _gather(
             dq = _die_index(die_at, open_rows, j, q)
             if dq < 0:
                 continue
-            cell = c_start + dq * N_SUMS + number_at[j, q] - 2
+            cell = c_start + dq * ns + number_at[j, q] - 2
             _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar, GOES_ON,
                    base + sj * (next_code[j, cj, q] - cj), 0, 0, mask, 1, q - lj - 1, q - lj - 1,
                    tie_break(m, length, -1, -1, j, q))
-        if code_marks[cj] >= threshold:  # the last cell has the row's lock colour: die tj
-            r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
-                           length, threshold, to_end, a2_after_end, mask, codes, -1, -1, j,
-                           last_q)
-            if r[0] != ILLEGAL:
-                cell = c_start + tj * N_SUMS + number_at[j, last_q] - 2
-                _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
-                       r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                       tie_break(m, length, -1, -1, j, last_q))
-    block = k * N_SUMS
-    for s in range(1, N_SUMS):
+        if code_marks[cj] >= threshold:  # the lock cells have the row's lock colour: die tj
+            for lq in range(last_q, length):
+                r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
+                               points, length, lock_cells, threshold, to_end, a2_after_end,
+                               mask, codes, -1, -1, j, lq)
+                if r[0] != ILLEGAL:
+                    cell = c_start + tj * ns + number_at[j, lq] - 2
+                    _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
+                           r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                           tie_break(m, length, -1, -1, j, lq))
+    block = k * ns
+    for s in range(1, ns):
         for layer in range(n_layers):
             for x in range(block):
                 cell_h[layer, c_start + s * block + x] = cell_h[layer, c_start + x]
@@ -347,7 +362,7 @@ def _gather(
                 for y in range(4):
                     cell_out[layer, c_start + s * block + x, y] = cell_out[layer, c_start + x, y]
     # action 1 (the white sum s + 2 in row i), alone or followed by action 2
-    for s in range(N_SUMS):
+    for s in range(ns):
         for ti in range(k):
             i = open_rows[ti]
             q1 = pos_of[i, s + 2]
@@ -355,11 +370,12 @@ def _gather(
             li = code_last[ci]
             if q1 <= li:
                 continue  # not in this row (-1), or R7
-            if q1 == last_q:  # action 1 closes row i: the general path for every plan
+            if q1 >= last_q:  # action 1 closes row i: the general path for every plan
                 if code_marks[ci] < threshold:
                     continue  # R8
                 r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                               points, length, threshold, to_end, a2_after_end, mask, codes,
+                               points, length, lock_cells, threshold, to_end, a2_after_end, mask,
+                               codes,
                                i, q1, -1, -1)
                 if r[0] == ILLEGAL:
                     continue
@@ -374,11 +390,11 @@ def _gather(
                         if dq < 0:
                             continue
                         r2 = apply_plan(offsets, strides, code_last, code_marks, next_code,
-                                        die_at, points, length, threshold, to_end,
+                                        die_at, points, length, lock_cells, threshold, to_end,
                                         a2_after_end, mask, codes, i, q1, j, q)
                         if r2[0] == ILLEGAL:
                             continue  # R9 (row i and its die left play), R7, R8, R15
-                        cell = c_start + (s * k + dq) * N_SUMS + number_at[j, q] - 2
+                        cell = c_start + (s * k + dq) * ns + number_at[j, q] - 2
                         _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
                                r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7],
                                tie_break(m, length, i, q1, j, q))
@@ -389,7 +405,7 @@ def _gather(
             _offer(cell_h, cell_tb, cell_out,
                    1 + s * k + ti, n_layers, kind, param, vstar, GOES_ON, b1,
                    0, 0, mask, 1, skip1, skip1, tie_break(m, length, i, q1, -1, -1))
-            cells_s = c_start + s * k * N_SUMS - 2
+            cells_s = c_start + s * k * ns - 2
             for tj in range(k):
                 j = open_rows[tj]
                 if j == i:
@@ -405,18 +421,20 @@ def _gather(
                         continue
                     skip2 = q - lj - 1
                     _offer(cell_h, cell_tb, cell_out,
-                           cells_s + dq * N_SUMS + number_at[j, q], n_layers, kind, param,
+                           cells_s + dq * ns + number_at[j, q], n_layers, kind, param,
                            vstar, GOES_ON, b1 + sj * (next_code[j, cj, q] - cj), 0, 0, mask, 2,
                            skip1 + skip2, max(skip1, skip2), tie_break(m, length, i, q1, j, q))
-                if code_marks[cj] >= threshold:  # R8 (the action-1 mark counts): may close j
+                if code_marks[cj] < threshold:
+                    continue  # R8 (the action-1 mark counts): j may not close
+                for lq in range(last_q, length):
                     r2 = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                                    points, length, threshold, to_end, a2_after_end, mask,
-                                    codes, i, q1, j, last_q)
+                                    points, length, lock_cells, threshold, to_end,
+                                    a2_after_end, mask, codes, i, q1, j, lq)
                     if r2[0] != ILLEGAL:
                         _offer(cell_h, cell_tb, cell_out,
-                               cells_s + tj * N_SUMS + number_at[j, last_q], n_layers,
+                               cells_s + tj * ns + number_at[j, lq], n_layers,
                                kind, param, vstar, r2[0], r2[1], r2[2], r2[3], r2[4], r2[5],
-                               r2[6], r2[7], tie_break(m, length, i, q1, j, last_q))
+                               r2[6], r2[7], tie_break(m, length, i, q1, j, lq))
 
 
 @jit(inline=True)
@@ -431,16 +449,19 @@ def _die_index(die_at: IntArray, open_rows: IntArray, row: int, position: int) -
 
 
 @jit()
-def _sweep(k: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights: IntArray,
+def _sweep(k: int, faces: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray,
+weights: IntArray,
            zh: FloatArray, zt: IntArray, zj: IntArray, zc: IntArray, below: IntArray) -> None:
-    """Integer weights (units of 1 / (36 * 6^k)) of every cell being the roll's choice."""
+    """Integer weights (units of 1 / (F^2 * F^k), F = ``faces``) of every cell being the
+    roll's choice."""
     n_cells = weights.shape[1]
     for layer in range(n_layers):
         for cell in range(n_cells):
             weights[layer, cell] = 0
-    c_start = 1 + N_SUMS * k
-    for w1 in range(1, 7):
-        for w2 in range(w1, 7):
+    ns = n_sums(faces)
+    c_start = 1 + ns * k
+    for w1 in range(1, faces + 1):
+        for w2 in range(w1, faces + 1):
             s = w1 + w2 - 2
             mult = 1 if w1 == w2 else 2
             for layer in range(n_layers):
@@ -455,9 +476,9 @@ def _sweep(k: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights
                         bcell = cell
                 nz = 0
                 for tj in range(k):
-                    row = c_start + (s * k + tj) * N_SUMS
+                    row = c_start + (s * k + tj) * ns
                     count = 0
-                    for c in range(1, 7):
+                    for c in range(1, faces + 1):
                         ca = row + w1 + c - 2
                         yh = cell_h[layer, ca]
                         yt = cell_tb[layer, ca]
@@ -500,11 +521,12 @@ def _sweep(k: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray, weights
 
 
 @jit()
-def _n_rolls(k: int) -> float:
-    """The number of ordered rolls with ``k`` coloured dice: 36 * 6^k."""
-    total = 36.0
+def _n_rolls(k: int, faces: int) -> float:
+    """The number of ordered rolls with ``k`` coloured dice of F = ``faces`` sides: F^2 * F^k
+    (36 * 6^k with six-sided dice)."""
+    total = float(faces * faces)
     for _ in range(k):
-        total *= 6.0
+        total *= faces
     return total
 
 
@@ -523,19 +545,20 @@ def _config_base(offsets: IntArray, strides: IntArray, code_marks: IntArray, poi
 
 
 @jit()
-def _cell_scratch(n_layers: int, k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
+def _cell_scratch(n_layers: int, k: int, faces: int) -> tuple[FloatArray, IntArray, IntArray,
+IntArray]:
     """Work arrays of :func:`config_weights` for ``k`` open rows:
     ``(cell_h, cell_tb, cell_out, weights)``."""
-    n_cells = cell_count(k)
+    n_cells = cell_count(k, faces)
     return (np.empty((n_layers, n_cells)), np.empty((n_layers, n_cells), dtype=np.int64),
             np.empty((n_layers, n_cells, 4), dtype=np.int64),
             np.empty((n_layers, n_cells), dtype=np.int64))
 
 
 @jit()
-def _sweep_scratch(k: int) -> tuple[FloatArray, IntArray, IntArray, IntArray, IntArray]:
+def _sweep_scratch(k: int, faces: int) -> tuple[FloatArray, IntArray, IntArray, IntArray, IntArray]:
     """Work arrays of :func:`_sweep` for ``k`` open rows: ``(zh, zt, zj, zc, below)``."""
-    n = 6 * k + 1
+    n = faces * k + 1
     return (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
             np.empty(n, dtype=np.int64), np.empty(max(k, 1), dtype=np.int64))
 
@@ -545,7 +568,8 @@ def config_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray,
     n_layers: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
@@ -556,15 +580,16 @@ def config_weights(
 
     Returns ``(base, open_points)``: the flat index at ``p = 0`` and the points of
     the open rows.  Cell ``x`` of layer ``l`` is chosen with probability
-    ``weights[l, x] / (36 * 6^k)``; its plan is ``cell_tb[l, x]`` (a plan id).
+    ``weights[l, x] / (F^2 * F^k)`` (F = ``faces``); its plan is ``cell_tb[l, x]`` (a plan id).
     """
     k = open_rows.shape[0]
     base, open_points = _config_base(offsets, strides, code_marks, points, mask, open_rows,
                                      codes)
     _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
-            length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+            length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
+            vstar,
             mask, open_rows, codes, base, open_points, n_layers, cell_h, cell_tb, cell_out)
-    _sweep(k, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
+    _sweep(k, faces, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
     return base, open_points
 
 
@@ -580,7 +605,8 @@ def _evaluate_items(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
+    to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, items: IntArray, start: int, stop: int,
 ) -> None:
@@ -588,16 +614,17 @@ def _evaluate_items(
     k = open_rows.shape[0]
     m = strides.shape[1]
     n_layers = penalties if kind == 0 else 1
-    cell_h, cell_tb, cell_out, weights = _cell_scratch(n_layers, k)
+    cell_h, cell_tb, cell_out, weights = _cell_scratch(n_layers, k, faces)
     n_cells = cell_h.shape[1]
-    zh, zt, zj, zc, below = _sweep_scratch(k)
+    zh, zt, zj, zc, below = _sweep_scratch(k, faces)
     codes = np.zeros(m, dtype=np.int64)
-    total = _n_rolls(k)
+    total = _n_rolls(k, faces)
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
         base, open_points = config_weights(
             offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
-            length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+            length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
+            vstar,
             mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
             zh, zt, zj, zc, below)
         for p in range(penalties - 1, -1, -1):
@@ -610,7 +637,7 @@ def _evaluate_items(
 def _own_turn(weights: IntArray, cell_out: IntArray, layer: int, n_cells: int,
               values: FloatArray, shift: int, base: int, p: int, penalties: int,
               open_points: int) -> float:
-    """The weighted sum (units of 1 / (36 * 6^k)) of V_pi after the own roll of the
+    """The weighted sum (units of 1 / (F^2 * F^k)) of V_pi after the own roll of the
     configuration at ``base`` with ``p`` penalties, the cells of ``layer`` deciding:
     the values after the turn are read at ``values[shift + index]`` (``shift`` = 0 in
     solitaire; in the table model, where level N - 1 of the evaluated table starts)."""
@@ -637,7 +664,8 @@ def evaluate_batch(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
+    to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, items: IntArray, chunk: int, parallel: bool,
 ) -> None:
@@ -651,27 +679,32 @@ def evaluate_batch(
     if not parallel:
         _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                         die_at,
-                        points, n_codes, length, threshold, penalties, to_end, a2_after_end,
+                        points, n_codes, length, faces, lock_cells, threshold, penalties, to_end,
+                        a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items, 0, n_items)
         return
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                         die_at,
-                        points, n_codes, length, threshold, penalties, to_end, a2_after_end,
+                        points, n_codes, length, faces, lock_cells, threshold, penalties, to_end,
+                        a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items,
                         ch * chunk, min(n_items, (ch + 1) * chunk))
 
 
-#: White-pair weights of the white sums 2..12 (of 36).
-_SUM_WEIGHTS = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.int64)
+@jit(inline=True)
+def _sum_weight(s: int, faces: int) -> int:
+    """The ordered white pairs (of F^2, F = ``faces``) whose sum is ``s + 2``: 1, 2, ..,
+    F, .., 2, 1."""
+    return faces - abs(s + 1 - faces)
 
 
 @jit()
 def _passive_choices(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray, length: int,
-    threshold: int,
+    faces: int, lock_cells: int, threshold: int,
     to_end: int, penalties: int, vpol: FloatArray, policy_players: int, level_size: int,
     mask: int, open_rows: IntArray, codes: IntArray, base: int,
     opt: IntArray, choice: IntArray,
@@ -688,7 +721,8 @@ def _passive_choices(
     """
     k = open_rows.shape[0]
     m = codes.shape[0]
-    for s in range(N_SUMS):
+    ns = n_sums(faces)
+    for s in range(ns):
         for t in range(k):
             i = open_rows[t]
             q = pos_of[i, s + 2]
@@ -696,7 +730,7 @@ def _passive_choices(
             if q < 0:
                 continue
             r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
-                           length,
+                           length, lock_cells,
                            threshold, to_end, False, mask, codes, i, q, -1, -1)
             opt[s, t, 0] = r[0]
             opt[s, t, 1] = r[1]
@@ -704,7 +738,7 @@ def _passive_choices(
     for level in range(policy_players):
         shift = level * level_size
         for p in range(penalties):
-            for s in range(N_SUMS):
+            for s in range(ns):
                 best_h = vpol[shift + base + p]
                 best_tb = 0
                 best = -1
@@ -727,7 +761,8 @@ def _evaluate_items_tables(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
+    to_end: int,
     a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
     level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
     mask: int, open_rows: IntArray, items: IntArray, start: int, stop: int,
@@ -738,18 +773,19 @@ def _evaluate_items_tables(
     k = open_rows.shape[0]
     m = strides.shape[1]
     n_layers = penalties
-    cell_h, cell_tb, cell_out, weights = _cell_scratch(n_layers, k)
+    cell_h, cell_tb, cell_out, weights = _cell_scratch(n_layers, k, faces)
     n_cells = cell_h.shape[1]
-    zh, zt, zj, zc, below = _sweep_scratch(k)
+    zh, zt, zj, zc, below = _sweep_scratch(k, faces)
     codes = np.zeros(m, dtype=np.int64)
-    opt = np.empty((N_SUMS, max(k, 1), 3), dtype=np.int64)
-    choice = np.empty((policy_players, penalties, N_SUMS), dtype=np.int64)
-    total = _n_rolls(k)
+    ns = n_sums(faces)
+    opt = np.empty((ns, max(k, 1), 3), dtype=np.int64)
+    choice = np.empty((policy_players, penalties, ns), dtype=np.int64)
+    total = _n_rolls(k, faces)
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
         base, open_points = config_weights(
             offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
-            length, threshold, penalties, to_end, a2_after_end, 0, 0.0, vown,
+            length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, 0, 0.0, vown,
             mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
             zh, zt, zj, zc, below)
         need_passive = False
@@ -757,7 +793,7 @@ def _evaluate_items_tables(
             need_passive = need_passive or table_players[x] > 1
         if need_passive:
             _passive_choices(offsets, strides, code_last, code_marks, next_code, pos_of, die_at,
-                             points, length, threshold, to_end, penalties, vpol,
+                             points, length, faces, lock_cells, threshold, to_end, penalties, vpol,
                              policy_players, level_size, mask, open_rows, codes, base,
                              opt, choice)
         for x in range(table_players.shape[0]):
@@ -775,7 +811,7 @@ def _evaluate_items_tables(
                     shift = first + (lev - 1) * level_size
                     plev = min(lev - 1, policy_players - 1)
                     acc = 0.0
-                    for s in range(N_SUMS):
+                    for s in range(ns):
                         t = choice[plev, p, s]
                         if t < 0:
                             v = values[shift + base + p]
@@ -783,8 +819,8 @@ def _evaluate_items_tables(
                             v = float(opt[s, t, 2] - PENALTY * p)
                         else:
                             v = opt[s, t, 2] + values[shift + opt[s, t, 1] + p]
-                        acc += _SUM_WEIGHTS[s] * v
-                    values[first + lev * level_size + base + p] = acc / 36.0
+                        acc += _sum_weight(s, faces) * v
+                    values[first + lev * level_size + base + p] = acc / (faces * faces)
 
 
 @jit(parallel=True)
@@ -792,7 +828,8 @@ def evaluate_tables_batch(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
+    to_end: int,
     a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
     level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
     mask: int, open_rows: IntArray, items: IntArray, chunk: int, parallel: bool,
@@ -812,7 +849,8 @@ def evaluate_tables_batch(
     n_items = items.shape[0]
     if not parallel:
         _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, die_at, points, n_codes, length, threshold, penalties,
+                               number_at, die_at, points, n_codes, length, faces, lock_cells,
+                               threshold, penalties,
                                to_end, a2_after_end, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
                                0, n_items)
@@ -820,7 +858,8 @@ def evaluate_tables_batch(
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, die_at, points, n_codes, length, threshold, penalties,
+                               number_at, die_at, points, n_codes, length, faces, lock_cells,
+                               threshold, penalties,
                                to_end, a2_after_end, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
                                ch * chunk, min(n_items, (ch + 1) * chunk))
@@ -858,7 +897,8 @@ def forward_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
+    to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, configs: IntArray,
     buf_weights: IntArray, buf_out: IntArray, buf_tb: IntArray, chunk: int,
@@ -873,14 +913,15 @@ def forward_weights(
     n_chunks = (n + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         cell_h = np.empty((n_layers, n_cells))
-        zh, zt, zj, zc, below = _sweep_scratch(k)
+        zh, zt, zj, zc, below = _sweep_scratch(k, faces)
         codes = np.zeros(m, dtype=np.int64)
         for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
             _decode_config(configs[i], open_rows, n_codes, codes)
             config_weights(
                 offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
                 points,
-                length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+                length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
+                vstar,
                 mask, open_rows, codes, n_layers, cell_h, buf_tb[i], buf_out[i],
                 buf_weights[i], zh, zt, zj, zc, below)
 
@@ -888,7 +929,7 @@ def forward_weights(
 @jit()
 def forward_scatter(
     offsets: IntArray, strides: IntArray, code_marks: IntArray, points: IntArray,
-    n_codes: int, penalties: int,
+    n_codes: int, faces: int, penalties: int,
     mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray, cp_value: IntArray,
     cp_add: IntArray, hist: FloatArray, score_min: int,
     mask: int, open_rows: IntArray, configs: IntArray,
@@ -909,7 +950,7 @@ def forward_scatter(
     n_cells = buf_weights.shape[2]
     codes = np.zeros(m, dtype=np.int64)
     ncp = n_cp[mask]
-    total = _n_rolls(k)
+    total = _n_rolls(k, faces)
     for i in range(configs.shape[0]):
         _decode_config(configs[i], open_rows, n_codes, codes)
         base, open_points = _config_base(offsets, strides, code_marks, points, mask,
@@ -958,7 +999,8 @@ def max_plans(rows: int) -> int:
 def roll_choice(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
-    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, codes: IntArray, p: int, dice: IntArray,
     plans_out: IntArray, h_out: FloatArray,
@@ -1021,7 +1063,8 @@ def roll_choice(
                     if a1 < 0 and d < 0:
                         continue
                     res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                                     points, length, threshold, to_end, a2_after_end, mask,
+                                     points, length, lock_cells, threshold, to_end, a2_after_end,
+                                     mask,
                                      codes, a1, q1, r, q2)
                     if res[0] == ILLEGAL:
                         continue
@@ -1043,7 +1086,8 @@ def roll_choice(
 def _play_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
-    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
     scores: IntArray, turns: IntArray, start: int, stop: int,
 ) -> None:
@@ -1065,7 +1109,8 @@ def _play_games(
                 roll[x] = dice[g, t, x]
             _n, best = roll_choice(offsets, strides, code_last, code_marks, next_code, pos_of,
                                   die_at,
-                                  points, length, threshold, penalties, to_end, a2_after_end,
+                                  points, length, faces, lock_cells, threshold, penalties, to_end,
+                                  a2_after_end,
                                   kind, param, vstar, mask, codes, p, roll, plans, hs)
             plan = plans[best]
             if plan == 0:  # the penalty (R11)
@@ -1081,7 +1126,7 @@ def _play_games(
                 continue
             a1r, a1q, a2r, a2q = decode_plan(plan, m, length)
             res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
-                             length, threshold, to_end, a2_after_end, mask, codes,
+                             length, lock_cells, threshold, to_end, a2_after_end, mask, codes,
                              a1r, a1q, a2r, a2q)
             if res[0] == GAME_OVER:
                 score = closed_points + res[3] - PENALTY * p
@@ -1105,7 +1150,8 @@ def _play_games(
 def simulate_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
-    length: int, threshold: int, penalties: int, to_end: int, a2_after_end: bool,
+    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
+    a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
     scores: IntArray, turns: IntArray, chunk: int,
 ) -> None:
@@ -1117,7 +1163,7 @@ def simulate_games(
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _play_games(offsets, strides, code_last, code_marks, next_code, pos_of, die_at, points,
-                    length,
+                    length, faces, lock_cells,
                     threshold, penalties, to_end, a2_after_end, kind, param, vstar, dice,
                     scores, turns, ch * chunk, min(n_games, (ch + 1) * chunk))
 
@@ -1145,7 +1191,8 @@ def _evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
+    to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, start: int, stop: int,
 ) -> None:
@@ -1162,9 +1209,9 @@ def _evaluate_groups(
     """
     k = open_rows.shape[0]
     m = strides.shape[1]
-    cell_h, cell_tb, cell_out, weights = _cell_scratch(1, k)
+    cell_h, cell_tb, cell_out, weights = _cell_scratch(1, k, faces)
     n_cells = cell_h.shape[1]
-    zh, zt, zj, zc, below = _sweep_scratch(k)
+    zh, zt, zj, zc, below = _sweep_scratch(k, faces)
     codes = np.zeros(m, dtype=np.int64)
     lo = np.zeros(max(k, 1), dtype=np.int64)
     hi = np.zeros(max(k, 1), dtype=np.int64)
@@ -1177,7 +1224,7 @@ def _evaluate_groups(
     close_st = np.empty(n_cells, dtype=np.int64)
     close_succ = np.empty(n_cells, dtype=np.int64)
     close_pts = np.empty(n_cells, dtype=np.int64)
-    total = _n_rolls(k)
+    total = _n_rolls(k, faces)
     n_classes = 1
     for _ in range(k):
         n_classes *= 3
@@ -1201,7 +1248,8 @@ def _evaluate_groups(
             base0, _ = config_weights(
                 offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
                 points,
-                length, threshold, penalties, to_end, a2_after_end, kind, param, vstar,
+                length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
+                vstar,
                 mask, open_rows, codes, 1, cell_h, cell_tb, cell_out, weights,
                 zh, zt, zj, zc, below)
             pen_w = weights[0, 0]
@@ -1236,7 +1284,8 @@ def _evaluate_groups(
                     a1r, a1q, a2r, a2q = decode_plan(close_plan[x], m, length)
                     res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
                                      points,
-                                     length, threshold, to_end, a2_after_end, mask, codes,
+                                     length, lock_cells, threshold, to_end, a2_after_end, mask,
+                                     codes,
                                      a1r, a1q, a2r, a2q)
                     close_st[x] = res[0]
                     close_succ[x] = res[1]
@@ -1273,7 +1322,8 @@ def evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
     points: IntArray,
-    n_codes: int, length: int, threshold: int, penalties: int, to_end: int,
+    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
+    to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, chunk: int,
 ) -> None:
@@ -1284,6 +1334,7 @@ def evaluate_groups(
     for ch in numba.prange(n_chunks):
         _evaluate_groups(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                          die_at,
-                         points, n_codes, length, threshold, penalties, to_end, a2_after_end,
+                         points, n_codes, length, faces, lock_cells, threshold, penalties, to_end,
+                         a2_after_end,
                          kind, param, vstar, values, mask, open_rows, lasts, ch * chunk,
                          min(n, (ch + 1) * chunk))

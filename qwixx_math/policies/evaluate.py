@@ -87,11 +87,13 @@ def evaluate_tables(
         # last positions and lock classes (engine._evaluate_groups)
         for mask in geo.masks_backward:
             open_rows = geo.open_rows(mask)
-            for lasts in _lasts_by_level(variant.row_length, len(open_rows)):
+            for lasts in _lasts_by_level(variant.row_length - variant.lock_cells,
+                                         len(open_rows)):
                 engine.evaluate_groups(
-                    *args, variant.open_codes, variant.row_length, variant.lock_threshold,
-                    variant.penalty_boxes, variant.closed_rows_to_end,
-                    action2_after_action1_end, int(spec.kind), float(spec.param), table,
+                    *args, variant.open_codes, variant.row_length, variant.faces,
+                    variant.lock_cells, variant.lock_threshold, variant.penalty_boxes,
+                    variant.closed_rows_to_end, action2_after_action1_end, int(spec.kind),
+                    float(spec.param), table,
                     values, mask, open_rows, lasts, GROUP_CHUNK)
                 done += int(np.prod(np.maximum(lasts + 1, 1), axis=1).sum())
                 if progress is not None:
@@ -102,9 +104,10 @@ def evaluate_tables(
     # with double cells (whose row codes are not the single-cell codes the groups assume)
     for mask, open_rows, batch in _backward_batches(geo, progress):
         engine.evaluate_batch(
-            *args, variant.open_codes, variant.row_length, variant.lock_threshold,
-            variant.penalty_boxes, variant.closed_rows_to_end, action2_after_action1_end,
-            int(spec.kind), float(spec.param), table, values, mask, open_rows, batch, CHUNK,
+            *args, variant.open_codes, variant.row_length, variant.faces, variant.lock_cells,
+            variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
+            action2_after_action1_end, int(spec.kind), float(spec.param), table, values, mask,
+            open_rows, batch, CHUNK,
             len(batch) >= PARALLEL_MIN)
     return Evaluation(spec, variant, action2_after_action1_end, values,
                       time.perf_counter() - start)
@@ -162,9 +165,10 @@ def evaluate_table_model(
     args = geo.engine_args()
     for mask, open_rows, batch in _backward_batches(geo, progress):
         engine.evaluate_tables_batch(
-            *args, variant.open_codes, variant.row_length, variant.lock_threshold,
-            variant.penalty_boxes, variant.closed_rows_to_end, action2_after_action1_end,
-            vown, vpol, policy_players, size, values, starts, players, mask, open_rows,
+            *args, variant.open_codes, variant.row_length, variant.faces, variant.lock_cells,
+            variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
+            action2_after_action1_end, vown, vpol, policy_players, size, values, starts, players,
+            mask, open_rows,
             batch, CHUNK, len(batch) >= PARALLEL_MIN)
     out = {int(n): values[int(s):int(s) + int(n) * size] for n, s in zip(players, starts,
                                                                           strict=True)}
@@ -194,10 +198,11 @@ def _backward_batches(geo: Geometry, progress: ProgressCallback | None
                 progress(done, total)
 
 
-def _lasts_by_level(length: int, k: int) -> list[npt.NDArray[np.int64]]:
-    """Every vector of the open rows' last positions (-1 = empty, up to length - 2), in
-    batches of equal sum, highest sum first (every mark raises the sum)."""
-    grid = np.asarray(np.indices((length,) * k).reshape(k, -1).T - 1, dtype=np.int64)
+def _lasts_by_level(before_lock: int, k: int) -> list[npt.NDArray[np.int64]]:
+    """Every vector of the open rows' last positions (-1 = empty, up to ``before_lock`` - 1,
+    the cell before the first lock number), in batches of equal sum, highest sum first
+    (every mark raises the sum)."""
+    grid = np.asarray(np.indices((before_lock + 1,) * k).reshape(k, -1).T - 1, dtype=np.int64)
     sums = grid.sum(axis=1)
     return [np.ascontiguousarray(grid[sums == s]) for s in sorted(set(sums.tolist()),
                                                                   reverse=True)]

@@ -9,12 +9,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParseError
+from ..layouts import SheetLayout
 from ..solver import kernel as solver_kernel
 from ..solver.layout import Layout
 from ..solver.symmetry import trivial_group
 from ..solver.variant import PENALTY_POINTS, Variant, row_points
 
-__all__ = ["Geometry", "check_policy_sheet", "geometry", "readonly_table"]
+__all__ = ["Geometry", "check_no_lucky", "check_policy_sheet", "geometry", "readonly_table"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -72,27 +73,38 @@ class Geometry:
                 lay.pos_of, lay.number_at, lay.die_at, self.points)
 
 
+def check_no_lucky(sheet: SheetLayout) -> None:
+    """Refuse (ParseError, LG3) a layout with lucky numbers: a lucky white sum changes
+    action 1, which the policy engine does not play (the entry points call it before
+    building the solver's Variant, which refuses them too, in the solver's name)."""
+    if sheet.lucky:
+        raise ParseError(f"the policy engine does not play lucky numbers (layout {sheet.name} "
+                         f"has {sheet.lucky!r}); play the layout without them (e.g. "
+                         f"{sheet.without_lucky().key})", rule="LG3")
+
+
 def check_policy_sheet(variant: Variant) -> None:
     """Refuse (ParseError naming the rule) a sheet the policy engine does not play: steps
-    (CS2: it scores row by row), chains, second crosses, bonus bars, 8-sided dice and two
-    lock numbers (LG1, LG2: its per-roll arithmetic is that of six-sided dice and one lock
-    number).  Single and double cells (DB1) are both played."""
+    (CS2: it scores row by row), chains, second crosses, bonus bars and lucky numbers (LG3:
+    they change action 1).  Single and double cells (DB1) are both played, and so are
+    Longo's 8-sided dice and two lock numbers (LG1, LG2: the dice's faces and the lock
+    cells come from the layout)."""
     sheet = variant.sheet
+    check_no_lucky(sheet)
     sheet.check_no_steps("the policy engine")
     sheet.check_no_chain("the policy engine")
     sheet.check_no_second_crosses("the policy engine")
     sheet.check_no_bonus("the policy engine")
     sheet.check_no_bonus_rows("the policy engine")
     sheet.check_no_exchange("the policy engine")
-    sheet.check_six_faces("the policy engine")
 
 
 @lru_cache(maxsize=8)
 def geometry(variant: Variant) -> Geometry:
     """The (cached) geometry of ``variant``.  A sheet with double cells (DB1) reads the
     solver's per-row codes (a double cell adds two crosses); steps (CS2), chains, second
-    crosses, bonus bars, Big Points' bonus rows, X-Change tracks and 8-sided dice (LG1) are
-    refused with a ParseError naming them (:func:`check_policy_sheet`)."""
+    crosses, bonus bars, Big Points' bonus rows, X-Change tracks and lucky numbers (LG3)
+    are refused with a ParseError naming them (:func:`check_policy_sheet`)."""
     check_policy_sheet(variant)
     layout = Layout.of(variant)
     m = variant.rows

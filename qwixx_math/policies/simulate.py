@@ -60,7 +60,8 @@ def roll_dice(games: int, seed: int, variant: Variant | None = None) -> npt.NDAr
     for b, first in enumerate(range(0, games, BLOCK)):
         n = min(BLOCK, games - first)
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(b,))))
-        dice[first:first + n] = rng.integers(1, 7, size=(n, turns, width), dtype=np.int8)
+        dice[first:first + n] = rng.integers(1, variant.faces + 1, size=(n, turns, width),
+                                             dtype=np.int8)
     return dice
 
 
@@ -129,9 +130,10 @@ def simulate_tables(
     lay = geo.layout
     engine.simulate_games(
         lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code, lay.pos_of,
-        lay.die_at, geo.points, variant.row_length, variant.lock_threshold, variant.penalty_boxes,
-        variant.closed_rows_to_end, action2_after_action1_end, int(spec.kind),
-        float(spec.param), table, dice, scores, turns, CHUNK)
+        lay.die_at, geo.points, variant.row_length, variant.faces, variant.lock_cells,
+        variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
+        action2_after_action1_end, int(spec.kind), float(spec.param), table, dice, scores, turns,
+        CHUNK)
     return SimulationResult(spec.name, int(dice.shape[0]), seed, action2_after_action1_end,
                             scores, turns, time.perf_counter() - start)
 
@@ -151,7 +153,8 @@ def play_game(policy: Policy, ruleset: Ruleset, dice: npt.NDArray[np.int8],
         for r, c in enumerate(locks):
             if c not in state.closed:
                 faces[c.index] = int(row[2 + r])
-        roll = Roll((int(row[0]), int(row[1])), (faces[0], faces[1], faces[2], faces[3]))
+        roll = Roll((int(row[0]), int(row[1])), (faces[0], faces[1], faces[2], faces[3]),
+                    state.layout.faces)
         state = state.play_plan(roll, policy.choose(state, roll))
     if not state.is_over:
         raise ParseError("the dice ran out before the game ended")
