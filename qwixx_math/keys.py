@@ -555,8 +555,11 @@ class RowCodes:
         count = state.count
         locked = count >= layout.lock_threshold + 2
         want = count - 2 if locked else count
-        mask = min(m for m in range(last) if crosses[m] == want)
-        return mask | last if locked else mask
+        found = [m for m in range(last) if crosses[m] == want]
+        if not found:  # e.g. an odd count on a row of double cells only
+            raise ParseError(f"no {layout.locks[row].value} row of layout {layout.name} "
+                             f"holds {count} crosses when closed", rule="DB1")
+        return min(found) | last if locked else min(found)
 
 
 def uses_row_codes(layout: SheetLayout) -> bool:

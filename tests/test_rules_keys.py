@@ -3,6 +3,8 @@ brute-force check that the key keeps exactly what matters for a sheet's future."
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,11 +19,13 @@ from qwixx_math.keys import (
     RowState,
     decode_key,
     decode_open_code,
+    key_space,
     open_code,
     row_code,
     sheet_from_key,
     sheet_key,
 )
+from qwixx_math.layouts import DOUBLE_B
 from qwixx_math.model import ALLOWED, COLOURS, COUNT, Colour, Sheet
 
 ALL_MASKS = range(1 << 11)
@@ -146,3 +150,17 @@ def test_open_codes_decode_to_the_row_states_they_encode() -> None:
     assert len(seen) == OPEN_CODES
     with pytest.raises(ParseError, match="open row code"):
         decode_open_code(OPEN_CODES)
+
+
+@given(st.integers(0, 10**9))
+def test_a_key_of_a_closed_count_no_row_reaches_is_a_parse_error(seed: int) -> None:
+    """On a pad whose rows are double cells but for the last number (a layout file may say
+    so, DB1), an odd count never closes a row; a key saying it did is refused with a
+    ParseError naming DB1, never a bare ValueError (found decoding random keys)."""
+    layout = dataclasses.replace(DOUBLE_B, name="all-double",
+                                 weights=tuple((2,) * 10 + (1,) for _ in range(4)))
+    key = seed % key_space(layout)
+    try:
+        sheet_from_key(key, layout)
+    except ParseError:
+        pass
