@@ -560,6 +560,8 @@ class Sheet:
     def open_mask(self, row: int) -> int:
         """:meth:`open_positions` of the row of colour index ``row`` (0 red .. 3 blue),
         for move generators that hold the index already."""
+        if row.__class__ is not int or not 0 <= row < 4:
+            raise ParseError(f"a row index is 0 (red) to 3 (blue), not {row!r}")
         layout = self.layout
         mask = self.masks[row]
         allowed = layout.allowed[row][mask]
