@@ -66,7 +66,9 @@ def caller(server: CoachServer) -> Call:
             base + path, data=data, method=method or ("GET" if data is None else "POST"),
             headers={"Content-Type": "application/json", **(headers or {})})
         try:
-            with urllib.request.urlopen(req, timeout=60) as res:
+            # generous: the first advice under a ruleset solves its table (the 2-player
+            # R15-option table took over 60 s at load 10, a flaky failure)
+            with urllib.request.urlopen(req, timeout=900) as res:
                 return res.status, json.loads(res.read())
         except urllib.error.HTTPError as exc:
             body_bytes = exc.read()
