@@ -196,7 +196,7 @@ def test_advice_values_action2s_forced_crosses() -> None:
                 after = state.play_plan(roll, ranked.plan)
                 want = (float(after.sheets[0].score) if after.is_over
                         else table.value(after))
-                assert abs(ranked.value - want) <= TOLERANCE, (str(state.sheets[0]),
+                assert abs(ranked.expected_score - want) <= TOLERANCE, (str(state.sheets[0]),
                                                                str(ranked.plan))
                 a2 = ranked.plan.action2
                 boxed_a2 += a2 is not None and layout.is_boxed(a2.colour, a2.number)
@@ -252,11 +252,12 @@ def test_solve_value_advise_review_and_prob_on_the_command_line(
     assert main(["solve", "--layout", str(path), "--json", "--quiet"]) == 0
     solved = json.loads(capsys.readouterr().out)
     assert solved["expected_score"] == pytest.approx(table.start_value, abs=1e-12)
-    # red 3 is boxed: field 0 (yellow) was taken, its forced cross yellow 12
-    text = "r:3/y:12/bar:x-----------"
+    # red 3 is boxed: field 0 (yellow) forces yellow 12, boxed too: field 1 forces red 4
+    text = "r:3,4/y:12/bar:xx----------"
     assert main(["value", "--sheet", text, "--layout", str(path), "--json"]) == 0
     valued = json.loads(capsys.readouterr().out)
-    sheet = Sheet.from_marks({R: [3], Y: [12]}, layout=layout, bar_taken=1)
+    sheet = Sheet.from_marks({R: [3, 4], Y: [12]}, layout=layout, bar_taken=3)
+    assert sheet == bonus.cross(Sheet.empty(layout), 0, 1, frozenset(), False)[0]
     assert valued["expected_score"] == pytest.approx(table.value(sheet), abs=1e-12)
     assert main(["advise", "--sheet", text, "--roll", "w:1,3/r:1/y:1", "--layout",
                  str(path), "--json", "--quiet"]) == 0
