@@ -23,6 +23,10 @@ row it closes as closed at once, its fields void and skipped.
 is the number of boxed cells crossed: between the fewest and the most boxed cells an
 open row at its code can hold (:func:`bar_geometry`, summed over the rows, as the step
 totals of Qwixx Connected).  Once a row is closed any ``b`` is possible.
+
+(numba compiles :func:`bar_plans` into the kernel's ``solve_batch``, whose on-disk cache
+is keyed on ``kernel.py`` alone: after editing only this module, clear the numba cache,
+:func:`qwixx_math.jit.numba_cache_dir`, or the kernel runs the old chains.)
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from ..jit import jit
 from ..model import PENALTY_POINTS
 from .variant import Variant
 
-__all__ = ["bar_arrays", "bar_geometry", "bar_plans", "chain"]
+__all__ = ["bar_arrays", "bar_geometry", "bar_plans", "bar_scratch", "chain"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -123,16 +127,28 @@ def _value(out: FloatArray, data: FloatArray, offsets: IntArray, strides: IntArr
            marks: IntArray, shut: int, b: int) -> None:
     """``out[x]``, x < ``boxes``: the value after a turn that leaves the open rows of
     table ``mask`` at ``codes``/``marks``, the rows ``shut`` closed, the bar at lane ``b``
-    and x penalties (the points of the rows the turn closed, plus the table value; the
-    final score when the game is over, R14)."""
+    and x penalties (:func:`_where`)."""
+    idx, total = _where(offsets, strides, points, boxes, mask, open_rows, codes, marks,
+                        shut, b)
+    for x in range(boxes):
+        out[x] = total + data[idx + x] if idx >= 0 else total - PENALTY * x
+
+
+@jit()
+def _where(offsets: IntArray, strides: IntArray, points: FloatArray, boxes: int, mask: int,
+           open_rows: IntArray, codes: IntArray, marks: IntArray, shut: int, b: int
+           ) -> tuple[int, float]:
+    """``(index, points)`` of the position after a turn that leaves the open rows of table
+    ``mask`` at ``codes``/``marks``, the rows ``shut`` closed and the bar at lane ``b``:
+    its value with x penalties is ``points + data[index + x]`` (the points of the rows the
+    turn closed, plus the table value); index -1 when the game is over (R14), whose
+    score is ``points - 5x``."""
     new_mask = mask | shut
     total = 0.0
     if offsets[new_mask] < 0:
         for t in range(open_rows.shape[0]):
             total += points[marks[open_rows[t]]]
-        for x in range(boxes):
-            out[x] = total - PENALTY * x
-        return
+        return -1, total
     idx = offsets[new_mask] + b * boxes
     for t in range(open_rows.shape[0]):
         r = open_rows[t]
@@ -140,8 +156,17 @@ def _value(out: FloatArray, data: FloatArray, offsets: IntArray, strides: IntArr
             total += points[marks[r]]
         else:
             idx += strides[new_mask, r] * codes[r]
-    for x in range(boxes):
-        out[x] = total + data[idx + x]
+    return idx, total
+
+
+@jit()
+def bar_scratch(rows: int, open_rows: int, length: int, boxes: int
+                ) -> tuple[IntArray, IntArray, FloatArray]:
+    """Scratch space for :func:`bar_plans` (``work``, ``queue``, ``values``): room for
+    every plan of one lane, action 1 alone and action 1 then action 2."""
+    cap = open_rows * length * (open_rows * length + 1)
+    return (np.zeros(6 * rows, dtype=np.int64), np.zeros((3, cap), dtype=np.int64),
+            np.zeros(cap * (boxes + 1)))
 
 
 @jit()
@@ -150,13 +175,15 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
               dcell: IntArray, points: FloatArray, length: int, threshold: int,
               boxes: int, a2_after_end: bool, mask: int, open_rows: IntArray,
               codes: IntArray, one: FloatArray, m2: FloatArray, lane_lo: int, lane_hi: int,
-              n_sums: int, bar: IntArray, boxed: IntArray, work: IntArray) -> None:
+              n_sums: int, bar: IntArray, boxed: IntArray, work: IntArray,
+              queue: IntArray, values: FloatArray) -> None:
     """Add the plans with a cross on a boxed cell to ``one`` and ``m2`` (solitaire; laid
     out as :func:`qwixx_math.solver.kernel._gather` says), in the lanes ``lane_lo`` ..
     ``lane_hi`` (whole bar lanes of ``boxes`` penalty counts), for the configuration
     ``codes`` of table ``mask``: action 1 alone on a boxed cell (``one``), action 2
     alone on one (``m2``, every white sum), and action 1 then action 2 when either is
-    on a boxed cell (``m2``).  ``work``: scratch, 6 x rows."""
+    on a boxed cell (``m2``).  ``work``, ``queue``, ``values``: scratch
+    (:func:`bar_scratch`)."""
     k = open_rows.shape[0]
     m = codes.shape[0]
     last_q = length - 1
@@ -169,8 +196,18 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
     vals = np.empty(boxes)
     for t in range(k):
         marks0[open_rows[t]] = code_marks[codes[open_rows[t]]]
+    # the look-ups of one lane's plans are listed first and loaded together (independent
+    # loads: the memory system serves many at once), then the maxima are taken
+    cap = queue.shape[1]
+    q_index = queue[0]
+    q_cell = queue[1]
+    q_in_one = queue[2]
+    q_points = values[:cap]
+    q_values = values[cap:]
+    m2_lane = n_sums * one_stride  # one lane's slice of m2
     for b0 in range(lane_lo // boxes, (lane_hi + boxes - 1) // boxes):
         lane = b0 * boxes
+        n_q = 0
         # action 1 in row i at position a, then maybe action 2
         for ii in range(k):
             i = open_rows[ii]
@@ -185,11 +222,12 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
                 on_box = boxed[i, a] != 0
                 s = number_at[i, a] - 2
                 if on_box:  # action 1 alone
-                    _value(vals, data, offsets, strides, points, boxes, mask, open_rows,
-                           codes1, marks1, shut1, b1)
-                    for x in range(boxes):
-                        c = np.uintp((lane + x) * one_stride + ii * n_sums + s)
-                        one[c] = max(one[c], vals[x])
+                    q_index[n_q], q_points[n_q] = _where(
+                        offsets, strides, points, boxes, mask, open_rows, codes1, marks1,
+                        shut1, b1)
+                    q_cell[n_q] = lane * one_stride + ii * n_sums + s
+                    q_in_one[n_q] = 1
+                    n_q += 1
                 closed1 = mask | shut1
                 if offsets[closed1] < 0 and not a2_after_end:
                     continue  # R15: the game ended in action 1
@@ -211,12 +249,29 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
                         shut2, b2 = chain(codes2, marks2, shut1, b1, j, q, closed1, True,
                                           bar, boxed, last_q, threshold, next_code,
                                           code_marks, code_last)
-                        _value(vals, data, offsets, strides, points, boxes, mask,
-                               open_rows, codes2, marks2, shut2, b2)
-                        cell = (s * k + d) * n_sums + number_at[j, q] - 2
-                        for x in range(boxes):
-                            c = np.uintp((lane + x) * n_sums * one_stride + cell)
-                            m2[c] = max(m2[c], vals[x])
+                        q_index[n_q], q_points[n_q] = _where(
+                            offsets, strides, points, boxes, mask, open_rows, codes2,
+                            marks2, shut2, b2)
+                        q_cell[n_q] = (lane * n_sums * one_stride
+                                       + (s * k + d) * n_sums + number_at[j, q] - 2)
+                        q_in_one[n_q] = 0
+                        n_q += 1
+        for e in range(n_q):
+            idx = q_index[e]
+            for x in range(boxes):
+                q_values[np.uintp(e * boxes + x)] = (
+                    q_points[e] + data[np.uintp(idx + x)] if idx >= 0
+                    else q_points[e] - PENALTY * x)
+        for e in range(n_q):
+            cell = q_cell[e]
+            step = one_stride if q_in_one[e] else m2_lane
+            for x in range(boxes):
+                c = np.uintp(cell + x * step)
+                v = q_values[np.uintp(e * boxes + x)]
+                if q_in_one[e]:
+                    one[c] = max(one[c], v)
+                else:
+                    m2[c] = max(m2[c], v)
         # action 2 alone on a boxed cell, whatever the white sum
         for jj in range(k):
             j = open_rows[jj]

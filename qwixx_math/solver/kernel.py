@@ -53,7 +53,7 @@ import numpy.typing as npt
 
 from ..jit import jit
 from ..model import PENALTY_POINTS
-from .bar import bar_plans
+from .bar import bar_plans, bar_scratch
 
 __all__ = [
     "canonical_items",
@@ -769,7 +769,8 @@ def solve_batch(
     fields = np.zeros((0, 2), dtype=np.int64) if exchange is None else exchange
     bar_fields = np.zeros(0, dtype=np.int64) if bar is None else bar
     boxed_cells = np.zeros((0, 0), dtype=np.int64) if boxed is None else boxed
-    bar_work = np.zeros(6 * strides.shape[1], dtype=np.int64)
+    bar_work, bar_queue, bar_values = bar_scratch(
+        strides.shape[1], open_rows.shape[0] if bar_fields.shape[0] > 0 else 0, length, boxes)
     a1x = np.empty(penalties * N_SUMS)
     digit_base = 8 if die_faces == 6 else 16
     k = open_rows.shape[0]
@@ -832,7 +833,7 @@ def solve_batch(
                       dcell, points, length, threshold, boxes, a2_after_end, mask,
                       open_rows, codes, one, m2, lo * boxes,
                       min(penalties, (hi + 1) * boxes), N_SUMS, bar_fields, boxed_cells,
-                      bar_work)
+                      bar_work, bar_queue, bar_values)
         if phases & 2:
             _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
                          boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points,
