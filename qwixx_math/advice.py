@@ -308,6 +308,7 @@ class Advisor:
         a = rolled.active
         value = self._after_turn
         pos = rolled.layout.pos
+        forced = bool(rolled.layout.bar)  # a boxed cell's cross forces more (Bonus A)
         scored: list[tuple[float, TurnPlan]] = []
         for a1, after1 in action1_outcomes(rolled, a, action1_choices(rolled, others)):
             # The sheet and the closed colours settle the value (value() knows when the
@@ -320,6 +321,12 @@ class Advisor:
             scored.append((value(sheet.with_penalty() if a1 is None else sheet, closed),
                            TurnPlan(a1, None)))
             for a2 in legal_action2(after1):
+                if forced:  # the forced crosses of action 2 (BA1-BA6): the rules core's
+                    after = after1.with_action2(a2)
+                    mine = after.sheets[a]
+                    scored.append((float(mine.score) if after.is_over
+                                   else value(mine, after.closed), TurnPlan(a1, a2)))
+                    continue
                 ci = a2.colour.index
                 marked = sheet.marked(ci, pos[ci][a2.number])
                 scored.append((value(marked, closed | {a2.colour}

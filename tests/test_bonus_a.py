@@ -99,16 +99,14 @@ def test_any_json_is_a_bonus_layout_or_a_parse_error(data: object) -> None:
     assert SheetLayout.from_json(layout.to_json()) == layout
 
 
-def test_the_solver_side_refuses_the_pad_naming_ba1() -> None:
+def test_the_markov_chain_and_the_policies_look_up_refuse_the_pad_naming_ba1() -> None:
+    """(The exact solver plays the pad: tests/test_solver_bonus_a.py.)"""
     from qwixx_math.dice.markov import turns_to_close
     from qwixx_math.keys import table_index
-    from qwixx_math.solver.variant import Variant
 
     with pytest.raises(ParseError, match="BA1") as err:
-        Variant(BONUS_A)
-    assert err.value.rule == "BA1"
-    with pytest.raises(ParseError, match="BA1"):
         turns_to_close(Colour.RED, layout=BONUS_A)
+    assert err.value.rule == "BA1"
     with pytest.raises(ParseError, match="BA1"):
         table_index(Sheet.empty(BONUS_A), 0, (), ())
 

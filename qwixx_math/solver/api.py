@@ -77,6 +77,10 @@ def solve(
         raise ParseError(f"progress must be True, False or None, not {progress!r}")
     # the Option of an X-Change field spent alone (XC4) is part of the game solved
     variant = variant.with_field_without_cross(ruleset.xc_field_without_cross)
+    if players != 1 and variant.has_bar:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play the "
+                         "bonus bar (forced crosses on other players' rolls); solve it "
+                         "solitaire", rule="BA1")
     if players != 1 and variant.has_exchange:
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
                          "exchanges yet (every player may exchange, XC1); solve it "

@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from ..errors import ParseError
 from . import kernel
+from .bar import bar_arrays
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
 from .threads import solver_threads
@@ -143,6 +144,10 @@ def solve_tables(
     ``symmetry=False`` solves every state on its own (the check that the
     symmetry reduction changes nothing; about |group| times slower).
     """
+    if players != 1 and variant.has_bar:  # (solve() says so before its cache)
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play the "
+                         "bonus bar (forced crosses on other players' rolls); solve it "
+                         "solitaire", rule="BA1")
     if players != 1 and variant.has_exchange:  # (solve() says so before its cache)
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
                          "exchanges yet (every player may exchange, XC1)", rule="XC1")
@@ -228,12 +233,15 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
     frozen_gain = np.array(gain, dtype=np.float64)
     step_lo, step_hi = frozen_step_range(layout, top, lower)
     exchange = np.array(variant.sheet.exchange, dtype=np.int64).reshape(-1, 2)
+    bar, boxed = bar_arrays(variant)
     total = stats.canonical_configurations
     done = 0
     if progress is not None:
         progress(0, total)
     for rep, members, open_rows, perms, items, level_start, products in plan:
         t0 = time.perf_counter()
+        # (bar: with a row closed, a field may be void and the lane any, :mod:`.bar`)
+        table_lo = step_lo if rep == 0 or not variant.has_bar else np.zeros_like(step_lo)
         for level in range(len(level_start) - 2, -1, -1):
             batch = items[level_start[level] : level_start[level + 1]]
             if len(batch) == 0:
@@ -244,9 +252,9 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 n_codes, variant.row_length, variant.lock_threshold, layout.lanes,
                 players, layout.level_size, action2_after_action1_end, rep, open_rows,
                 perms, batch, products, top, frozen_lower, frozen_gain,
-                variant.penalty_boxes, layout.step_shift, layout.step_points, step_lo,
+                variant.penalty_boxes, layout.step_shift, layout.step_points, table_lo,
                 step_hi, layout.closed_steps, variant.faces, variant.lock_cells,
-                exchange, variant.field_without_cross,
+                exchange, variant.field_without_cross, bar, boxed,
             )
             _run_batch(pool, threads, args, len(batch))
             done += len(batch)
@@ -283,6 +291,6 @@ def _run_batch(pool: ThreadPoolExecutor | None, threads: int, args: tuple[Any, .
 
 def _solve_slice(args: tuple[Any, ...], start: int, stop: int) -> None:
     solve: Callable[..., None] = kernel.solve_batch
-    # (8-sided dice, two lock numbers: Longo; the X-Change track and XC4)
-    *head, faces, lock_cells, exchange, spend = args
-    solve(*head, start, stop, 3, faces, lock_cells, exchange, spend)
+    # (8-sided dice, two lock numbers: Longo; the X-Change track and XC4; Bonus A's bar)
+    *head, faces, lock_cells, exchange, spend, bar, boxed = args
+    solve(*head, start, stop, 3, faces, lock_cells, exchange, spend, bar, boxed)

@@ -53,6 +53,7 @@ import numpy.typing as npt
 
 from ..jit import jit
 from ..model import PENALTY_POINTS
+from .bar import bar_plans, bar_scratch
 
 __all__ = [
     "canonical_items",
@@ -98,8 +99,13 @@ def _after_value(
     ``roff`` selects the level read (``L * level_size``: the values when ``L``
     other players roll before this player's next own roll).  ``shift``: the lanes the
     turn's marks moved by (``boxes`` per step cell crossed); lanes past the last step
-    total are -inf (no state reaches them).  ``step_points[s]`` = T(s) (CS2).
+    total are -inf (no state reaches them).  ``step_points[s]`` = T(s) (CS2).  A
+    ``shift`` of every lane (a boxed cell's, :mod:`.bar`) leaves every lane -inf.
     """
+    if shift >= penalties:  # a plan the kernel leaves to another pass (:mod:`.bar`)
+        for x in range(penalties):
+            out[x] = -np.inf
+        return
     if offsets[new_mask] < 0:  # enough rows closed: the game is over
         total = 0.0
         for t in range(open_rows.shape[0]):
@@ -717,6 +723,8 @@ def solve_batch(
     lock_cells: int = 1,
     exchange: IntArray | None = None,
     spend: bool = False,
+    bar: IntArray | None = None,
+    boxed: IntArray | None = None,
 ) -> None:
     """Solve the configurations ``items[start:stop]`` of table ``mask``, one after the other.
 
@@ -752,9 +760,17 @@ def solve_batch(
     None or no line: no track), the lanes then being the last field used
     (:mod:`qwixx_math.solver.layout`); ``spend``: the Option ``xc_field_without_cross``
     (XC4).
+    ``bar``: the bonus bar's fields, each its row (Qwixx Bonus, pad A, BA1; None or
+    empty: no bar), ``boxed[r, q]`` 1 on a boxed cell; the lanes then hold the bar too,
+    and the plans that cross a boxed cell are played by :func:`.bar.bar_plans`
+    (solitaire only).
     """
     N_SUMS = 2 * die_faces - 1
     fields = np.zeros((0, 2), dtype=np.int64) if exchange is None else exchange
+    bar_fields = np.zeros(0, dtype=np.int64) if bar is None else bar
+    boxed_cells = np.zeros((0, 0), dtype=np.int64) if boxed is None else boxed
+    bar_work, bar_queue, bar_values = bar_scratch(
+        strides.shape[1], open_rows.shape[0] if bar_fields.shape[0] > 0 else 0, length, boxes)
     a1x = np.empty(penalties * N_SUMS)
     digit_base = 8 if die_faces == 6 else 16
     k = open_rows.shape[0]
@@ -812,6 +828,12 @@ def solve_batch(
                 lk_index, lk_target, lk_values, lk_shift, boxes, step_shift, step_points,
                 lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS, lock_cells, fields,
                 spend, a1x)
+        if bar_fields.shape[0] > 0:
+            bar_plans(data, offsets, strides, code_last, code_marks, next_code, number_at,
+                      dcell, points, length, threshold, boxes, a2_after_end, mask,
+                      open_rows, codes, one, m2, lo * boxes,
+                      min(penalties, (hi + 1) * boxes), N_SUMS, bar_fields, boxed_cells,
+                      bar_work, bar_queue, bar_values)
         if phases & 2:
             _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
                          boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points,

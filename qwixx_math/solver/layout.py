@@ -16,6 +16,10 @@ T(total), CS2; ``S`` = 1 on every other sheet).  The ``S * P`` values of one row
 configuration (its **lanes**, lane ``s * P + p``) are innermost, so that they share
 cache lines; a mark on a step cell reads lane ``s * P + p + P`` of where it leads.
 
+On a sheet with a bonus bar (Qwixx Bonus, pad A, BA1) the lanes are the bar's fields up
+to the last one taken, 0 .. 12 (:mod:`.bar`); a mark on a boxed cell moves them, and the
+kernel plays those marks in :mod:`.bar` (``step_shift`` sends them out of every lane).
+
 On a sheet with an X-Change track (Qwixx X-Change, XC1) the lanes are the last field
 used instead of the step totals: lane ``(f + 1) * P + p`` for field ``f`` (``-1``: none
 used), ``len(exchange) + 1`` of them (the two never share a sheet).  No mark moves a
@@ -48,6 +52,7 @@ from ..keys import (
     row_codes,
     uses_row_codes,
 )
+from .bar import bar_geometry
 from .variant import Variant, row_points
 
 __all__ = ["Layout"]
@@ -120,7 +125,7 @@ class Layout:
         n_codes = variant.open_codes
         length = variant.row_length
         penalties = variant.penalty_boxes
-        lanes = penalties * variant.step_layers * variant.field_layers
+        lanes = penalties * variant.step_layers * variant.field_layers * variant.bar_layers
         masks = tuple(
             mask for mask in range(1 << m) if mask.bit_count() < variant.closed_rows_to_end
         )
@@ -199,6 +204,11 @@ class Layout:
             else np.zeros(variant.field_layers + 2)
         if variant.has_exchange:  # every configuration holds every field lane (XC2)
             closed_steps[:] = variant.field_layers - 1
+        if variant.has_bar:  # the bar lanes (:mod:`.bar`)
+            step_points = np.zeros(variant.bar_layers + 2)
+            boxed_lo, boxed_hi, excluded = bar_geometry(variant, n_codes, lanes)
+            step_lo[:], step_hi[:], step_shift[:] = boxed_lo, boxed_hi, excluded
+            closed_steps[1:] = variant.bar_layers - 1
         return cls(
             variant=variant,
             players=players,
@@ -235,14 +245,15 @@ class Layout:
         return int(self.variant.open_codes**k * self.lanes)
 
     def locate(self, rows: Sequence[RowState], penalties: int, before_me: int = 0,
-               steps: int = 0, last_field: int = -1) -> tuple[int, int]:
+               steps: int = 0, last_field: int = -1, bar: int = 0) -> tuple[int, int]:
         """``(index, closed_points)`` of a running game's position: where its table
         value lives in the flat array, and the points of its closed rows (the
         position's value is their sum).  ``rows`` are the rows' compact states
         (:class:`qwixx_math.keys.RowState`, as :func:`~qwixx_math.keys.decode_key` gives
         them) and must leave the game running; ``before_me`` is the level (0 .. players-1),
         ``steps`` the crossed step cells (CS2; 0 on a sheet without steps), ``last_field``
-        the last X-Change field used (XC2; -1: none, as on a sheet without a track)."""
+        the last X-Change field used (XC2; -1: none, as on a sheet without a track), ``bar``
+        the bonus bar's lane (BA1: the fields up to the last one taken, :mod:`.bar`)."""
         mask = 0
         closed_points = 0
         for i, r in enumerate(rows):
@@ -250,7 +261,7 @@ class Layout:
                 mask |= 1 << i
                 closed_points += row_points(r.count)
         index = (before_me * self.level_size + int(self.offsets[mask])
-                 + (steps + last_field + 1) * self.variant.penalty_boxes + penalties)
+                 + (steps + last_field + 1 + bar) * self.variant.penalty_boxes + penalties)
         space = row_codes(self.variant.sheet) if uses_row_codes(self.variant.sheet) else None
         for i, r in enumerate(rows):
             if not r.closed:

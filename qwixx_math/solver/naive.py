@@ -65,7 +65,7 @@ class NaiveSolver:
             raise ParseError(f"R3: a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                              f"not {players!r}")
         self.players = players
-        self._memo: dict[tuple[int, int, int, int], float] = {}
+        self._memo: dict[tuple[int, int, int, int, int, int], float] = {}
 
     # ---------------------------------------------------------------- positions
 
@@ -116,9 +116,9 @@ class NaiveSolver:
         sheet = state.sheets[0]
         # (the compact key holds each row's last mark and count, not which cells are
         # steps: a sheet with step cells also needs their total, CS2, and one with an
-        # X-Change track the last field used, XC2)
+        # X-Change track the last field used, XC2, and one with a bonus bar the bar, BA1)
         key = (sheet_key(sheet, state.closed), sheet.steps_crossed, sheet.last_field,
-               before_me)
+               sheet.bar_taken, sheet.bar_void, before_me)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
@@ -185,6 +185,9 @@ class NaiveSolver:
                     yield self.position(Sheet.unchecked(
                         sheet.masks, sheet.penalties, self.layout, (field,)))
             return
+        if self.layout.bar:
+            yield from self._bar_states()
+            return
         if not self.layout.steps:
             yield from self._key_states()
             return
@@ -195,6 +198,41 @@ class NaiveSolver:
                 if found not in seen:
                     seen.add(found)
                     yield self.position(sheet)
+
+    def _bar_states(self) -> Iterator[GameState]:
+        """Every sheet of every compact key (the marks moved, :meth:`_same_key`) with every
+        bonus bar the rules allow it (BA1, BA6: :func:`qwixx_math.bonus.check_bar`), one
+        per key and bar."""
+        seen: set[tuple[int, int, int]] = set()
+        fields = len(self.layout.bar)
+        # the keys and the marks of the sheet without its bar (a bare sheet with a boxed
+        # cell crossed is no sheet of the pad: its bar is missing)
+        bare = NaiveSolver(Variant(dataclasses.replace(self.layout, boxed=(), bar=())),
+                           self.ruleset)
+        for state in bare._key_states():
+            closed = state.closed
+            shut = sum(1 << k for k, c in enumerate(self.layout.bar) if c in closed)
+            for sheet in bare._same_key(state.sheets[0]):
+                for top in range(fields + 1):
+                    # the fields left of the last taken one that may be void (closed colours)
+                    spare = shut & ((1 << max(0, top - 1)) - 1)
+                    sub = spare
+                    while True:
+                        taken = ((1 << top) - 1) & ~sub
+                        void = shut & ~taken
+                        found = (sheet_key(sheet, closed), taken, void)
+                        if found not in seen:
+                            try:
+                                bar_sheet = Sheet(sheet.masks, sheet.penalties, self.layout,
+                                                  bar_taken=taken, bar_void=void)
+                            except QwixxError:
+                                bar_sheet = None
+                            if bar_sheet is not None:
+                                seen.add(found)
+                                yield self.position(bar_sheet)
+                        if sub == 0:
+                            break
+                        sub = (sub - 1) & spare
 
     def _same_key(self, sheet: Sheet) -> Iterator[Sheet]:
         """Every sheet with the marks of ``sheet`` moved but each row's last mark, count and

@@ -48,10 +48,13 @@ Permutation = tuple[int, ...]
 def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
     """Whether relabelling row (and die) ``i`` as ``perm[i]``, with every die flipped
     when ``flip``, maps ``variant``'s sheet onto itself (the X-Change track too: the
-    flip must map every field's pair onto itself, XC1; rows do not touch the track)."""
+    flip must map every field's pair onto itself, XC1; rows do not touch the track), and
+    the boxed cells and the bonus bar (BA1: a row whose colour is on the bar keeps its place)."""
     top = 2 * variant.faces + 2
     if flip and any({top - a, top - b} != {a, b} for a, b in variant.sheet.exchange):
         return False
+    if any(perm[r] != r for r in variant.bar_rows):
+        return False  # the bonus bar's fields keep their colours (BA1)
     for i in range(variant.rows):
         for p in range(variant.row_length):
             n = variant.number_at(i, p)
@@ -64,6 +67,8 @@ def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
                 return False  # a double cell must go to a double cell (DB1)
             if variant.is_step_at(perm[i], p) != variant.is_step_at(i, p):
                 return False  # a step cell must go to a step cell (CS2)
+            if variant.is_boxed_at(perm[i], p) != variant.is_boxed_at(i, p):
+                return False  # a boxed cell must go to a boxed cell (BA1)
     return True
 
 

@@ -92,6 +92,7 @@ class SolverTable:
         self._boxes = sheet.penalty_boxes
         self._steps = bool(sheet.steps)
         self._exchange = bool(sheet.exchange)
+        self._bar = bool(sheet.bar)
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -202,7 +203,8 @@ class SolverTable:
         (:func:`qwixx_math.keys.row_code`; on a sheet with double cells
         :func:`qwixx_math.keys.row_codes`); on a sheet with step cells the crossed step
         cells pick the lane (:mod:`qwixx_math.solver.layout`), on a sheet with an X-Change
-        track the last field used."""
+        track the last field used, on a sheet with a bonus bar its fields up to the last
+        one taken (:mod:`qwixx_math.solver.bar`)."""
         masks = sheet.masks
         mask = 0
         points = 0
@@ -220,6 +222,8 @@ class SolverTable:
             index += sheet.steps_crossed * self._boxes
         if self._exchange:  # the lane of the last X-Change field used (XC2)
             index += (sheet.last_field + 1) * self._boxes
+        if self._bar:  # the bonus bar's lane: the fields up to the last taken (BA1)
+            index += sheet.bar_taken.bit_length() * self._boxes
         for r, ci, _, _, code in self._rows:
             if not mask >> r & 1:
                 index += strides[r] * code[masks[ci]]

@@ -95,7 +95,8 @@ def row_points(marks: int) -> int:
 #: The geometry a variant is compared and hashed by (its layout without the name).
 _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int,
                   tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int,
-                  tuple[tuple[int, int], ...], bool]
+                  tuple[tuple[int, int], ...], bool, tuple[tuple[int, int], ...],
+                  tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,12 @@ class Variant:
             raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
                              "cells on a sheet with double cells, 8-sided dice or two lock "
                              "numbers", rule="CS2")
-        sheet.check_no_bonus("the exact solver")
+        if sheet.symbols:  # Bonus B; Bonus A's bar is a lane (:mod:`.bar`)
+            sheet.check_no_bonus("the exact solver")
+        if sheet.bar and (sheet.steps or sheet.exchange or uses_row_codes(sheet)):
+            raise ParseError(f"layout {sheet.name}: the exact solver plays a bonus bar only "
+                             "on single cells of 6-sided dice without steps or an X-Change "
+                             "track (each would be a lane)", rule="BA1")
         sheet.check_no_bonus_rows("the exact solver")
         _check_no_lucky(sheet)
         lengths = {len(r) for r in sheet.numbers}
@@ -158,7 +164,8 @@ class Variant:
             sheet.numbers, dice, sheet.lock_threshold, sheet.penalty_boxes,
             sheet.closed_rows_to_end, sheet.weights, sheet.steps, sheet.faces,
             sheet.lock_cells, sheet.exchange,
-            bool(sheet.exchange) and self.field_without_cross))
+            bool(sheet.exchange) and self.field_without_cross, sheet.boxed,
+            tuple(locks.index(c) for c in sheet.bar)))
 
     @classmethod
     def official(cls) -> Variant:
@@ -247,6 +254,27 @@ class Variant:
         the track (10 on the X-Change pad; 1 on a sheet without a track)."""
         return len(self.sheet.exchange) + 1
 
+    @property
+    def has_bar(self) -> bool:
+        """Whether the sheet has boxed cells and a bonus bar (Qwixx Bonus, pad A, BA1)."""
+        return bool(self.sheet.bar)
+
+    @property
+    def bar_layers(self) -> int:
+        """The values the bonus bar's lane takes: 0 .. the number of fields (the fields up
+        to the last one taken, :mod:`.bar`; 1 on a sheet without a bar)."""
+        return len(self.sheet.bar) + 1
+
+    @property
+    def bar_rows(self) -> tuple[int, ...]:
+        """Each bar field's row (the row its colour locks), left to right (BA1)."""
+        return self._identity[12]
+
+    def is_boxed_at(self, row: int, position: int) -> bool:
+        """Whether the cell at ``position`` of ``row`` is a boxed cell (BA1)."""
+        self.number_at(row, position)
+        return (row, position) in self.sheet.boxed
+
     def with_field_without_cross(self, spend: bool) -> Variant:
         """This variant under the Option ``xc_field_without_cross`` = ``spend`` (XC4);
         itself on a sheet without an X-Change track (the Option changes nothing there)."""
@@ -316,10 +344,10 @@ class Variant:
     @property
     def is_plain(self) -> bool:
         """True when every row reads up or down from 2 or 12, is one die's colour only
-        and has no double cell nor step cell, of 6-sided dice and one lock number (the
+        and has no double cell, step cell nor bonus bar, of 6-sided dice and one lock number (the
         official sheet and :meth:`from_letters`' variants)."""
         return not uses_row_codes(self.sheet) and not self.has_steps \
-            and not self.has_exchange \
+            and not self.has_exchange and not self.has_bar \
             and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
 
@@ -406,6 +434,8 @@ class Variant:
             **({"exchange": [list(f) for f in self.sheet.exchange],
                 "xc_field_without_cross": self.field_without_cross}
                if self.has_exchange else {}),
+            **({"boxed": [list(c) for c in self.sheet.boxed],
+                "bar": [c.value for c in self.sheet.bar]} if self.has_bar else {}),
         }
 
 
