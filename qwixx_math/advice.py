@@ -38,7 +38,7 @@ from typing import Any
 
 from .errors import IllegalMoveError, InvalidStateError, ParseError
 from .layouts import OFFICIAL, SheetLayout, layout_named
-from .model import Colour, Mark, Roll, Sheet, TurnPlan
+from .model import Colour, LuckyMark, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_plan, format_roll, mark_to_json
 from .rules import (
     GameState,
@@ -563,9 +563,10 @@ def consequences(state: GameState, player: int, plan: TurnPlan) -> tuple[str, ..
     words: list[str] = []
     sheet = state.sheets[player]
     layout = sheet.layout
-    for mark in marks:
-        if mark is None:
-            continue
+    # (a lucky cross after the white-sum cross is two crosses, LG4: the first one first)
+    crosses = [cell for mark in marks if mark is not None
+               for cell in (mark.cells if isinstance(mark, LuckyMark) else (mark,))]
+    for mark in crosses:
         row = mark.colour
         done = sheet.marks(row)
         start = 0 if not done else (layout.position(row, done[-1]) or 0) + 1
