@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 from test_review import optimal_game
-from test_solver_layouts import TOLERANCE, fast_table
+from test_solver_layouts import check_every_state
 from test_solver_longo import LARGER, SMALL
 
 from qwixx_math.advice import Advisor
@@ -44,8 +44,7 @@ from qwixx_math.record import GameRecord, random_game
 from qwixx_math.review import review_game
 from qwixx_math.rules import GameState
 from qwixx_math.ruleset import LuckyCandidates, LuckyMode, Ruleset
-from qwixx_math.solver import NaiveSolver, Variant, solve, symmetry_group
-from qwixx_math.solver.lucky import lucky_variant
+from qwixx_math.solver import Variant, solve, symmetry_group
 from qwixx_math.table import TableAdvisor
 
 R, Y, G, B = COLOURS
@@ -66,24 +65,6 @@ def ruleset(mode: LuckyMode = INSTEAD, candidates: LuckyCandidates = OPEN_ROWS,
                    lg_lucky_candidates=candidates)
 
 
-def check_every_state(layout: SheetLayout, rules: Ruleset) -> float:
-    """Fast (with and without symmetry) = naive on every running state of ``layout`` under
-    ``rules``; returns the start value."""
-    variant = lucky_variant(Variant(layout), rules)
-    naive = NaiveSolver(variant, rules)
-    tables = [fast_table(variant, rules, symmetry) for symmetry in (True, False)]
-    checked = 0
-    for state in naive.states():
-        expected = naive.value(state)
-        for table in tables:
-            got = table.value(state)
-            assert abs(got - expected) <= TOLERANCE, (layout.name, state.describe(), got,
-                                                       expected)
-        checked += 1
-    assert checked > 20
-    return tables[0].start_value
-
-
 #: high5 (threshold 2: a row whose last cross is before the lock numbers with one cross
 #: has no next cell, so the two LG5 Options differ) with a flip-symmetric pair; mixed5
 #: (mixed cell colours) with a pair the flip does not keep.
@@ -96,7 +77,8 @@ MIXED5 = lucky(LARGER["mixed5"], (7, 14))
 def test_fast_solver_equals_naive_solver_on_every_state(mode: LuckyMode,
                                                          candidates: LuckyCandidates,
                                                          a2: bool) -> None:
-    check_every_state(HIGH5, ruleset(mode, candidates, a2))
+    rules = ruleset(mode, candidates, a2)
+    assert check_every_state(HIGH5, a2, rules) == 98
 
 
 @pytest.mark.slow
@@ -107,8 +89,12 @@ def test_fast_solver_equals_naive_solver_on_every_state_slow(layout: SheetLayout
     value (LG4 additional only adds choices; LG5 open_with_next_cell only adds lucky
     crosses)."""
     for a2 in (False, True):
-        values = {(mode, candidates): check_every_state(layout, ruleset(mode, candidates, a2))
-                  for mode in LuckyMode for candidates in LuckyCandidates}
+        values = {}
+        for mode in LuckyMode:
+            for candidates in LuckyCandidates:
+                rules = ruleset(mode, candidates, a2)
+                check_every_state(layout, a2, rules)
+                values[mode, candidates] = solve(rules, layout=layout, cache=False).start_value
         for candidates in LuckyCandidates:
             assert values[ADDITIONAL, candidates] > values[INSTEAD, candidates]
         for mode in LuckyMode:
