@@ -21,7 +21,7 @@ layout off the states they are shown and need nothing more (``greedy``,
 ``random``, the racers, the heuristic ``policy:`` seats, ``exec:``).  The ones
 built on a solver table (``solo``, ``table``, ``policy:optimal``) are made with
 the table of that layout (solved on first use, as for the official sheet); where
-the solver refuses the layout (today, e.g.: Qwixx Longo's lucky numbers, LG3; the
+the solver refuses the layout (today, e.g.: the table model on Qwixx Longo's lucky numbers, LG3; the
 policy engine on Longo, LG1, and on step cells, CS2; it plays double cells, DB1), and for
 ``win`` and ``win-deep`` (whose model and features are of the official sheet) on
 any other layout, the seat is played by a named simple player instead, a
