@@ -38,7 +38,7 @@ from typing import Any
 
 from .errors import IllegalMoveError, InvalidStateError, ParseError
 from .layouts import OFFICIAL, SheetLayout, layout_named
-from .model import Colour, Mark, Roll, Sheet, TurnPlan
+from .model import Colour, LuckyMark, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_plan, format_roll, mark_to_json
 from .rules import (
     GameState,
@@ -50,8 +50,9 @@ from .rules import (
     plan_key,
     roll_for,
 )
-from .ruleset import Ruleset
+from .ruleset import LuckyCandidates, LuckyMode, Ruleset
 from .solver import SolverTable, Variant, solve
+from .solver.lucky import check_lucky_ruleset
 
 __all__ = ["SOLITAIRE_MODEL", "UNKNOWN", "Advice", "Advisor", "RankedPlan", "Unknown", "advise",
            "consequences", "in_words"]
@@ -224,7 +225,10 @@ class Advisor:
             raise ParseError(f"progress must be True, False or None, not {progress!r}")
         a2 = ruleset.action2_after_action1_end if ruleset is not None else False
         spend = ruleset.xc_field_without_cross if ruleset is not None else False
-        return _advisor(a2, progress, layout_or_official(layout), spend)
+        # (Longo's lucky Options, LG4 and LG5: only on a sheet with lucky numbers)
+        lucky = ruleset if ruleset is not None else Ruleset(players=1)
+        return _advisor(a2, progress, layout_or_official(layout), spend,
+                        lucky.lg_lucky_mode, lucky.lg_lucky_candidates)
 
     @property
     def action2_after_action1_end(self) -> bool:
@@ -241,6 +245,7 @@ class Advisor:
                 f"{'allowed' if self.action2_after_action1_end else 'forbidden'}; "
                 "the game's ruleset says otherwise (use Advisor.for_ruleset(ruleset))",
                 rule="R15")
+        check_lucky_ruleset(self.table.variant, ruleset)
 
     def check_layout(self, layout: SheetLayout) -> None:
         """Refuse a sheet of another layout than the table's (its values would be wrong)."""
@@ -495,9 +500,13 @@ def layout_or_official(layout: SheetLayout | str | None) -> SheetLayout:
 
 @lru_cache(maxsize=4)
 def _advisor(action2_after_action1_end: bool, progress: bool | None,
-             layout: SheetLayout = OFFICIAL, spend: bool = False) -> Advisor:
+             layout: SheetLayout = OFFICIAL, spend: bool = False,
+             lucky_mode: LuckyMode = LuckyMode.INSTEAD,
+             lucky_candidates: LuckyCandidates = LuckyCandidates.OPEN_ROWS) -> Advisor:
     ruleset = Ruleset(players=1, action2_after_game_end=action2_after_action1_end,
-                      xc_field_without_cross=spend)  # (XC4: only on an X-Change sheet)
+                      xc_field_without_cross=spend,  # (XC4: only on an X-Change sheet)
+                      lg_lucky_mode=lucky_mode,  # (LG4, LG5: only on a lucky sheet)
+                      lg_lucky_candidates=lucky_candidates)
     return Advisor(solve(ruleset, progress=progress, variant=Variant(layout)))
 
 
@@ -561,9 +570,10 @@ def consequences(state: GameState, player: int, plan: TurnPlan) -> tuple[str, ..
     words: list[str] = []
     sheet = state.sheets[player]
     layout = sheet.layout
-    for mark in marks:
-        if mark is None:
-            continue
+    # (a lucky cross after the white-sum cross is two crosses, LG4: the first one first)
+    crosses = [cell for mark in marks if mark is not None
+               for cell in (mark.cells if isinstance(mark, LuckyMark) else (mark,))]
+    for mark in crosses:
         row = mark.colour
         done = sheet.marks(row)
         start = 0 if not done else (layout.position(row, done[-1]) or 0) + 1

@@ -27,6 +27,7 @@ from qwixx_math.notation import format_mark
 from qwixx_math.policies.geometry import check_no_lucky, check_policy_sheet
 from qwixx_math.rules import GameState, legal_action1, legal_action2
 from qwixx_math.ruleset import LuckyCandidates, LuckyMode, Ruleset, ruleset_for
+from qwixx_math.solver import solve
 from qwixx_math.solver.cache import cache_dir, table_filename
 from qwixx_math.solver.variant import Variant
 
@@ -46,15 +47,29 @@ TABLED = {"solo": 1, "policy:optimal": 1, "table": 2}
 LAYOUTS = {**ALL_LAYOUTS, "longo:5,13": LONGO.with_lucky((5, 13))}
 
 
-def table_ready(name: str, layout: SheetLayout) -> bool:
-    """Whether ``name`` can be made on ``layout`` without solving a table: the solver
-    refuses the layout (the stand-in plays), or the table is in the cache already."""
+def solver_refusal(name: str, layout: SheetLayout) -> ParseError | None:
+    """The error with which the solver (or the policy engine) refuses to make ``name``'s
+    table on ``layout``, None when it makes one (the table model refuses lucky numbers,
+    LG3, before any solve)."""
     try:
+        if name.startswith("policy:"):
+            check_no_lucky(layout)  # LG3 in the policy engine's name, before the solver's
         variant = Variant(layout)
         if name.startswith("policy:"):
             check_policy_sheet(variant)
-    except ParseError:
-        return True  # the solver or the policy engine refuses (LG3, CS2): the stand-in plays
+        if TABLED[name] > 1 and variant.lucky:
+            solve(Ruleset(TABLED[name]), layout=layout, players=TABLED[name], cache=False)
+    except ParseError as exc:
+        return exc
+    return None
+
+
+def table_ready(name: str, layout: SheetLayout) -> bool:
+    """Whether ``name`` can be made on ``layout`` without solving a table: the solver
+    refuses the layout (the stand-in plays), or the table is in the cache already."""
+    if solver_refusal(name, layout) is not None:
+        return True  # the solver or the policy engine refuses (LG3, CS2): a stand-in
+    variant = Variant(layout)
     return (cache_dir() / table_filename(variant, False, TABLED[name])).exists()
 
 
@@ -108,13 +123,10 @@ def test_tabled_players_play_every_layout(name: str, layout: str) -> None:
         pytest.skip(f"the {layout} table of {name} is not in the cache")
     result = _match([name, "greedy"], la)
     _check_clean(result, la)
-    try:
-        if name.startswith("policy:"):
-            check_no_lucky(la)  # LG3 in the policy engine's name, before the solver's
-        variant = Variant(la)
-        if name.startswith("policy:"):
-            check_policy_sheet(variant)  # double cells (DB1), Longo (LG1) play; steps stand in
-    except ParseError as exc:
+    # double cells and Longo play (DB1, LG1); steps stand in for the policies, lucky
+    # numbers for the policies and the table model (LG3)
+    exc = solver_refusal(name, la)
+    if exc is not None:
         assert result.notes[0].startswith("plays as ") and str(exc) in result.notes[0]
     else:
         assert result.notes[0] == ""

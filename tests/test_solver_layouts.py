@@ -23,6 +23,7 @@ from qwixx_math.rules import GameState, legal_plans, new_game
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import NaiveSolver, SolverTable, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
+from qwixx_math.solver.lucky import lucky_variant
 from qwixx_math.solver.symmetry import is_symmetry
 
 TOLERANCE = 1e-9
@@ -79,12 +80,14 @@ def test_fast_solver_equals_naive_solver_on_larger_layouts(name: str, a2: bool) 
     check_every_state(LARGER[name], a2)
 
 
-def check_every_state(layout: SheetLayout, a2: bool) -> int:
+def check_every_state(layout: SheetLayout, a2: bool, rules: Ruleset | None = None) -> int:
     """The fast solver, with and without its symmetry reduction, against the naive one on
-    every running state of ``layout``; returns how many states were checked."""
+    every running state of ``layout``; returns how many states were checked.  ``rules``
+    (default: R15 option ``a2``): the ruleset, whose lucky Options (LG4, LG5) the solved
+    variant takes (test_solver_longo_lucky)."""
     name = layout.name
-    variant = Variant(layout)
-    ruleset = Ruleset(players=1, action2_after_game_end=a2)
+    ruleset = rules if rules is not None else Ruleset(players=1, action2_after_game_end=a2)
+    variant = lucky_variant(Variant(layout), ruleset)
     naive = NaiveSolver(variant, ruleset)
     tables = [fast_table(variant, ruleset, symmetry) for symmetry in (True, False)]
     checked = 0

@@ -13,7 +13,7 @@ row is open while its last mark is before them.  Checked here:
 * the symmetry groups (the die flip is d -> 9 - d: 2..16 reads as 16..2);
 * Monte-Carlo play of a small layout's optimal policy through the rules core (slow);
 * the command line (``solve``, ``value``, ``advise``) on a small 8-sided layout;
-* a layout with lucky numbers (LG3, not played yet) is refused.
+* (lucky numbers, LG3-LG5: tests/test_solver_longo_lucky.py).
 
 The full Longo solve takes minutes: benchmarks/bench_longo.py runs it.
 """
@@ -183,14 +183,6 @@ def test_review_judges_a_game_on_a_longo_layout(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setitem(LAYOUTS, "mixed", layout)
     turns = check_review(layout)
     assert any(max(t.roll.white) > 6 for t in turns)  # the game's dice have 8 sides
-
-
-def test_lucky_numbers_are_refused_with_lg3() -> None:
-    """A layout with lucky numbers (LG3-LG5) changes action 1; the solver refuses it
-    rather than answer for a game without them."""
-    with pytest.raises(ParseError) as err:
-        Variant(LONGO.with_lucky((5, 13)))
-    assert err.value.rule == "LG3"
 
 
 def test_step_cells_on_an_eight_sided_layout_are_refused_with_cs2() -> None:

@@ -21,9 +21,9 @@ layout off the states they are shown and need nothing more (``greedy``,
 ``random``, the racers, the heuristic ``policy:`` seats, ``exec:``).  The ones
 built on a solver table (``solo``, ``table``, ``policy:optimal``) are made with
 the table of that layout (solved on first use, as for the official sheet); where
-the solver refuses the layout (today, e.g.: Qwixx Longo's lucky numbers, LG3, refused by
-the policy engine too; the policy engine on step cells, CS2; it plays double cells, DB1,
-and Longo's 8-sided dice, LG1), and for
+the solver refuses the layout (today, e.g.: the table model and the policy engine on Qwixx
+Longo's lucky numbers, LG3; the policy engine on step cells, CS2; it plays double cells,
+DB1, and Longo's 8-sided dice, LG1), and for
 ``win`` and ``win-deep`` (whose model and features are of the official sheet) on
 any other layout, the seat is played by a named simple player instead, a
 :class:`StandIn` whose ``note`` says so; the match report prints the note.

@@ -22,6 +22,7 @@ from .cache import (
 )
 from .engine import solve_tables
 from .layout import Layout
+from .lucky import lucky_variant
 from .progress import progress_bar
 from .table import SolverTable
 from .variant import Variant, variant_or_layout
@@ -81,10 +82,16 @@ def solve(
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play the "
                          "bonus bar (forced crosses on other players' rolls); solve it "
                          "solitaire", rule="BA1")
+    # and so are Longo's lucky Options (LG4, LG5)
+    variant = lucky_variant(variant, ruleset)
     if players != 1 and variant.has_exchange:
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
                          "exchanges yet (every player may exchange, XC1); solve it "
                          "solitaire", rule="XC1")
+    if players != 1 and variant.lucky:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
+                         "lucky crosses yet (every player may take one, LG3); solve it "
+                         "solitaire", rule="LG3")
     start = time.perf_counter()
     if cache is False:
         return _solve_now(ruleset, variant, players, start, progress, None)

@@ -75,7 +75,12 @@ def frozen_codes(variant: Variant, layout: Layout) -> tuple[int, list[int], list
     On a sheet with double cells the codes are shared by rows that reach different
     pairs (:func:`qwixx_math.keys.row_codes`); the top code must then be one every row
     reaches (else no row is treated as frozen).
+
+    On a sheet with lucky numbers no row is frozen: its crosses decide which rows have
+    the fewest (LG3, V9), so fewer of them is not just fewer points.
     """
+    if variant.lucky:  # a row that cannot be marked still counts for the fewest (LG3)
+        return -1, [], []
     length = variant.row_length
     frozen = [code for code in range(variant.open_codes)
               if length > variant.lock_cells
@@ -151,6 +156,10 @@ def solve_tables(
     if players != 1 and variant.has_exchange:  # (solve() says so before its cache)
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
                          "exchanges yet (every player may exchange, XC1)", rule="XC1")
+    if players != 1 and variant.lucky:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
+                         "lucky crosses yet (every player may take one, LG3); solve it "
+                         "solitaire", rule="LG3")
     start = time.perf_counter()
     stats = SolveStats()
     layout = Layout.of(variant, players)
@@ -234,6 +243,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
     step_lo, step_hi = frozen_step_range(layout, top, lower)
     exchange = np.array(variant.sheet.exchange, dtype=np.int64).reshape(-1, 2)
     bar, boxed = bar_arrays(variant)
+    lucky = np.array(variant.lucky, dtype=np.int64)
     total = stats.canonical_configurations
     done = 0
     if progress is not None:
@@ -255,6 +265,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 variant.penalty_boxes, layout.step_shift, layout.step_points, table_lo,
                 step_hi, layout.closed_steps, variant.faces, variant.lock_cells,
                 exchange, variant.field_without_cross, bar, boxed,
+                lucky, variant.lucky_additional, variant.lucky_next_cell,
             )
             _run_batch(pool, threads, args, len(batch))
             done += len(batch)
@@ -291,6 +302,9 @@ def _run_batch(pool: ThreadPoolExecutor | None, threads: int, args: tuple[Any, .
 
 def _solve_slice(args: tuple[Any, ...], start: int, stop: int) -> None:
     solve: Callable[..., None] = kernel.solve_batch
-    # (8-sided dice, two lock numbers: Longo; the X-Change track and XC4; Bonus A's bar)
-    *head, faces, lock_cells, exchange, spend, bar, boxed = args
-    solve(*head, start, stop, 3, faces, lock_cells, exchange, spend, bar, boxed)
+    # (8-sided dice, two lock numbers: Longo; the X-Change track and XC4; Bonus A's bar;
+    # Longo's lucky numbers, LG4 additional and LG5 open_with_next_cell)
+    *head, faces, lock_cells, exchange, spend, bar, boxed, lucky, lucky_additional, \
+        lucky_next_cell = args
+    solve(*head, start, stop, 3, faces, lock_cells, exchange, spend, bar, boxed, lucky,
+          lucky_additional, lucky_next_cell)

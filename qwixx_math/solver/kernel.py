@@ -725,6 +725,9 @@ def solve_batch(
     spend: bool = False,
     bar: IntArray | None = None,
     boxed: IntArray | None = None,
+    lucky: IntArray | None = None,
+    lucky_additional: bool = False,
+    lucky_next_cell: bool = False,
 ) -> None:
     """Solve the configurations ``items[start:stop]`` of table ``mask``, one after the other.
 
@@ -764,6 +767,11 @@ def solve_batch(
     empty: no bar), ``boxed[r, q]`` 1 on a boxed cell; the lanes then hold the bar too,
     and the plans that cross a boxed cell are played by :func:`.bar.bar_plans`
     (solitaire only).
+    ``lucky``: the sheet's lucky numbers (Qwixx Longo, LG3; None or empty: none), played by
+    :func:`_lucky_gather` under the Options ``lg_lucky_mode`` (``lucky_additional``: the
+    lucky cross may follow the white-sum cross, LG4) and ``lg_lucky_candidates``
+    (``lucky_next_cell``: the fewest among the rows with a next cell, LG5); the table
+    model (``players`` > 1) does not play them.
     """
     N_SUMS = 2 * die_faces - 1
     fields = np.zeros((0, 2), dtype=np.int64) if exchange is None else exchange
@@ -771,6 +779,8 @@ def solve_batch(
     boxed_cells = np.zeros((0, 0), dtype=np.int64) if boxed is None else boxed
     bar_work, bar_queue, bar_values = bar_scratch(
         strides.shape[1], open_rows.shape[0] if bar_fields.shape[0] > 0 else 0, length, boxes)
+    lucky_sums = np.zeros(0, dtype=np.int64) if lucky is None else lucky
+    lucky_scratch = np.empty(4 * open_rows.shape[0] + 2, dtype=np.int64)
     a1x = np.empty(penalties * N_SUMS)
     digit_base = 8 if die_faces == 6 else 16
     k = open_rows.shape[0]
@@ -834,6 +844,13 @@ def solve_batch(
                       open_rows, codes, one, m2, lo * boxes,
                       min(penalties, (hi + 1) * boxes), N_SUMS, bar_fields, boxed_cells,
                       bar_work, bar_queue, bar_values)
+        if lucky_sums.shape[0] > 0:
+            _lucky_gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
+                          dcell, points, length, threshold, penalties,
+                          (players - 1) * level_size, a2_after_end, mask, open_rows, codes,
+                          m2, acodes, amarks, tmp, boxes, step_shift, step_points,
+                          lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS, lock_cells,
+                          lucky_sums, lucky_additional, lucky_next_cell, lucky_scratch)
         if phases & 2:
             _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
                          boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points,
@@ -874,6 +891,175 @@ def solve_batch(
                     for p in range(penalties):
                         data[idx + shift + level * level_size + p] = (
                             vals[level * penalties + p] + gain)
+
+
+@jit()
+def _lucky_gather(
+    data: FloatArray,
+    offsets: IntArray,
+    strides: IntArray,
+    code_last: IntArray,
+    code_marks: IntArray,
+    next_code: IntArray,
+    number_at: IntArray,
+    dcell: IntArray,
+    points: FloatArray,
+    length: int,
+    threshold: int,
+    penalties: int,
+    ra: int,
+    a2_after_end: bool,
+    mask: int,
+    open_rows: IntArray,
+    codes: IntArray,
+    m2: FloatArray,
+    acodes: IntArray,
+    amarks: IntArray,
+    tmp: FloatArray,
+    boxes: int,
+    step_shift: IntArray,
+    step_points: FloatArray,
+    lane_lo: int,
+    lane_hi: int,
+    n_sums: int,
+    lock_cells: int,
+    lucky: IntArray,
+    additional: bool,
+    next_cell: bool,
+    scratch: IntArray,
+) -> None:
+    """Qwixx Longo's lucky crosses (VARIANTS.md LG3-LG5, V9) into ``m2`` (see :func:`_gather`),
+    after :func:`_gather` filled it, for the configuration ``codes``.
+
+    At a lucky white sum S the active player may cross the next cell of a row with the
+    fewest crosses (``lucky_cells`` of :mod:`qwixx_math.rules`): instead of crossing S,
+    or under ``additional`` (LG4) also after crossing S, the fewest then counted on the
+    sheet after that cross (a row it locked is still a candidate, with its crosses but
+    no next cell).  ``next_cell`` (LG5, ``open_with_next_cell``): the fewest among the
+    rows that have a next cell; else among every open row, and a tied row without a next
+    cell offers nothing.  A next cell is the one right of the row's last cross; a lock
+    number needs the threshold's crosses (LG2) and closes the row.  Each such action 1
+    (one or two crosses) is followed by every legal action 2 (R7-R9, R15) into
+    ``m2[p, S]``.
+
+    Action 1 alone is maxed into every die and number of ``m2[p, S]``: with ``k >= 1``
+    dice, ``E[max(b, v, Y_1, ..., Y_k)]`` is ``E[max(b, Y_1', ..., Y_k')]`` with every
+    ``Y_j' = max(Y_j, v)``, so :func:`_turn_values` needs nothing of its own.  Every value
+    is one :func:`_after_value` (a few times slower than :func:`_gather`'s incremental
+    look-ups, but only at the two lucky sums).  ``scratch``: ``4 k + 2`` integers.
+    ``ra``: the level read (the table model does not play lucky crosses; 0 in solitaire).
+    """
+    k = open_rows.shape[0]
+    last_q = length - lock_cells
+    one_stride = k * n_sums
+    m2_stride = n_sums * one_stride
+    cells = scratch[: 2 * k]  # per open row: crosses, next cell (-1: none)
+    firsts = scratch[2 * k:]  # the action-1 crosses before the lucky cross: (row, position)
+    for t in range(k):
+        r = open_rows[t]
+        acodes[r] = codes[r]
+        amarks[r] = code_marks[codes[r]]
+    for li in range(lucky.shape[0]):
+        s = lucky[li] - 2
+        # none (LG4 instead, or additional without a white-sum cross), or under
+        # additional the white sum S in row i
+        firsts[0] = -1
+        firsts[1] = -1
+        n_first = 1
+        for ii in range(k if additional else 0):
+            i = open_rows[ii]
+            ci = codes[i]
+            for a in range(code_last[ci] + 1, length):
+                if number_at[i, a] == s + 2 and (a < last_q or code_marks[ci] >= threshold):
+                    firsts[2 * n_first] = i
+                    firsts[2 * n_first + 1] = a
+                    n_first += 1
+        for f in range(n_first):
+            i = firsts[2 * f]
+            a = firsts[2 * f + 1]
+            mask1 = mask
+            shift1 = 0
+            if i >= 0:
+                ci = codes[i]
+                shift1 = step_shift[i, a]
+                if a >= last_q:  # a lock number: the row closes (R8, LG2)
+                    amarks[i] = code_marks[ci] + 2
+                    mask1 = mask | (1 << i)
+                else:
+                    acodes[i] = next_code[i, ci, a]
+                    amarks[i] = code_marks[acodes[i]]
+            fewest = 1 << 30
+            for t in range(k):
+                r = open_rows[t]
+                if mask1 >> r & 1:  # locked by this action 1: its crosses, no next cell
+                    crosses = amarks[r] - 1
+                    nxt = -1
+                else:
+                    crosses = amarks[r]
+                    nxt = code_last[acodes[r]] + 1
+                    if nxt >= length or (nxt >= last_q and crosses < threshold):
+                        nxt = -1
+                cells[2 * t] = crosses
+                cells[2 * t + 1] = nxt
+                if nxt >= 0 or not next_cell:
+                    fewest = min(fewest, crosses)
+            for t in range(k):
+                r = open_rows[t]
+                q = cells[2 * t + 1]
+                if q < 0 or cells[2 * t] != fewest:
+                    continue
+                cr = acodes[r]
+                nr = amarks[r]
+                mask2 = mask1
+                if q >= last_q:
+                    amarks[r] = nr + 2
+                    mask2 = mask1 | (1 << r)
+                else:
+                    acodes[r] = next_code[r, cr, q]
+                    amarks[r] = code_marks[acodes[r]]
+                shift2 = shift1 + step_shift[r, q]
+                # action 1 alone
+                _after_value(tmp, data, offsets, strides, points, penalties, ra, mask2,
+                             open_rows, acodes, amarks, boxes, shift2, step_points)
+                for p in range(lane_lo, lane_hi):
+                    target = (p * n_sums + s) * one_stride
+                    for x in range(one_stride):
+                        u = np.uintp(target + x)
+                        m2[u] = max(m2[u], tmp[p])
+                # then action 2 (R15: not once the game ended in action 1, by default)
+                for jj in range(k if offsets[mask2] >= 0 or a2_after_end else 0):
+                    j = open_rows[jj]
+                    if mask2 >> j & 1:
+                        continue  # closed in action 1: its cells and its die are out (R9)
+                    cj = acodes[j]
+                    nj = amarks[j]
+                    for q2 in range(code_last[cj] + 1, length):
+                        d = dcell[j, q2]
+                        if d < 0 or mask2 >> open_rows[d] & 1:
+                            continue
+                        mask3 = mask2
+                        if q2 >= last_q:
+                            if nj < threshold:
+                                continue
+                            amarks[j] = nj + 2
+                            mask3 = mask2 | (1 << j)
+                        else:
+                            acodes[j] = next_code[j, cj, q2]
+                            amarks[j] = code_marks[acodes[j]]
+                        _after_value(tmp, data, offsets, strides, points, penalties, ra,
+                                     mask3, open_rows, acodes, amarks, boxes,
+                                     shift2 + step_shift[j, q2], step_points)
+                        cell = (s * k + d) * n_sums + number_at[j, q2] - 2
+                        for p in range(lane_lo, lane_hi):
+                            u = np.uintp(cell + p * m2_stride)
+                            m2[u] = max(m2[u], tmp[p])
+                        acodes[j] = cj
+                        amarks[j] = nj
+                acodes[r] = cr
+                amarks[r] = nr
+            if i >= 0:
+                acodes[i] = codes[i]
+                amarks[i] = code_marks[codes[i]]
 
 
 @jit()

@@ -105,9 +105,11 @@ class NaiveSolver:
                 or position.ruleset.action2_after_action1_end
                 != self.ruleset.action2_after_action1_end
                 or position.ruleset.xc_field_without_cross
-                != self.ruleset.xc_field_without_cross):
+                != self.ruleset.xc_field_without_cross
+                or position.ruleset.lg_lucky_mode != self.ruleset.lg_lucky_mode
+                or position.ruleset.lg_lucky_candidates != self.ruleset.lg_lucky_candidates):
             raise ParseError("the naive solver values one-player states of its layout and "
-                             "R15 and XC4 options before a roll")
+                             "R15, XC4, LG4 and LG5 options before a roll")
         return position
 
     def _value(self, state: GameState, before_me: int) -> float:

@@ -48,13 +48,17 @@ Permutation = tuple[int, ...]
 def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
     """Whether relabelling row (and die) ``i`` as ``perm[i]``, with every die flipped
     when ``flip``, maps ``variant``'s sheet onto itself (the X-Change track too: the
-    flip must map every field's pair onto itself, XC1; rows do not touch the track), and
-    the boxed cells and the bonus bar (BA1: a row whose colour is on the bar keeps its place)."""
+    flip must map every field's pair onto itself, XC1; rows do not touch the track), the
+    boxed cells and the bonus bar (BA1: a row whose colour is on the bar keeps its place),
+    and the lucky numbers onto themselves (LG3: the fewest crosses are the same after any
+    row permutation)."""
     top = 2 * variant.faces + 2
     if flip and any({top - a, top - b} != {a, b} for a, b in variant.sheet.exchange):
         return False
     if any(perm[r] != r for r in variant.bar_rows):
         return False  # the bonus bar's fields keep their colours (BA1)
+    if flip and {top - n for n in variant.lucky} != set(variant.lucky):
+        return False  # the flip maps a lucky white sum S to top - S (LG3)
     for i in range(variant.rows):
         for p in range(variant.row_length):
             n = variant.number_at(i, p)

@@ -41,6 +41,7 @@ from ..rules import GameState, Phase, plan_key, turn_outcomes
 from ..ruleset import Ruleset
 from .engine import SolveStats
 from .layout import Layout
+from .lucky import check_lucky_ruleset
 from .variant import Variant
 
 __all__ = ["PlanValue", "SolverTable"]
@@ -149,6 +150,7 @@ class SolverTable:
                 "this table was solved with an X-Change field spent alone "
                 f"{'allowed' if self.variant.field_without_cross else 'forbidden'}; "
                 "the game's ruleset says otherwise", rule="XC4")
+        check_lucky_ruleset(self.variant, ruleset)
 
     def _position(self, position: Sheet | GameState, closed: Iterable[Colour | str]
                   ) -> tuple[Sheet, frozenset[Colour]]:

@@ -96,7 +96,7 @@ def row_points(marks: int) -> int:
 _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int,
                   tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int,
                   tuple[tuple[int, int], ...], bool, tuple[tuple[int, int], ...],
-                  tuple[int, ...]]
+                  tuple[int, ...], tuple[int, ...], bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +112,12 @@ class Variant:
     #: The Option ``xc_field_without_cross`` (XC4: an X-Change field may be spent alone
     #: as the action-1 cross); it only matters on a sheet with an X-Change track.
     field_without_cross: bool = field(default=False, compare=False)
+    #: The Option ``lg_lucky_mode`` = ``additional`` (LG4: the lucky cross may follow the
+    #: white-sum cross); it only matters on a sheet with lucky numbers.
+    lucky_additional: bool = field(default=False, compare=False)
+    #: The Option ``lg_lucky_candidates`` = ``open_with_next_cell`` (LG5: the fewest
+    #: crosses among the rows with a next cell); only on a sheet with lucky numbers.
+    lucky_next_cell: bool = field(default=False, compare=False)
     _numbers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _dice: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _targets: tuple[tuple[tuple[int, ...], ...], ...] = field(
@@ -127,6 +133,10 @@ class Variant:
         if not isinstance(self.field_without_cross, bool):
             raise ParseError(f"field_without_cross must be True or False, not "
                              f"{self.field_without_cross!r}", rule="XC4")
+        for name, rule in (("lucky_additional", "LG4"), ("lucky_next_cell", "LG5")):
+            if not isinstance(getattr(self, name), bool):
+                raise ParseError(f"{name} must be True or False, not "
+                                 f"{getattr(self, name)!r}", rule=rule)
         if sheet.steps and sheet.exchange:  # no pad has both; both would be lanes
             raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
                              "cells and an X-Change track on one sheet", rule="XC1")
@@ -142,7 +152,6 @@ class Variant:
                              "on single cells of 6-sided dice without steps or an X-Change "
                              "track (each would be a lane)", rule="BA1")
         sheet.check_no_bonus_rows("the exact solver")
-        _check_no_lucky(sheet)
         lengths = {len(r) for r in sheet.numbers}
         if len(lengths) != 1:
             raise ParseError(f"layout {sheet.name}: the solver needs rows of one length, not "
@@ -165,7 +174,9 @@ class Variant:
             sheet.closed_rows_to_end, sheet.weights, sheet.steps, sheet.faces,
             sheet.lock_cells, sheet.exchange,
             bool(sheet.exchange) and self.field_without_cross, sheet.boxed,
-            tuple(locks.index(c) for c in sheet.bar)))
+            tuple(locks.index(c) for c in sheet.bar), sheet.lucky,
+            bool(sheet.lucky) and self.lucky_additional,
+            bool(sheet.lucky) and self.lucky_next_cell))
 
     @classmethod
     def official(cls) -> Variant:
@@ -280,7 +291,22 @@ class Variant:
         itself on a sheet without an X-Change track (the Option changes nothing there)."""
         if not self.has_exchange or spend == self.field_without_cross:
             return self
-        return Variant(self.sheet, spend)
+        return Variant(self.sheet, spend, self.lucky_additional, self.lucky_next_cell)
+
+    @property
+    def lucky(self) -> tuple[int, ...]:
+        """The sheet's lucky numbers (Qwixx Longo, LG3), ``()`` for none."""
+        return self.sheet.lucky
+
+    def with_lucky_options(self, additional: bool, next_cell: bool) -> Variant:
+        """This variant under the Options ``lg_lucky_mode`` (``additional``: True for
+        ``additional``, LG4) and ``lg_lucky_candidates`` (``next_cell``: True for
+        ``open_with_next_cell``, LG5); itself on a sheet without lucky numbers (the
+        Options change nothing there)."""
+        if not self.lucky or (additional, next_cell) == (self.lucky_additional,
+                                                        self.lucky_next_cell):
+            return self
+        return Variant(self.sheet, self.field_without_cross, additional, next_cell)
 
     def is_step_at(self, row: int, position: int) -> bool:
         """Whether the cell at ``position`` of ``row`` is a step cell (CS2)."""
@@ -404,10 +430,19 @@ class Variant:
                     and sheet.faces == 6 and sheet.lock_cells == 1 and Variant(sheet) == self:
                 return name
         if self.sheet.faces != 6 or self.sheet.lock_cells != 1:
-            return _longo_key(self.sheet)
+            return _longo_key(self.sheet.without_lucky()) + self._lucky_key()
         if self.has_exchange:  # the published pad by name; XC4 changes the game
             return self.sheet.key + ("-xc4" if self.field_without_cross else "")
         return self.sheet.key
+
+    def _lucky_key(self) -> str:
+        """The key's part of the lucky numbers and their Options (LG3-LG5): ``-lucky5.13``,
+        then ``-lgadd`` (``additional``) and ``-lgnext`` (``open_with_next_cell``)."""
+        if not self.lucky:
+            return ""
+        return (f"-lucky{'.'.join(str(n) for n in self.lucky)}"
+                + ("-lgadd" if self.lucky_additional else "")
+                + ("-lgnext" if self.lucky_next_cell else ""))
 
     def to_json(self) -> dict[str, object]:
         """The JSON object form (a plain variant keeps the form it always had)."""
@@ -436,16 +471,12 @@ class Variant:
                if self.has_exchange else {}),
             **({"boxed": [list(c) for c in self.sheet.boxed],
                 "bar": [c.value for c in self.sheet.bar]} if self.has_bar else {}),
+            **({"lucky": list(self.lucky),
+                "lg_lucky_mode": "additional" if self.lucky_additional else "instead",
+                "lg_lucky_candidates": ("open_with_next_cell" if self.lucky_next_cell
+                                        else "open_rows")}
+               if self.lucky else {}),
         }
-
-
-def _check_no_lucky(sheet: SheetLayout) -> None:
-    """ParseError (LG3) for a layout with lucky numbers: a lucky white sum changes action
-    1 (VARIANTS.md §8.2), which the solver does not play."""
-    if sheet.lucky:
-        raise ParseError(f"the exact solver does not play lucky numbers yet (layout "
-                         f"{sheet.name} has {sheet.lucky!r}); solve the layout without "
-                         "them", rule="LG3")
 
 
 def _longo_key(sheet: SheetLayout) -> str:
