@@ -50,14 +50,14 @@ LAYOUTS = {**ALL_LAYOUTS, "longo:5,13": LONGO.with_lucky((5, 13))}
 def solver_refusal(name: str, layout: SheetLayout) -> ParseError | None:
     """The error with which the solver (or the policy engine) refuses to make ``name``'s
     table on ``layout``, None when it makes one (the table model refuses lucky numbers,
-    LG3, before any solve)."""
+    LG3, and the bonus bar, BA1, before any solve)."""
     try:
         if name.startswith("policy:"):
             check_no_lucky(layout)  # LG3 in the policy engine's name, before the solver's
         variant = Variant(layout)
         if name.startswith("policy:"):
             check_policy_sheet(variant)
-        if TABLED[name] > 1 and variant.lucky:
+        if TABLED[name] > 1 and (variant.lucky or variant.has_bar):  # LG3, BA1
             solve(Ruleset(TABLED[name]), layout=layout, players=TABLED[name], cache=False)
     except ParseError as exc:
         return exc
