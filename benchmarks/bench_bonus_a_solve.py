@@ -2,7 +2,7 @@
 (docs/variants.md, README's pad table).
 
     PYTHONPATH=. python benchmarks/bench_bonus_a_solve.py [--cache DIR] [--a2 off|on|both]
-        [--only-tables] [--montecarlo GAMES] [--seed S]
+        [--only-tables] [--positions N] [--montecarlo GAMES] [--seed S]
 
 For each R15 option (``action2_after_game_end`` false, then true under ``--a2 both``) the
 ``bonus-a`` table is solved in a fresh process from an empty table cache (``--cache DIR``
@@ -15,7 +15,9 @@ CPU minutes.
 
 Then, with the R15-default table loaded: the opening marks (the value of the sheet after
 one voluntary cross and the forced crosses it causes, BA1-BA3, before the next roll, minus
-the start value; the best five and the best of each row) and, with ``--montecarlo``, games
+the start value; the best five and the best of each row), the mean latency of
+``Advisor.advise`` over ``--positions`` positions (goal <= 1 ms per call) and, with
+``--montecarlo``, games
 of the optimal policy through the rules core (an ESTIMATE: mean with its standard error).
 The machine is shared: the load average is printed with the figures.
 """
@@ -27,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_double_b import monte_carlo, report_solve
+from bench_double_b import advice_latency, load_average, monte_carlo, report_solve
 
 from qwixx_math.advice import Advisor
 from qwixx_math.bonus import cross
@@ -61,6 +63,8 @@ def main() -> int:
                              "yet); default a temporary directory")
     parser.add_argument("--a2", choices=("both", "off", "on"), default="off",
                         help="which R15 options to solve (default off: the R15 default)")
+    parser.add_argument("--positions", type=int, default=1000,
+                        help="positions of the advice latency figure (0: none)")
     parser.add_argument("--montecarlo", type=int, default=0, metavar="GAMES",
                         help="games of optimal play to check the value (default 0: none)")
     parser.add_argument("--only-tables", action="store_true",
@@ -82,6 +86,11 @@ def main() -> int:
         print(f"{NAME} best opening per row: " + ", ".join(
             f"{row} {number} {delta:+.2f}" for row in (c.value for c in BONUS_A.locks)
             for delta, r, number in [next(x for x in best if x[1] == row)] if r == row))
+        if args.positions:
+            mean, p99, plans = advice_latency(Advisor(table), args.positions, args.seed)
+            print(f"{NAME} advise: mean {mean:.3f} ms, p99 {p99:.3f} ms per call over "
+                  f"{args.positions} positions ({plans:.1f} plans each; goal <= 1 ms; load "
+                  f"average {load_average()})", flush=True)
         if args.montecarlo:
             mc, se = monte_carlo(Advisor(table), BONUS_A, args.montecarlo, args.seed)
             print(f"{NAME} optimal play through the rules core, {args.montecarlo} games "
