@@ -50,7 +50,7 @@ from .rules import (
     plan_key,
     roll_for,
 )
-from .ruleset import LuckyCandidates, LuckyMode, Ruleset
+from .ruleset import Ruleset
 from .solver import SolverTable, Variant, solve
 from .solver.lucky import check_lucky_ruleset
 
@@ -223,12 +223,7 @@ class Advisor:
             raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
         if progress is not None and not isinstance(progress, bool):
             raise ParseError(f"progress must be True, False or None, not {progress!r}")
-        a2 = ruleset.action2_after_action1_end if ruleset is not None else False
-        spend = ruleset.xc_field_without_cross if ruleset is not None else False
-        # (Longo's lucky Options, LG4 and LG5: only on a sheet with lucky numbers)
-        lucky = ruleset if ruleset is not None else Ruleset(players=1)
-        return _advisor(a2, progress, layout_or_official(layout), spend,
-                        lucky.lg_lucky_mode, lucky.lg_lucky_candidates)
+        return _advisor(solved_game(ruleset, 1), progress, layout_or_official(layout))
 
     @property
     def action2_after_action1_end(self) -> bool:
@@ -498,15 +493,23 @@ def layout_or_official(layout: SheetLayout | str | None) -> SheetLayout:
 
 
 
+def solved_game(ruleset: Ruleset | None, players: int) -> Ruleset:
+    """The part of ``ruleset`` (default: official) a solved table depends on, as a ruleset
+    of ``players``: the R15 Option, ``xc_field_without_cross`` (XC4: only on an X-Change
+    sheet) and the lucky Options (LG4, LG5: only on a sheet with lucky numbers).  The
+    advisors' cache key: two rulesets that differ elsewhere share one table."""
+    if ruleset is not None and not isinstance(ruleset, Ruleset):
+        raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
+    game = ruleset if ruleset is not None else Ruleset(players=1)
+    return Ruleset(players=players, action2_after_game_end=game.action2_after_action1_end,
+                   xc_field_without_cross=game.xc_field_without_cross,
+                   lg_lucky_mode=game.lg_lucky_mode,
+                   lg_lucky_candidates=game.lg_lucky_candidates)
+
+
 @lru_cache(maxsize=4)
-def _advisor(action2_after_action1_end: bool, progress: bool | None,
-             layout: SheetLayout = OFFICIAL, spend: bool = False,
-             lucky_mode: LuckyMode = LuckyMode.INSTEAD,
-             lucky_candidates: LuckyCandidates = LuckyCandidates.OPEN_ROWS) -> Advisor:
-    ruleset = Ruleset(players=1, action2_after_game_end=action2_after_action1_end,
-                      xc_field_without_cross=spend,  # (XC4: only on an X-Change sheet)
-                      lg_lucky_mode=lucky_mode,  # (LG4, LG5: only on a lucky sheet)
-                      lg_lucky_candidates=lucky_candidates)
+def _advisor(ruleset: Ruleset, progress: bool | None, layout: SheetLayout = OFFICIAL
+             ) -> Advisor:
     return Advisor(solve(ruleset, progress=progress, variant=Variant(layout)))
 
 

@@ -38,13 +38,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .advice import Advice, Advisor, layout_or_official
+from .advice import Advice, Advisor, layout_or_official, solved_game
 from .errors import ParseError
 from .layouts import OFFICIAL, SheetLayout
 from .model import Colour, Sheet
 from .notation import colour_set
 from .rules import GameState, Phase
-from .ruleset import MAX_PLAYERS, MIN_PLAYERS, LuckyCandidates, LuckyMode, Ruleset
+from .ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from .solver import SolverTable, Variant, solve
 
 __all__ = ["TableAdvisor", "advise", "before_me_after", "check_before_me", "check_players",
@@ -119,13 +119,8 @@ class TableAdvisor(Advisor):
             raise ParseError(f"progress must be True, False or None, not {progress!r}")
         if players is None:
             players = ruleset.players if ruleset is not None else Ruleset().players
-        a2 = ruleset.action2_after_action1_end if ruleset is not None else False
-        spend = ruleset.xc_field_without_cross if ruleset is not None else False
-        # (Longo's lucky Options, LG4 and LG5: only on a sheet with lucky numbers)
-        lucky = ruleset if ruleset is not None else Ruleset(players=1)
-        return _table_advisor(check_players(players), a2, progress,
-                              layout_or_official(layout), spend, lucky.lg_lucky_mode,
-                              lucky.lg_lucky_candidates)
+        return _table_advisor(solved_game(ruleset, check_players(players)), progress,
+                              layout_or_official(layout))
 
     def _check_state(self, state: GameState) -> None:
         self.check_ruleset(state.ruleset)
@@ -172,16 +167,9 @@ class TableAdvisor(Advisor):
 
 
 @lru_cache(maxsize=4)
-def _table_advisor(players: int, action2_after_action1_end: bool, progress: bool | None,
-                   layout: SheetLayout = OFFICIAL, spend: bool = False,
-                   lucky_mode: LuckyMode = LuckyMode.INSTEAD,
-                   lucky_candidates: LuckyCandidates = LuckyCandidates.OPEN_ROWS
+def _table_advisor(ruleset: Ruleset, progress: bool | None, layout: SheetLayout = OFFICIAL
                    ) -> TableAdvisor:
-    ruleset = Ruleset(players=players, action2_after_game_end=action2_after_action1_end,
-                      xc_field_without_cross=spend,  # (XC4: only on an X-Change sheet)
-                      lg_lucky_mode=lucky_mode,  # (LG4, LG5: only on a lucky sheet)
-                      lg_lucky_candidates=lucky_candidates)
-    return TableAdvisor(solve(ruleset, players=players, progress=progress,
+    return TableAdvisor(solve(ruleset, players=ruleset.players, progress=progress,
                               variant=Variant(layout)))
 
 
