@@ -30,7 +30,9 @@ table cannot see:
   (partner crosses included, so the plans see the cells a partner jumps); the pairs' future
   is not valued.
 * **Bonus B** (``bonus-b``): the official table on the rows' crosses, plus what the active
-  symbols add to the score now (square, octagon, star); symbols not yet active are not valued.
+  symbols add to the score now (square, octagon, star), plus a share
+  (:data:`SYMBOL_SHARE`) of rough points (:data:`SYMBOL_POINTS`) for each symbol that can
+  still be completed: a third with no cell crossed, two thirds with one.
 * **Big Points** (``big-points``): the official table on the colour rows, plus for each
   colour row ``T(min(C + b, 15)) - T(min(C, 15))`` for its bonus row's ``b`` crosses, ``C``
   the row's count plus :data:`FUTURE_SHARE` of its open cells; future bonus crosses are not
@@ -56,7 +58,7 @@ from ..layouts import (
     SheetLayout,
     layout_named,
 )
-from ..model import COLOURS, Colour, Mark, Sheet, row_points
+from ..model import COLOURS, Colour, Mark, Sheet
 from ..rules import (
     GameState,
     Phase,
@@ -68,13 +70,19 @@ from ..rules import (
 )
 from ..ruleset import Ruleset
 
-__all__ = ["FUTURE_SHARE", "PLAYERS", "Evaluation", "LookaheadPlayer", "evaluation_for",
-           "make"]
+__all__ = ["FUTURE_SHARE", "PLAYERS", "SYMBOL_POINTS", "SYMBOL_SHARE", "Evaluation",
+           "LookaheadPlayer", "evaluation_for", "make"]
 
 #: The share of a row's cells right of its rightmost cross that the corrections count as
 #: crosses still to come (a rough expected final count; tuned on other seeds than the
 #: benchmark's, see benchmarks/bench_strong_pads.py).
 FUTURE_SHARE = 0.5
+
+#: Rough points of each Bonus B symbol once active (circle, diamond, square, octagon, star:
+#: two forced crosses, four, the lowest row again, 13, the penalties), and the share of them
+#: the evaluation adds for a symbol that can still be completed (tuned like FUTURE_SHARE).
+SYMBOL_POINTS = (8.0, 12.0, 12.0, 13.0, 5.0)
+SYMBOL_SHARE = 0.5
 
 #: ``(sheet, closed colours) -> estimated expected final score`` of a game not over.
 Value = Callable[[Sheet, frozenset[Colour]], float]
@@ -131,10 +139,34 @@ def _chain(official: Value) -> Value:
     return value
 
 
+def _symbol_hopes(sheet: Sheet, closed: frozenset[Colour]) -> float:
+    """:data:`SYMBOL_SHARE` of :data:`SYMBOL_POINTS` of each symbol not yet active whose
+    cells are all crossed or still reachable (right of an open row's rightmost cross), half
+    of it with no cell crossed yet."""
+    layout = sheet.layout
+    masks = sheet.masks
+    total = 0.0
+    for points, cells in zip(SYMBOL_POINTS, layout.symbols, strict=True):
+        crossed = 0
+        for row, position in cells:
+            colour = layout.locks[row]
+            mask = masks[colour.index]
+            if mask >> position & 1:
+                crossed += 1
+            elif colour in closed or mask & layout.lock_bits[colour.index] \
+                    or mask.bit_length() > position:
+                break  # this cell can no longer be crossed by choice
+        else:
+            if crossed < len(cells):
+                total += points * (1 + crossed) / (1 + len(cells))
+    return SYMBOL_SHARE * total
+
+
 def _bonus_b(official: Value) -> Value:
     def value(sheet: Sheet, closed: frozenset[Colour]) -> float:
         plain = _official_masks(sheet)
-        return official(plain, closed) + sheet.score - plain.score
+        return (official(plain, closed) + sheet.score - plain.score
+                + _symbol_hopes(sheet, closed))
 
     return value
 
@@ -206,7 +238,8 @@ def _double_a(double_b: Value) -> Value:
             ci = colour.index
             n, stand = counts[colour.index], DOUBLE_B.count[ci][masks[ci]]
             if masks[ci] & DOUBLE_B.lock_bits[ci] or colour in closed:
-                correction += row_points(min(n, DA_SCORE_CAP)) - row_points(stand)
+                correction += _extra_points(0, min(n, DA_SCORE_CAP), DA_SCORE_CAP) - \
+                    _extra_points(0, stand, DA_SCORE_CAP)
             elif n != stand:
                 correction += _extra_points(_future(stand, masks[ci], length), n - stand,
                                             DA_SCORE_CAP)
