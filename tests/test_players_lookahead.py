@@ -24,6 +24,7 @@ from qwixx_math.layouts import (
     SheetLayout,
 )
 from qwixx_math.model import Colour, Sheet
+from qwixx_math.players import lookahead
 from qwixx_math.players.base import Player
 from qwixx_math.players.lookahead import Evaluation, LookaheadPlayer, evaluation_for
 from qwixx_math.rules import GameState, Phase, new_game, random_roll
@@ -152,9 +153,11 @@ def test_evaluation_on_the_official_sheet_is_the_solvers_value(
     assert checked > 50
 
 
-def test_stand_in_values_read_the_official_table(official_table: SolverTable) -> None:
+def test_stand_in_values_read_the_official_table(official_table: SolverTable,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Chain: the official value of the same crosses; Bonus B: plus the symbols' points
-    now; Big Points without bonus crosses: the official value."""
+    now (and, by SYMBOL_SHARE, more for symbols still to complete); Big Points without
+    bonus crosses: the official value."""
     masks = (0b1011, 0b10010, 0b1000010, 0)  # red 2,3,5; yellow 3,6; green 11,6
     plain = Sheet(masks, 1)
     want = official_table.value(plain, {Colour.BLUE})
@@ -162,8 +165,10 @@ def test_stand_in_values_read_the_official_table(official_table: SolverTable) ->
     assert evaluation_for(CONNECTED_CHAIN).value(chain, frozenset({Colour.BLUE})) \
         == official_table.value(Sheet(chain.masks, 1), {Colour.BLUE})
     bonus = Sheet(masks, 1, BONUS_B)
+    hoping = evaluation_for(BONUS_B).value(bonus, frozenset({Colour.BLUE}))
+    monkeypatch.setattr(lookahead, "SYMBOL_SHARE", 0.0)
     assert evaluation_for(BONUS_B).value(bonus, frozenset({Colour.BLUE})) \
-        == want + bonus.score - plain.score
+        == want + bonus.score - plain.score < hoping  # the star (Y3, G5) can still come
     big = Sheet(masks, 1, BIG_POINTS)
     assert evaluation_for(BIG_POINTS).value(big, frozenset({Colour.BLUE})) == want
 
