@@ -1,4 +1,4 @@
-"""Tuning of the lookahead player's two parameters, FUTURE_SHARE and SYMBOL_SHARE
+"""Tuning of the lookahead player's parameters FUTURE_SHARE, SYMBOL_SHARE, CHAIN_SHARE
 (qwixx_math/players/lookahead.py).
 
     PYTHONPATH=. python research/tune_lookahead.py --layout big-points --games 300 0.3 0.5 0.7
@@ -31,7 +31,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layout", default="big-points")
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--param", default="FUTURE_SHARE", choices=["FUTURE_SHARE", "SYMBOL_SHARE"])
+    parser.add_argument("--param", default="FUTURE_SHARE",
+                        choices=["FUTURE_SHARE", "SYMBOL_SHARE", "CHAIN_SHARE"])
     parser.add_argument("shares", nargs="+", type=float)
     args = parser.parse_args()
     layout = layout_named(args.layout)

@@ -26,7 +26,12 @@ from qwixx_math.layouts import (
 from qwixx_math.model import Colour, Sheet
 from qwixx_math.players import lookahead
 from qwixx_math.players.base import Player
-from qwixx_math.players.lookahead import Evaluation, LookaheadPlayer, evaluation_for
+from qwixx_math.players.lookahead import (
+    CHAIN_SHARE,
+    Evaluation,
+    LookaheadPlayer,
+    evaluation_for,
+)
 from qwixx_math.rules import GameState, Phase, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import SolverTable, Variant, cache_dir
@@ -155,7 +160,8 @@ def test_evaluation_on_the_official_sheet_is_the_solvers_value(
 
 def test_stand_in_values_read_the_official_table(official_table: SolverTable,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """Chain: the official value of the same crosses; Bonus B: plus the symbols' points
+    """Chain: the official value of the same crosses (and, by CHAIN_SHARE, more for free
+    partner crosses to come); Bonus B: plus the symbols' points
     now (and, by SYMBOL_SHARE, more for symbols still to complete); Big Points without
     bonus crosses: the official value."""
     masks = (0b1011, 0b10010, 0b1000010, 0)  # red 2,3,5; yellow 3,6; green 11,6
@@ -166,7 +172,13 @@ def test_stand_in_values_read_the_official_table(official_table: SolverTable,
         == official_table.value(Sheet(chain.masks, 1), {Colour.BLUE})
     bonus = Sheet(masks, 1, BONUS_B)
     hoping = evaluation_for(BONUS_B).value(bonus, frozenset({Colour.BLUE}))
+    skipped = Sheet.parse("connected-chain|y:2,7/p:1")  # y6 and y3 passed over, not crossed
+    free = evaluation_for(CONNECTED_CHAIN).value(skipped, frozenset())
     monkeypatch.setattr(lookahead, "SYMBOL_SHARE", 0.0)
+    monkeypatch.setattr(lookahead, "CHAIN_SHARE", 0.0)
+    # r6 and g11 would bring y6 and y3 free (CC2), each the third yellow cross: 3 + 3
+    assert free - evaluation_for(CONNECTED_CHAIN).value(skipped, frozenset()) \
+        == pytest.approx(6 * CHAIN_SHARE)
     assert evaluation_for(BONUS_B).value(bonus, frozenset({Colour.BLUE})) \
         == want + bonus.score - plain.score < hoping  # the star (Y3, G5) can still come
     big = Sheet(masks, 1, BIG_POINTS)

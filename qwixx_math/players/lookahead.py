@@ -27,8 +27,10 @@ table cannot see:
   stand-in holds, ``C`` the stand-in's count plus :data:`FUTURE_SHARE` of the cells right of
   its rightmost cross (a rough expected final count).
 * **Connected Chain** (``connected-chain``): the official table on the rows' crosses
-  (partner crosses included, so the plans see the cells a partner jumps); the pairs' future
-  is not valued.
+  (partner crosses included, so the plans see the cells a partner jumps), plus a share
+  (:data:`CHAIN_SHARE`) of what one more cross adds to the partner row for each pair whose
+  partner lies left of its row's rightmost cross while the other cell is still reachable
+  (a free cross to come, CC2).
 * **Bonus B** (``bonus-b``): the official table on the rows' crosses, plus what the active
   symbols add to the score now (square, octagon, star), plus a share
   (:data:`SYMBOL_SHARE`) of rough points (:data:`SYMBOL_POINTS`) for each symbol that can
@@ -70,7 +72,7 @@ from ..rules import (
 )
 from ..ruleset import Ruleset
 
-__all__ = ["FUTURE_SHARE", "PLAYERS", "SYMBOL_POINTS", "SYMBOL_SHARE", "Evaluation",
+__all__ = ["CHAIN_SHARE", "FUTURE_SHARE", "PLAYERS", "SYMBOL_POINTS", "SYMBOL_SHARE", "Evaluation",
            "LookaheadPlayer", "evaluation_for", "make"]
 
 #: The share of a row's cells right of its rightmost cross that the corrections count as
@@ -83,6 +85,8 @@ FUTURE_SHARE = 0.5
 #: the evaluation adds for a symbol that can still be completed (tuned like FUTURE_SHARE).
 SYMBOL_POINTS = (8.0, 12.0, 12.0, 13.0, 5.0)
 SYMBOL_SHARE = 0.5
+#: The share of a free partner cross's worth the Chain evaluation adds (tuned likewise).
+CHAIN_SHARE = 0.5
 
 #: ``(sheet, closed colours) -> estimated expected final score`` of a game not over.
 Value = Callable[[Sheet, frozenset[Colour]], float]
@@ -132,9 +136,36 @@ def _official_masks(sheet: Sheet) -> Sheet:
     return Sheet.unchecked(sheet.masks, sheet.penalties)
 
 
+def _reachable(sheet: Sheet, closed: frozenset[Colour], row: int, position: int) -> bool:
+    """Whether a voluntary cross can still reach the cell: its row (by layout row index) is
+    open and the cell lies right of the row's rightmost cross."""
+    colour = sheet.layout.locks[row]
+    mask = sheet.masks[colour.index]
+    return not (colour in closed or mask & sheet.layout.lock_bits[colour.index]
+                or mask.bit_length() > position)
+
+
+def _free_partners(sheet: Sheet, closed: frozenset[Colour]) -> float:
+    """:data:`CHAIN_SHARE` of, for each chain pair not crossed with a cell still reachable
+    and its partner left of the partner row's rightmost cross (a cross that brings a free
+    one, CC2), the partner row's crosses plus one (what one more cross adds to T)."""
+    layout = sheet.layout
+    total = 0.0
+    for pair in layout.chain:
+        for (row, position), (other, spot) in (pair, pair[::-1]):
+            colour = layout.locks[other]
+            mask = sheet.masks[colour.index]
+            if mask >> spot & 1:
+                break  # the pair is crossed
+            if _reachable(sheet, closed, row, position) and mask.bit_length() > spot:
+                total += layout.count[colour.index][mask] + 1
+                break
+    return CHAIN_SHARE * total
+
+
 def _chain(official: Value) -> Value:
     def value(sheet: Sheet, closed: frozenset[Colour]) -> float:
-        return official(_official_masks(sheet), closed)
+        return official(_official_masks(sheet), closed) + _free_partners(sheet, closed)
 
     return value
 
@@ -149,12 +180,9 @@ def _symbol_hopes(sheet: Sheet, closed: frozenset[Colour]) -> float:
     for points, cells in zip(SYMBOL_POINTS, layout.symbols, strict=True):
         crossed = 0
         for row, position in cells:
-            colour = layout.locks[row]
-            mask = masks[colour.index]
-            if mask >> position & 1:
+            if masks[layout.locks[row].index] >> position & 1:
                 crossed += 1
-            elif colour in closed or mask & layout.lock_bits[colour.index] \
-                    or mask.bit_length() > position:
+            elif not _reachable(sheet, closed, row, position):
                 break  # this cell can no longer be crossed by choice
         else:
             if crossed < len(cells):
