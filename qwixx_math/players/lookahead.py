@@ -78,15 +78,15 @@ __all__ = ["CHAIN_SHARE", "FUTURE_SHARE", "PLAYERS", "SYMBOL_POINTS", "SYMBOL_SH
 #: The share of a row's cells right of its rightmost cross that the corrections count as
 #: crosses still to come (a rough expected final count; tuned on other seeds than the
 #: benchmark's, see benchmarks/bench_strong_pads.py).
-FUTURE_SHARE = 0.5
+FUTURE_SHARE = 0.25
 
 #: Rough points of each Bonus B symbol once active (circle, diamond, square, octagon, star:
 #: two forced crosses, four, the lowest row again, 13, the penalties), and the share of them
 #: the evaluation adds for a symbol that can still be completed (tuned like FUTURE_SHARE).
 SYMBOL_POINTS = (8.0, 12.0, 12.0, 13.0, 5.0)
-SYMBOL_SHARE = 0.5
+SYMBOL_SHARE = 1.0
 #: The share of a free partner cross's worth the Chain evaluation adds (tuned likewise).
-CHAIN_SHARE = 0.5
+CHAIN_SHARE = 1.0
 
 #: ``(sheet, closed colours) -> estimated expected final score`` of a game not over.
 Value = Callable[[Sheet, frozenset[Colour]], float]
