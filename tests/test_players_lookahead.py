@@ -31,6 +31,7 @@ from qwixx_math.players.lookahead import (
     Evaluation,
     LookaheadPlayer,
     evaluation_for,
+    stand_in_name,
 )
 from qwixx_math.rules import GameState, Phase, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
@@ -196,3 +197,21 @@ def test_bad_input_is_refused() -> None:
         LookaheadPlayer(evaluation=_score)  # type: ignore[arg-type]
     with pytest.raises(ParseError):
         LookaheadPlayer("r")  # type: ignore[arg-type]
+
+
+def test_stand_ins_follow_the_feature_not_the_name() -> None:
+    """Another Chain sheet (a layout file with five of sheet A's pairs) gets the Chain's
+    stand-in and is played legally; the published pads get theirs; solved pads none."""
+    data = CONNECTED_CHAIN.to_json()
+    data["name"] = "chain-five"
+    data["chain"] = data["chain"][:5]  # type: ignore[index]
+    five = SheetLayout.from_json(data)
+    assert five != CONNECTED_CHAIN and stand_in_name(five) == "connected-chain"
+    assert [stand_in_name(la) for la in (DOUBLE_A, CONNECTED_CHAIN, BONUS_B, BIG_POINTS)] \
+        == ["double-a", "connected-chain", "bonus-b", "big-points"]
+    assert all(stand_in_name(LAYOUTS[n]) is None
+               for n in ("official", "double-b", "longo", "bonus-a", "x-change"))
+    _validated([make_player("lookahead", Ruleset(2), 0), make_player("greedy", Ruleset(2), 0)],
+               five, Ruleset(2), games=2, seed=14)
+    with pytest.raises(ParseError):
+        stand_in_name("connected-chain")  # type: ignore[arg-type]

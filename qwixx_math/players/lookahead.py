@@ -18,7 +18,8 @@ Ties go to the rules core's order (no mark first; :func:`~qwixx_math.rules.plan_
 The evaluation (:func:`evaluation_for`) is the pad's own exact solver table where the solver
 plays the pad; then the player **is** ``solo``, the optimal solitaire policy.  Where it does not
 (VARIANTS.md §10.2), the value of a solved sheet standing in for it, corrected by what the
-table cannot see:
+table cannot see (chosen by the feature the solver refuses, :func:`stand_in_name`, so that a
+layout file of another Chain sheet gets the Chain's):
 
 * **Double A** (``double-a``): the Double B table (both count crosses to 16 and lock at 7).
   Each row becomes a Double B row with the same rightmost cross and, where one exists, the
@@ -73,7 +74,7 @@ from ..rules import (
 from ..ruleset import Ruleset
 
 __all__ = ["CHAIN_SHARE", "FUTURE_SHARE", "PLAYERS", "SYMBOL_POINTS", "SYMBOL_SHARE", "Evaluation",
-           "LookaheadPlayer", "evaluation_for", "make"]
+           "LookaheadPlayer", "evaluation_for", "make", "stand_in_name"]
 
 #: The share of a row's cells right of its rightmost cross that the corrections count as
 #: crosses still to come (a rough expected final count; tuned on other seeds than the
@@ -288,13 +289,32 @@ STAND_INS: dict[str, tuple[SheetLayout, Callable[[Value], Value], str]] = {
 }
 
 
+def stand_in_name(layout: SheetLayout) -> str | None:
+    """The pad of :data:`STAND_INS` whose stand-in values ``layout``, by the feature the
+    solver refuses (second crosses, chain pairs, symbols, bonus rows; so a layout file of
+    another Chain sheet, or of Big Points locking at 6, gets its pad's stand-in), or None.
+    A ParseError when the layout has such a feature on rows the stand-in tables cannot read
+    (four rows of 11 cells, 6-sided dice)."""
+    if not isinstance(layout, SheetLayout):
+        raise ParseError(f"expected a SheetLayout, not {layout!r}")
+    found = ("double-a" if layout.second_crosses else "connected-chain" if layout.chain
+             else "bonus-b" if layout.symbols else "big-points" if layout.bonus_rows else None)
+    if found is not None and not (
+            layout.faces == 6 and layout.lock_cells == 1 and len(layout.locks) == len(COLOURS)
+            and all(len(row) == len(OFFICIAL.numbers[0]) for row in layout.numbers)):
+        raise ParseError(f"layout {layout.name}: the lookahead player values a {found} sheet "
+                         "with a table of four rows of 11 cells and 6-sided dice; this sheet "
+                         "has other rows or dice")
+    return found
+
+
 def evaluation_for(layout: SheetLayout | str = OFFICIAL, ruleset: Ruleset | None = None,
                    progress: bool | None = None) -> Evaluation:
     """How the ``lookahead`` player values positions on ``layout`` (a SheetLayout or a
     published name) under ``ruleset`` (default: solitaire, official options): the pad's own
     exact table when the solver plays it, else the stand-in of the module docstring (the
-    four pads of :data:`STAND_INS`).  Solves or loads the table it needs.  A pad neither
-    solved nor stood in for is a ParseError (the solver's)."""
+    four pads of :data:`STAND_INS`, :func:`stand_in_name`).  Solves or loads the table it
+    needs.  A pad neither solved nor stood in for is a ParseError (the solver's)."""
     if isinstance(layout, str):
         layout = layout_named(layout)
     if not isinstance(layout, SheetLayout):
@@ -305,10 +325,11 @@ def evaluation_for(layout: SheetLayout | str = OFFICIAL, ruleset: Ruleset | None
         raise ParseError(f"ruleset must be a Ruleset, not {type(ruleset).__name__}")
     if progress is not None and not isinstance(progress, bool):
         raise ParseError(f"progress must be True, False or None, not {progress!r}")
-    for name, (proxy, build, words) in STAND_INS.items():
-        if layout.same_pad(layout_named(name)):
-            return Evaluation(f"{words} (a stand-in for {name}: an estimate)", False,
-                              build(_table_value(proxy, ruleset, progress)))
+    name = stand_in_name(layout)
+    if name is not None:
+        proxy, build, words = STAND_INS[name]
+        return Evaluation(f"{words} (a stand-in for {name}: an estimate)", False,
+                          build(_table_value(proxy, ruleset, progress)))
     return Evaluation(f"the exact table of {layout.name}", True,
                       _table_value(layout, ruleset, progress))
 
