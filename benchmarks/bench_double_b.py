@@ -51,6 +51,7 @@ from bench_advice import positions
 from qwixx_math.advice import Advisor
 from qwixx_math.layouts import DOUBLE_B, DOUBLE_B_ALT, OFFICIAL, SheetLayout, layout_named
 from qwixx_math.model import COLOURS, Roll, Sheet
+from qwixx_math.players.base import Player
 from qwixx_math.players.greedy import make
 from qwixx_math.rules import GameState, Phase, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
@@ -187,8 +188,13 @@ def report_table(name: str, layout: SheetLayout, cache: Path, positions: int,
 
 def greedy_game(layout: SheetLayout, seed: int) -> GameState:
     """One greedy solitaire game on ``layout`` with dice from ``seed``."""
+    return solitaire_game(make(Ruleset(1), seed), layout, seed)
+
+
+def solitaire_game(player: Player, layout: SheetLayout, seed: int) -> GameState:
+    """One solitaire game of ``player`` on ``layout`` with dice from ``seed`` (the same
+    draws for every player until the players close different rows)."""
     ruleset = Ruleset(1)
-    player = make(ruleset, seed)
     rng = random.Random(seed)
     state = new_game(ruleset=ruleset, layout=layout)
     player.new_game(0, state)

@@ -42,6 +42,9 @@ CHEAP = ("greedy", "random", "racer", "racer-simple", "racer-markov", "policy:fe
          "policy:seed-tips", "policy:threshold-4")
 #: Players built on a solver table of the layout (solitaire, or the table of N players).
 TABLED = {"solo": 1, "policy:optimal": 1, "table": 2}
+#: Players that need the layout's own solver table (its players) where the solver plays it:
+#: TABLED, and ``lookahead`` (which stands other tables in only on the pads the solver refuses).
+OWN_TABLE = {**TABLED, "lookahead": 1}
 
 #: The pads the arena plays: every published one, and Longo with lucky numbers too.
 LAYOUTS = {**ALL_LAYOUTS, "longo:5,13": LONGO.with_lucky((5, 13))}
@@ -57,8 +60,8 @@ def solver_refusal(name: str, layout: SheetLayout) -> ParseError | None:
         variant = Variant(layout)
         if name.startswith("policy:"):
             check_policy_sheet(variant)
-        if TABLED[name] > 1 and (variant.lucky or variant.has_bar):  # LG3, BA1
-            solve(Ruleset(TABLED[name]), layout=layout, players=TABLED[name], cache=False)
+        if OWN_TABLE[name] > 1 and (variant.lucky or variant.has_bar):  # LG3, BA1
+            solve(Ruleset(OWN_TABLE[name]), layout=layout, players=OWN_TABLE[name], cache=False)
     except ParseError as exc:
         return exc
     return None
@@ -70,7 +73,7 @@ def table_ready(name: str, layout: SheetLayout) -> bool:
     if solver_refusal(name, layout) is not None:
         return True  # the solver or the policy engine refuses (LG3, CS2): a stand-in
     variant = Variant(layout)
-    return (cache_dir() / table_filename(variant, False, TABLED[name])).exists()
+    return (cache_dir() / table_filename(variant, False, OWN_TABLE[name])).exists()
 
 
 def _match(names: list[str], layout: SheetLayout | str, games: int = 2, seed: int = 5):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_arena_layouts import TABLED, table_ready
+from test_arena_layouts import OWN_TABLE, table_ready
 
 from qwixx_math.arena import open_players, play_match
 from qwixx_math.arena.external import layout_to_json, parse_reply
@@ -124,7 +124,7 @@ def test_every_built_in_player_plays_longo_legally(layout: SheetLayout) -> None:
     """Every built-in player; one built on a solver table only when the table is cached
     or the solver refuses the layout (the tests never solve a Longo table: minutes)."""
     for name in BUILT_IN:
-        if name in TABLED and not table_ready(name, layout):
+        if name in OWN_TABLE and not table_ready(name, layout):
             continue
         _validated([name, "random"], layout, Ruleset(2))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_arena_layouts import TABLED
+from test_arena_layouts import OWN_TABLE
 
 from qwixx_math.arena.match import play_match
 from qwixx_math.arena.registry import make_player, player_names
@@ -275,7 +275,7 @@ def test_every_builtin_player_plays_the_pad_without_a_fault(name: str, ruleset: 
     """Players that know no exchange never make one; the ones built on a solver table
     (the solver solves the pad: minutes, 3.4 GB) only when their table is cached, as on
     Longo (the table model refuses the pad, XC1: its stand-in plays)."""
-    if name in TABLED and not _cached(TABLED[name], ruleset):
+    if name in OWN_TABLE and not _cached(OWN_TABLE[name], ruleset):
         pytest.skip(f"the x-change table of {name} is not in the cache")
     players = [make_player(name, ruleset, 1, layout=X_CHANGE),
                make_player("random", ruleset, 2, layout=X_CHANGE)]

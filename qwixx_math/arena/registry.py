@@ -76,7 +76,8 @@ def _solo(ruleset: Ruleset, seed: int) -> Player:
 BUILTIN: dict[str, PlayerFactory] = {"greedy": _greedy, "random": _random, "solo": _solo}
 #: Modules that may register players (each is optional).
 PLAYER_MODULES = ("qwixx_math.players.racer", "qwixx_math.players.win",
-                  "qwixx_math.players.table", "qwixx_math.players.policy")
+                  "qwixx_math.players.table", "qwixx_math.players.policy",
+                  "qwixx_math.players.lookahead")
 
 
 def _optional(name: str) -> ModuleType | None:
