@@ -71,7 +71,7 @@ def test_lucky_events_with_r15_and_a_closed_row_equal_the_brute_force(
 
 @pytest.mark.slow
 def test_lucky_events_on_the_whole_longo_sheet_equal_the_brute_force() -> None:
-    """All 8**6 rolls of the Longo pad (VARIANTS.md §8.3's first sheet; about 50 s)."""
+    """All 8**6 rolls of the Longo pad (VARIANTS.md §8.3's first sheet; about 75 s CPU)."""
     sheet = parse_sheet("r:2,4,5,7,9,10/y:6,9/g:16,15/b:16,12,8/p:3", LONGO_LUCKY)
     rs = OPTIONS[3]  # additional, open_with_next_cell: the most crosses
     assert turn_events(sheet, ruleset=rs) == brute_force_events(sheet, ruleset=rs)
