@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..big_points import BonusMark, bonus_action2
 from ..errors import InvalidStateError, ParseError
 from ..layouts import OFFICIAL, SheetLayout
 from ..model import (
@@ -70,6 +71,7 @@ from ..rules import (
     die_options,
     legal_action1,
     legal_plans,
+    why_not_mark,
 )
 from ..ruleset import DieRemoval, LuckyMode, Ruleset
 from .distribution import Distribution
@@ -583,8 +585,13 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
                 gone = after.closed if immediate else shut
                 rows = frozenset(dice) - gone
                 mine = after.sheets[0]
-                opts = {c: [die_options(mine, c, d, white, rows) for d in range(1, sides + 1)]
-                        for c in dice if c not in gone}
+                if layout.second_crosses:  # Double A: second crosses, DA5's lock count
+                    opts = _asked_offers(state, roll, a1, dice, gone)
+                else:
+                    opts = {c: [die_options(mine, c, d, white, rows)
+                                for d in range(1, sides + 1)] for c in dice if c not in gone}
+                if layout.bonus_rows:  # Big Points: the bonus crosses of each die (BP3)
+                    _add_bonus_offers(opts, mine, roll, gone, rs)
             outcomes.append((a1, after.closed, opts))
         # the cells action 1 can cross (a lucky cross's first mark and its cell, LG3, LG4):
         # markable for every die outcome, by the passive player too (the same sheet)
@@ -602,12 +609,13 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
         for k in range(1, p_most + 1):
             p_at_least[k] += wp * coloured
         # markable by the die of the cell's colour
-        faces: dict[Mark, set[int]] = {}
+        faces: dict[Mark, set[int]] = {}  # each cell a die may cross: the die's faces
         for _, _, opts in outcomes:
             for per_face in (opts or {}).values():
                 for d, offered in enumerate(per_face):
                     for m in offered:
-                        faces.setdefault(m, set()).add(d)
+                        for cell in _cells(m):
+                            faces.setdefault(cell, set()).add(d)
         for m, ds in faces.items():
             if m not in by_a1:
                 act[m.colour.index][pos[m.colour.index][m.number]] += \
@@ -652,9 +660,59 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
 
 
 def _cells(mark: Mark) -> tuple[Mark, ...]:
-    """The cells an action-1 choice crosses: a lucky cross's first mark (if any) and its
-    own cell (:attr:`~qwixx_math.model.LuckyMark.cells`, LG3, LG4), else the mark."""
-    return mark.cells if isinstance(mark, LuckyMark) else (mark,)
+    """The cells of the colour rows a mark crosses, as plain marks (the keys of the
+    markable table): a lucky cross's first mark (if any) and its own cell
+    (:attr:`~qwixx_math.model.LuckyMark.cells`, LG3, LG4); an exchange's cell (XC1) and a
+    second cross's number (DA1) as its cell; none for a Big Points bonus cross (BP1, its
+    own row) or an X-Change field spent alone (XC4)."""
+    if isinstance(mark, LuckyMark):
+        return mark.cells
+    if isinstance(mark, BonusMark) or not mark.crosses:
+        return ()
+    if mark.field is None and not mark.second:
+        return (mark,)
+    return (Mark(mark.colour, mark.number),)
+
+
+def _faced(roll: Roll, face: int) -> Roll:
+    """``roll`` with every coloured die in it showing ``face``."""
+    r, y, g, b = (None if x is None else face for x in roll.coloured)
+    return Roll(roll.white, (r, y, g, b), roll.faces)
+
+
+def _asked_offers(state: GameState, roll: Roll, a1: Mark | None, dice: Sequence[Colour],
+                  gone: frozenset[Colour]) -> _Offers:
+    """Per die in play (not ``gone``) and face, the action-2 marks white + that die offers
+    after the active player's action-1 choice ``a1``, each asked of the rules core
+    (:func:`~qwixx_math.rules.why_not_mark`): the cells of the die's colour showing a sum
+    it makes, their first and their second boxes (Double A, DA1, DA3-DA5).  A die's marks
+    depend on its own face alone, so one roll with every die showing the face serves all."""
+    layout = state.layout
+    white = roll.white
+    out: _Offers = {c: [] for c in dice if c not in gone}
+    for d in range(1, layout.faces + 1):
+        after = state.with_roll(_faced(roll, d)).with_action1([a1] + [None] * (state.players - 1))
+        for c, per_face in out.items():
+            offered: list[Mark] = []
+            if after.phase is Phase.ACTION2:
+                for n in sorted({white[0] + d, white[1] + d}):
+                    for row in layout.action2_rows(c, n):
+                        offered.extend(Mark(row, n, second=second) for second in (False, True)
+                                       if why_not_mark(after, 0, row, n, second=second) is None)
+            per_face.append(tuple(offered))
+    return out
+
+
+def _add_bonus_offers(opts: _Offers, sheet: Sheet, roll: Roll, gone: frozenset[Colour],
+                      rs: Ruleset) -> None:
+    """Add to each die's ``opts`` the Big Points bonus crosses white + that die offers in
+    action 2 (:func:`~qwixx_math.big_points.bonus_action2` with every other die out of
+    play, BP3).  Two dice may offer the same bonus cross; the events only ask whether a
+    die offers something, and a bonus cross is no cell of the markable table."""
+    for c, per_face in opts.items():
+        others = frozenset(COLOURS) - {c} | gone
+        for k, offered in enumerate(per_face):
+            per_face[k] = offered + bonus_action2(sheet, _faced(roll, k + 1), others, rs)
 
 
 def _cell_set(layout: SheetLayout, marks: Iterable[Mark]) -> tuple[Mark, ...]:
@@ -665,8 +723,9 @@ def _cell_set(layout: SheetLayout, marks: Iterable[Mark]) -> tuple[Mark, ...]:
 
 def _crossed(mark: Mark) -> int:
     """How many cells an action-1 choice crosses (two for a lucky cross after the white
-    sum, ``lg_lucky_mode = additional``, LG4)."""
-    return len(_cells(mark))
+    sum, ``lg_lucky_mode = additional``, LG4); any other choice one (a bonus cross or an
+    X-Change field spent alone too: a mark, though of no cell of the colour rows)."""
+    return len(mark.cells) if isinstance(mark, LuckyMark) else 1
 
 
 def _most_crosses(layout: SheetLayout, rs: Ruleset) -> int:
