@@ -1,15 +1,16 @@
 """``qwixx-math prob``: the exact chances of the coming turn for one sheet.
 
     qwixx-math prob --sheet SHEET [--closed COLOURS] [--roll ROLL] [--layout L] [--json]
-                    [--action2-after-game-end] [--lg-lucky-mode M] [--lg-lucky-candidates C]
+                    [--action2-after-game-end] [--xc-field-without-cross]
+                    [--lg-lucky-mode M] [--lg-lucky-candidates C]
 
 Prints the markable probability of every (row, number) for the active and for a
 passive player, the forced-penalty, closing and game-end probabilities and the
 distribution of the number of marks, as exact fractions and decimals.  On a sheet with
 lucky numbers (``--layout longo:A,B``, LG3) also the chance of a lucky cross, whose cell
 counts among the markable numbers; the LG4 and LG5 Options decide which crosses are
-possible.  ``--roll`` adds what one given roll offers.  ``--json`` prints fractions as
-strings ("7/36").
+possible, as ``--xc-field-without-cross`` (XC4) does on Qwixx X-Change.  ``--roll``
+adds what one given roll offers.  ``--json`` prints fractions as strings ("7/36").
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="also show what this roll offers, e.g. 'w:3,5/r:1/y:2/g:6/b:4'")
     p.add_argument("--action2-after-game-end", action="store_true",
                    help="R15 Option: action 2 still follows when the game ends in action 1")
+    p.add_argument("--xc-field-without-cross", action="store_true",
+                   help="XC4 Option (Qwixx X-Change): an X-Change field may be spent alone "
+                        "as the action-1 cross")
     p.add_argument("--json", action="store_true", help="print JSON (fractions as strings)")
     add_layout_argument(p)
     add_lucky_options(p)
@@ -59,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed)
     ruleset = Ruleset(action2_after_game_end=bool(args.action2_after_game_end),
+                      xc_field_without_cross=bool(args.xc_field_without_cross),
                       lg_lucky_mode=LuckyMode(args.lg_lucky_mode),
                       lg_lucky_candidates=LuckyCandidates(args.lg_lucky_candidates))
     events = turn_events(sheet, closed, ruleset)

@@ -10,7 +10,11 @@ The semantics (also in ``docs/probability.md``):
   in action 1 has no action 2 unless the :class:`~qwixx_math.ruleset.Ruleset` says so
   (R15).  The other players are assumed to pass in action 1 (their choices can only
   take options away: a colour they close loses its die).
-* **markable** (passive player): the white sum can be marked there (R5).
+* **markable** (passive player): the white sum can be marked there (R5), or the
+  lucky cross (below) crosses it.
+* A (row, number) is a *cell*: a second cross under the number (Double A, DA1) or an
+  exchange onto it (X-Change, XC1) crosses it too; a Big Points bonus cross (BP1) is in
+  no colour row's table, but is a mark (it avoids the penalty, and counts in ``marks``).
 * **no mark**: the player has no legal mark at all; for the active player that is a
   forced penalty (R11).
 * **can close X**: some legal plan marks X's last number (R8).
@@ -18,7 +22,12 @@ The semantics (also in ``docs/probability.md``):
   two are closed (R14) or, for the active player, by a fourth penalty (R13; a player
   with three penalties can always end the game by passing).  **must end**: every
   legal plan of the active player ends the game.
-* **marks**: the most marks the active player can make this turn (0, 1 or 2).
+* **marks**: the most cells the active player can cross this turn (0, 1 or 2; 3 with a
+  lucky cross after the white sum and an action-2 mark, ``lg_lucky_mode = additional``).
+* **lucky** (sheets with lucky numbers, ``longo:A,B``): some legal action-1 choice is a
+  lucky cross (LG3-LG5, as the rules core's :func:`~qwixx_math.rules.legal_action1`
+  offers them under the Ruleset's Options); its cell (and under ``additional`` the
+  white-sum cross before it) counts in the markable table as well.
 
 :func:`turn_events` computes all of it from closed forms over the 21 unordered
 white pairs (the coloured dice are independent given the whites); on another
