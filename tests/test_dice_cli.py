@@ -140,3 +140,18 @@ def test_fuzz_dice_test(tmp_path: Path, content: str, extra: list[str]) -> None:
     path = tmp_path / "rolls.dat"
     path.write_text(content)
     assert main(["dice-test", str(path), *extra]) in (0, 1, 2)
+
+
+def test_prob_takes_the_xc4_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """On Qwixx X-Change a field spent alone (XC4) is a mark, so the forced penalty is
+    rarer with the Option; the CLI answers as turn_events under that Ruleset."""
+    from qwixx_math.ruleset import Ruleset
+
+    sheet = "x-change|r:3,7,10/y:6,10/g:12,7,4,3/b:8,7,6,4/x:5,6/p:0"
+    code, out, _ = run(capsys, "prob", "--sheet", sheet, "--json")
+    plain = Fraction(json.loads(out)["active"]["no_mark"])
+    code, out, _ = run(capsys, "prob", "--sheet", sheet, "--json", "--xc-field-without-cross")
+    xc4 = Fraction(json.loads(out)["active"]["no_mark"])
+    assert code == 0 and xc4 < plain
+    assert xc4 == turn_events(parse_sheet(sheet), ruleset=Ruleset(
+        xc_field_without_cross=True)).active.no_mark

@@ -195,6 +195,37 @@ def test_file_commands_answer_arbitrary_files(command: str,
     fuzz()
 
 
+LUCKY_SHEETS = st.one_of(
+    st.sampled_from(["r:2", "r:14/y:2,3,4/g:16,15,14/b:16,15,14/p:2", "r:2,3,4,5,6,7,16",
+                     "r:2,3,4,5,6,7/y:2,3,4,5,6,7/p:3", "longo:5,13|r:2", "g:16,15,2"]),
+    st.text(alphabet="rygbpl:,/-|0123456789 ", max_size=30))
+
+
+def test_prob_answers_the_lucky_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prob``'s --lg-lucky-mode and --lg-lucky-candidates (LG4, LG5) with lucky layouts,
+    good and bad, and arbitrary sheets: an answer (0) or a typed error (2), never a
+    traceback; a bad Option value is argparse's usage error (2) naming the flag."""
+    @FUZZ
+    @given(LUCKY_SHEETS,
+           st.sampled_from(["longo:5,13", "longo:2,16", "longo:8,10", "longo", "official",
+                            "longo:13,5", "longo:5", "official:5,13", "longo:1,17"]),
+           st.sampled_from(["instead", "additional", "both", "", "INSTEAD"]),
+           st.sampled_from(["open_rows", "open_with_next_cell", "open", "-"]),
+           st.sampled_from([None, "w:2,3/r:1/y:1/g:1/b:1", "w:8,8/r:8/y:8/g:8/b:8", "w:9,1"]))
+    def fuzz(sheet: str, layout: str, mode: str, candidates: str, roll: str | None) -> None:
+        argv = ["prob", f"--sheet={sheet}", f"--layout={layout}", f"--lg-lucky-mode={mode}",
+                f"--lg-lucky-candidates={candidates}", "--json"]
+        if roll is not None:
+            argv.append(f"--roll={roll}")
+        code, err = run_fuzzed(monkeypatch, argv, [])
+        check("prob", code, err)
+        if mode not in ("instead", "additional") or candidates not in ("open_rows",
+                                                                       "open_with_next_cell"):
+            assert code == 2 and "--lg-lucky-" in err
+
+    fuzz()
+
+
 def test_the_commands_are_all_fuzzed() -> None:
     """Discovery found the commands (a broken discovery would fuzz nothing)."""
     assert {"advise", "validate", "dice-test", "distribution", "generate", "review",

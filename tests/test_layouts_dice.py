@@ -1,23 +1,25 @@
 """Turn-event probabilities on other sheet layouts (issue 13): the per-die computation
 against the official closed forms on the official sheet, and against the brute-force
-reference (every roll through the rules core) on Qwixx Mixx and a small layout."""
+reference (every roll through the rules core) on Qwixx Mixx, a small layout and every
+built-in pad (issue 34)."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import TINY, sheets
+from strategies import TINY, random_position, sheets
 
 from qwixx_math.dice import brute_force_events, roll_events, turn_events
 from qwixx_math.dice.events import _layout_events, _prepare
 from qwixx_math.errors import InvalidStateError, ParseError, QwixxError
-from qwixx_math.layouts import MIXX_A, MIXX_B, SheetLayout
+from qwixx_math.layouts import LAYOUTS, MIXX_A, MIXX_B, SheetLayout, layout_named
 from qwixx_math.model import COLOURS, Colour, Roll, Sheet
 from qwixx_math.notation import parse_sheet
-from qwixx_math.ruleset import DieRemoval, EndCheck, Ruleset
+from qwixx_math.ruleset import BonusTrigger, CircleCandidates, DieRemoval, EndCheck, Ruleset
 
 
 @settings(max_examples=60, deadline=None)
@@ -103,3 +105,66 @@ def test_layout_events_reject_finished_games() -> None:
         turn_events(Sheet.empty(TINY), "r,y")
     with pytest.raises(InvalidStateError, match="R9: layout tiny has no blue row"):
         turn_events(Sheet.empty(TINY), "b")
+
+
+# -- every published pad (issue 34) ----------------------------------------------------------------
+
+#: The pads of 8-sided dice are checked in tests/test_longo_dice.py (longo) and
+#: tests/test_dice_lucky.py (longo:A,B): their 8**5 or 8**6 rolls take a minute.
+EIGHT_SIDED = {"longo"}
+#: Options that change which crosses a pad offers, asked of that pad too.
+PAD_OPTIONS = {
+    "x-change": Ruleset(2, xc_field_without_cross=True),                         # XC4
+    "double-a": Ruleset(2, da_same_turn=False),                                  # DA4
+    "big-points": Ruleset(2, bp_colour_trigger=BonusTrigger.EITHER_ADJACENT),    # BP3
+    "bonus-b": Ruleset(2, bb_fewest_candidates=CircleCandidates.OPEN_ROWS),      # BB2
+}
+PADS = [name for name in LAYOUTS if name not in EIGHT_SIDED]
+#: Pads with crosses beyond a white-sum or white + colour cell (second crosses, bonus
+#: crosses, exchanges, the bar, symbols, chains): four dice, in the slow run.
+EXTRA_CROSSES = ["double-a", "big-points", "x-change", "bonus-a", "bonus-b", "connected-chain",
+                 "double-b"]
+
+
+def _pad_position(name: str, seed: int) -> tuple[Sheet, frozenset[Colour]]:
+    """A late position of a random solitaire game on pad ``name`` (tests/strategies.py)."""
+    state = random_position(random.Random(seed), Ruleset(1), layout_named(name))
+    return state.sheets[0], state.closed
+
+
+def _agree(sheet: Sheet, closed: frozenset[Colour], ruleset: Ruleset) -> None:
+    fast, slow = turn_events(sheet, closed, ruleset), brute_force_events(sheet, closed, ruleset)
+    assert (fast.active, fast.passive, fast.must_end) == (slow.active, slow.passive,
+                                                          slow.must_end)
+
+
+@pytest.mark.parametrize("name", PADS)
+def test_every_pad_agrees_with_the_brute_force(name: str) -> None:
+    """prob's numbers on each built-in pad of 6-sided dice equal the sum over every roll of
+    what the rules core's legal plans allow, on a random late sheet with one more colour
+    closed (three coloured dice: 6**5 rolls, a second or two), under the default rules and
+    the pad's Option that changes its crosses."""
+    sheet, closed = _pad_position(name, 11)
+    if not closed:  # another player closed a colour this sheet has not locked
+        closed = frozenset({next(c for c in sheet.layout.locks
+                                 if not sheet.masks[c.index] & sheet.layout.lock_bits[c.index])})
+    for ruleset in (Ruleset(2), PAD_OPTIONS.get(name, Ruleset(2))):
+        _agree(sheet, closed, ruleset)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EXTRA_CROSSES)
+def test_pads_with_extra_crosses_agree_with_the_brute_force_on_four_dice(name: str) -> None:
+    """Sheets with all four coloured dice in play (6**6 rolls, 3-10 s each)."""
+    for seed in (1, 2, 3):
+        sheet, closed = _pad_position(name, seed)
+        if not closed:
+            _agree(sheet, closed, PAD_OPTIONS.get(name, Ruleset(2)))
+            return
+    raise AssertionError(f"no sheet with four dice in play on {name}")
+
+
+def test_every_published_pad_is_checked() -> None:
+    """The pads left to the Longo tests are the only built-in layouts of 8-sided dice."""
+    assert {name for name in LAYOUTS if layout_named(name).faces != 6} == {"longo"}
+    assert all(name in LAYOUTS for name in [*PAD_OPTIONS, *EXTRA_CROSSES])

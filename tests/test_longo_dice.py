@@ -43,10 +43,9 @@ def test_turn_events_on_longo_equal_brute_force() -> None:
     assert turn_events(sheet, "blue") == brute_force_events(sheet, "blue")
 
 
-def test_events_and_chain_refuse_lucky_numbers() -> None:
+def test_the_chain_refuses_lucky_numbers() -> None:
+    """The turn events handle them (tests/test_dice_lucky.py); the one-row chain cannot."""
     lucky = layout_named("longo:5,13")
-    with pytest.raises(ParseError, match="LG3"):
-        turn_events(Sheet.empty(lucky))
     with pytest.raises(ParseError, match="LG3"):
         turns_to_close("red", layout=lucky)
 

@@ -1,10 +1,15 @@
 """``qwixx-math prob``: the exact chances of the coming turn for one sheet.
 
     qwixx-math prob --sheet SHEET [--closed COLOURS] [--roll ROLL] [--layout L] [--json]
+                    [--action2-after-game-end] [--xc-field-without-cross]
+                    [--lg-lucky-mode M] [--lg-lucky-candidates C]
 
 Prints the markable probability of every (row, number) for the active and for a
 passive player, the forced-penalty, closing and game-end probabilities and the
-distribution of the number of marks, as exact fractions and decimals.  ``--roll``
+distribution of the number of marks, as exact fractions and decimals.  On a sheet with
+lucky numbers (``--layout longo:A,B``, LG3) also the chance of a lucky cross, whose cell
+counts among the markable numbers; the LG4 and LG5 Options decide which crosses are
+possible, as ``--xc-field-without-cross`` (XC4) does on Qwixx X-Change.  ``--roll``
 adds what one given roll offers.  ``--json`` prints fractions as strings ("7/36").
 """
 
@@ -25,8 +30,9 @@ from ..notation import (
     parse_roll,
     parse_sheet,
 )
-from ..ruleset import Ruleset
+from ..ruleset import LuckyCandidates, LuckyMode, Ruleset
 from ._args import add_layout_argument, layout_from_args
+from ._solitaire import add_lucky_options
 
 __all__ = ["register", "run"]
 
@@ -44,15 +50,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="also show what this roll offers, e.g. 'w:3,5/r:1/y:2/g:6/b:4'")
     p.add_argument("--action2-after-game-end", action="store_true",
                    help="R15 Option: action 2 still follows when the game ends in action 1")
+    p.add_argument("--xc-field-without-cross", action="store_true",
+                   help="XC4 Option (Qwixx X-Change): an X-Change field may be spent alone "
+                        "as the action-1 cross")
     p.add_argument("--json", action="store_true", help="print JSON (fractions as strings)")
     add_layout_argument(p)
+    add_lucky_options(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed)
-    ruleset = Ruleset(action2_after_game_end=bool(args.action2_after_game_end))
+    ruleset = Ruleset(action2_after_game_end=bool(args.action2_after_game_end),
+                      xc_field_without_cross=bool(args.xc_field_without_cross),
+                      lg_lucky_mode=LuckyMode(args.lg_lucky_mode),
+                      lg_lucky_candidates=LuckyCandidates(args.lg_lucky_candidates))
     events = turn_events(sheet, closed, ruleset)
     one = roll_events(sheet, parse_roll(args.roll, sheet.layout.faces), closed, ruleset) \
         if args.roll is not None else None
@@ -71,7 +84,9 @@ def _roll_json(ev: RollEvents) -> dict[str, Any]:
             "ending_plans": [format_plan(p) for p in ev.ending_plans],
             "active_marks": [format_mark(m) for m in ev.active_marks],
             "passive_marks": [format_mark(m) for m in ev.passive_marks],
-            "no_mark": ev.no_mark, "max_marks": ev.max_marks,
+            "active_cells": [format_mark(m) for m in ev.active_cells],
+            "passive_cells": [format_mark(m) for m in ev.passive_cells],
+            "no_mark": ev.no_mark, "max_marks": ev.max_marks, "lucky": ev.lucky,
             "can_end": ev.can_end, "must_end": ev.must_end}
 
 
@@ -102,6 +117,8 @@ def _player(title: str, player: PlayerEvents, active: bool) -> list[str]:
              f"{title}: the same as decimals", *_table(player, _dec)]
     label = "forced penalty (no legal mark)" if active else "no legal mark"
     lines.append(f"{label}: {_both(player.no_mark)}")
+    if player.layout.lucky:
+        lines.append(f"a lucky cross is possible (LG3): {_both(player.lucky)}")
     lines.append("can close: " + ", ".join(
         f"{c.value} {_both(player.closing(c))}" for c in player.layout.locks))
     lines.append(f"game can end by closing: {_both(player.can_end_by_closing)}")
@@ -126,6 +143,8 @@ def _text(ev: TurnEvents, one: RollEvents | None) -> str:
                   + (" ".join(format_mark(m) for m in one.active_marks) or "nothing (penalty)"),
                   "  passive player can mark: "
                   + (" ".join(format_mark(m) for m in one.passive_marks) or "nothing"),
+                  *([f"  lucky cross possible: {'yes' if one.lucky else 'no'}"]
+                    if one.layout.lucky else []),
                   f"  most marks: {one.max_marks}; game can end: {'yes' if one.can_end else 'no'}"
                   f"; must end: {'yes' if one.must_end else 'no'}"]
     return "\n".join(lines)

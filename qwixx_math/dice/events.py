@@ -10,7 +10,11 @@ The semantics (also in ``docs/probability.md``):
   in action 1 has no action 2 unless the :class:`~qwixx_math.ruleset.Ruleset` says so
   (R15).  The other players are assumed to pass in action 1 (their choices can only
   take options away: a colour they close loses its die).
-* **markable** (passive player): the white sum can be marked there (R5).
+* **markable** (passive player): the white sum can be marked there (R5), or the
+  lucky cross (below) crosses it.
+* A (row, number) is a *cell*: a second cross under the number (Double A, DA1) or an
+  exchange onto it (X-Change, XC1) crosses it too; a Big Points bonus cross (BP1) is in
+  no colour row's table, but is a mark (it avoids the penalty, and counts in ``marks``).
 * **no mark**: the player has no legal mark at all; for the active player that is a
   forced penalty (R11).
 * **can close X**: some legal plan marks X's last number (R8).
@@ -18,7 +22,12 @@ The semantics (also in ``docs/probability.md``):
   two are closed (R14) or, for the active player, by a fourth penalty (R13; a player
   with three penalties can always end the game by passing).  **must end**: every
   legal plan of the active player ends the game.
-* **marks**: the most marks the active player can make this turn (0, 1 or 2).
+* **marks**: the most cells the active player can cross this turn (0, 1 or 2; 3 with a
+  lucky cross after the white sum and an action-2 mark, ``lg_lucky_mode = additional``).
+* **lucky** (sheets with lucky numbers, ``longo:A,B``): some legal action-1 choice is a
+  lucky cross (LG3-LG5, as the rules core's :func:`~qwixx_math.rules.legal_action1`
+  offers them under the Ruleset's Options); its cell (and under ``additional`` the
+  white-sum cross before it) counts in the markable table as well.
 
 :func:`turn_events` computes all of it from closed forms over the 21 unordered
 white pairs (the coloured dice are independent given the whites); on another
@@ -47,6 +56,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..big_points import BonusMark, bonus_action2
 from ..errors import InvalidStateError, ParseError
 from ..layouts import OFFICIAL, SheetLayout
 from ..model import (
@@ -56,6 +66,7 @@ from ..model import (
     PENALTY_BOXES,
     ROW_LENGTH,
     Colour,
+    LuckyMark,
     Mark,
     Roll,
     Sheet,
@@ -69,8 +80,9 @@ from ..rules import (
     die_options,
     legal_action1,
     legal_plans,
+    why_not_mark,
 )
-from ..ruleset import DieRemoval, Ruleset
+from ..ruleset import DieRemoval, LuckyMode, Ruleset
 from .distribution import Distribution
 from .outcomes import colour_sum_sets, white_sum_distribution
 
@@ -110,6 +122,9 @@ class PlayerEvents:
     can_end_by_closing: Fraction
     marks: Distribution[int]
     layout: SheetLayout = OFFICIAL
+    #: P(some legal action-1 choice is a lucky cross, LG3); 0 on a layout without lucky
+    #: numbers.  The lucky cell is also in ``table`` (it is a cross of that number).
+    lucky: Fraction = Fraction(0)
 
     def markable(self, colour: Colour | str, number: int) -> Fraction:
         """P(``number`` in ``colour``'s row is markable this turn)."""
@@ -138,6 +153,7 @@ class PlayerEvents:
             "can_end": str(self.can_end),
             "can_end_by_closing": str(self.can_end_by_closing),
             "marks": {str(k): str(v) for k, v in self.marks.probabilities().items()},
+            **({"lucky": str(self.lucky)} if self.layout.lucky else {}),
         }
 
 
@@ -193,7 +209,10 @@ class RollEvents:
 
     ``plans`` are the active player's legal plans (:func:`~qwixx_math.rules.legal_plans`,
     the other players passing); ``active_marks`` every mark some plan makes;
-    ``passive_marks`` the marks of the white sum a passive player may make.
+    ``passive_marks`` the action-1 marks a passive player may make (the white sum, and on
+    a sheet with lucky numbers the lucky crosses, LG3).  A lucky cross is one mark that
+    may cross two cells (its first mark, LG4): :attr:`active_cells` and
+    :attr:`passive_cells` are the cells crossed.
     ``ending_plans`` are the plans after which the game is over; ``passive_ending`` the
     passive player's marks that end the game this turn (R14), everyone else passing.
     """
@@ -212,9 +231,35 @@ class RollEvents:
         return not self.active_marks
 
     @property
+    def active_cells(self) -> tuple[Mark, ...]:
+        """Every cell some legal plan of the active player crosses, in row order."""
+        return _cell_set(self.layout, self.active_marks)
+
+    @property
+    def passive_cells(self) -> tuple[Mark, ...]:
+        """Every cell some action-1 choice of a passive player crosses, in row order."""
+        return _cell_set(self.layout, self.passive_marks)
+
+    @property
+    def lucky(self) -> bool:
+        """Some legal plan of the active player makes a lucky cross (LG3)."""
+        return any(isinstance(m, LuckyMark) for m in self.active_marks)
+
+    @property
+    def passive_lucky(self) -> bool:
+        """A passive player may make a lucky cross (LG3)."""
+        return any(isinstance(m, LuckyMark) for m in self.passive_marks)
+
+    @property
     def max_marks(self) -> int:
-        """The most marks one legal plan makes (0, 1 or 2)."""
-        return max(len(p.marks) for p in self.plans)
+        """The most cells one legal plan crosses (0, 1 or 2; 3 with a lucky cross after
+        the white sum and an action-2 mark, ``lg_lucky_mode = additional``, LG4)."""
+        return max(sum(_crossed(m) for m in p.marks) for p in self.plans)
+
+    @property
+    def passive_max_marks(self) -> int:
+        """The most cells one action-1 choice of a passive player crosses."""
+        return max((_crossed(m) for m in self.passive_marks), default=0)
 
     @property
     def can_end(self) -> bool:
@@ -229,7 +274,7 @@ class RollEvents:
     def can_close(self, colour: Colour | str) -> bool:
         """Some legal plan of the active player closes ``colour``."""
         colour = Colour.of(colour)
-        return any(m.colour is colour and closes(self.layout, m) for m in self.active_marks)
+        return any(m.colour is colour and closes(self.layout, m) for m in self.active_cells)
 
 
 # -- validation ------------------------------------------------------------------------------------
@@ -246,10 +291,6 @@ def _prepare(sheet: Sheet | str, closed: Iterable[Colour | str] | str,
         raise ParseError(f"expected a Ruleset, not {type(rs).__name__}")
     shut = extra | sheet.locked
     layout = sheet.layout
-    if layout.lucky:  # the events assume one action-1 cross of the white sum (R5)
-        raise ParseError(f"the turn-event calculator does not handle lucky numbers yet "
-                         f"(layout {layout.name}); ask about the layout without them",
-                         rule="LG3")
     stray = shut - frozenset(layout.locks)
     if stray:
         raise InvalidStateError(
@@ -477,10 +518,11 @@ def turn_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str = (),
 def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: int,
             end_close: int, third: bool, marks: dict[int, int],
             layout: SheetLayout = OFFICIAL,
-            closing: Sequence[int] | None = None) -> PlayerEvents:
+            closing: Sequence[int] | None = None, lucky: int = 0) -> PlayerEvents:
     """``closing``: per colour, the outcomes (out of ``den``) in which some lock number of
     the row is markable, needed when a row has two (Longo, LG2); else the last cell's
-    chance is the row's."""
+    chance is the row's.  ``lucky``: the outcomes (out of ``total``) offering a lucky
+    cross (LG3)."""
     table = tuple(tuple(Fraction(x, den) for x in row) for row in counts)
     close = (tuple(row[-1] if row else Fraction(0) for row in table) if closing is None
              else tuple(Fraction(x, den) for x in closing))
@@ -493,6 +535,7 @@ def _player(counts: tuple[tuple[int, ...], ...], den: int, no_mark: int, total: 
         can_end_by_closing=end_c,
         marks=Distribution(marks),
         layout=layout,
+        lucky=Fraction(lucky, total),
     )
 
 
@@ -526,7 +569,11 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
     act = [[0] * len(layout.numbers[layout.row_of[c.index]]) if layout.row_of[c.index] >= 0
            else [] for c in COLOURS]
     pas = [list(row) for row in act]
-    no_mark = p_no_mark = two = end_close = p_end = must = 0
+    p_no_mark = end_close = p_end = must = lucky = 0
+    # outcomes in which the active / a passive player can cross at least k cells (k = 0..,
+    # three under lg_lucky_mode = additional: the white sum, the lucky cross, action 2)
+    most = _most_crosses(layout, rs)
+    at_least, p_at_least = [total] + [0] * most, [total] + [0] * (most - 1)
     immediate = rs.die_removal is DieRemoval.IMMEDIATE
     # rows of two lock numbers (Longo, LG2): the outcomes closing each row, for can_close
     locks2 = layout.lock_cells > 1
@@ -547,39 +594,56 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
                 gone = after.closed if immediate else shut
                 rows = frozenset(dice) - gone
                 mine = after.sheets[0]
-                opts = {c: [die_options(mine, c, d, white, rows) for d in range(1, sides + 1)]
-                        for c in dice if c not in gone}
+                if layout.second_crosses:  # Double A: second crosses, DA5's lock count
+                    opts = _asked_offers(state, roll, a1, dice, gone)
+                else:
+                    opts = {c: [die_options(mine, c, d, white, rows)
+                                for d in range(1, sides + 1)] for c in dice if c not in gone}
+                if layout.bonus_rows:  # Big Points: the bonus crosses of each die (BP3)
+                    _add_bonus_offers(opts, mine, roll, gone, rs)
             outcomes.append((a1, after.closed, opts))
-        # passive player (same sheet): the white sum only
-        for m in a1s:
+        # the cells action 1 can cross (a lucky cross's first mark and its cell, LG3, LG4):
+        # markable for every die outcome, by the passive player too (the same sheet)
+        by_a1 = {cell for m in a1s for cell in _cells(m)}
+        for m in by_a1:
+            act[m.colour.index][pos[m.colour.index][m.number]] += wp * coloured
             pas[m.colour.index][pos[m.colour.index][m.number]] += wp * coloured
-        if len(shut) + 1 >= to_end and any(closes(layout, m) for m in a1s):
+        if any(isinstance(m, LuckyMark) for m in a1s):
+            lucky += wp * coloured
+        if next(_passive_ending(rolled, a1s), None) is not None:
             p_end += wp * coloured
         if not a1s:
             p_no_mark += wp * coloured
-        # markable: by action 1 (every outcome) or by the die of the cell's colour
-        by_a1 = set(a1s)
-        faces: dict[Mark, set[int]] = {}
+        p_most = max((_crossed(m) for m in a1s), default=0)
+        for k in range(1, p_most + 1):
+            p_at_least[k] += wp * coloured
+        # markable by the die of the cell's colour
+        faces: dict[Mark, set[int]] = {}  # each cell a die may cross: the die's faces
         for _, _, opts in outcomes:
             for per_face in (opts or {}).values():
                 for d, offered in enumerate(per_face):
                     for m in offered:
-                        faces.setdefault(m, set()).add(d)
-        for m in by_a1:
-            act[m.colour.index][pos[m.colour.index][m.number]] += wp * coloured
+                        for cell in _cells(m):
+                            faces.setdefault(cell, set()).add(d)
         for m, ds in faces.items():
             if m not in by_a1:
                 act[m.colour.index][pos[m.colour.index][m.number]] += \
                     wp * len(ds) * coloured // sides
         if locks2:
-            _count_closing(layout, a1s, faces, wp, coloured, sides, a_close, p_close)
+            _count_closing(layout, by_a1, faces, wp, coloured, sides, a_close, p_close)
 
+        # the most crosses (0 to 3): at least k when an action-1 choice crosses k cells, or
+        # crosses k - 1 and some die then offers an action-2 mark
+        crosses = [0 if a1 is None else _crossed(a1) for a1, _, _ in outcomes]
+        for k in range(1, len(at_least)):
+            if any(n >= k for n in crosses):
+                at_least[k] += wp * coloured
+                continue
+            then = [opts for n, (_, _, opts) in zip(crosses, outcomes, strict=True)
+                    if n == k - 1 and opts is not None]
+            if then:
+                at_least[k] += wp * (coloured - _faces(dice, neutral, _offers_none(then), sides))
         base = outcomes[0][2] or {}
-        if not a1s:  # no mark: no die offers anything
-            no_mark += wp * _faces(dice, neutral, _offers_none([base]), sides)
-        with_a2 = [o[2] for o in outcomes[1:] if o[2] is not None]
-        if with_a2:  # two marks: an action-1 mark and some die offering an action-2 mark
-            two += wp * (coloured - _faces(dice, neutral, _offers_none(with_a2), sides))
         # ending by closing (R14)
         if any(len(closed1) >= to_end for a1, closed1, _ in outcomes if a1 is not None):
             end_close += wp * coloured
@@ -596,16 +660,109 @@ def _layout_events(sheet: Sheet, shut: frozenset[Colour], rs: Ruleset) -> TurnEv
                 must += wp * _faces(dice, neutral, _all_close(layout, base), sides)
             else:
                 must += wp * _faces(dice, neutral, _offers_none([base]), sides)
-    marks = {0: no_mark, 1: total - no_mark - two, 2: two}
+    no_mark = total - at_least[1]
     active = _player(tuple(tuple(r) for r in act), total, no_mark, total, end_close,
-                     third, marks, layout, a_close if locks2 else None)
+                     third, _exactly(at_least), layout, a_close if locks2 else None, lucky)
     passive = _player(tuple(tuple(r) for r in pas), total, p_no_mark, total, p_end, False,
-                      {0: p_no_mark, 1: total - p_no_mark}, layout,
-                      p_close if locks2 else None)
+                      _exactly(p_at_least), layout, p_close if locks2 else None, lucky)
     return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, total))
 
 
-def _count_closing(layout: SheetLayout, a1s: Sequence[Mark], faces: dict[Mark, set[int]],
+def _cells(mark: Mark) -> tuple[Mark, ...]:
+    """The cells of the colour rows a mark crosses, as plain marks (the keys of the
+    markable table): a lucky cross's first mark (if any) and its own cell
+    (:attr:`~qwixx_math.model.LuckyMark.cells`, LG3, LG4); an exchange's cell (XC1) and a
+    second cross's number (DA1) as its cell; none for a Big Points bonus cross (BP1, its
+    own row) or an X-Change field spent alone (XC4)."""
+    if isinstance(mark, LuckyMark):
+        return mark.cells
+    if isinstance(mark, BonusMark) or not mark.crosses:
+        return ()
+    if mark.field is None and not mark.second:
+        return (mark,)
+    return (Mark(mark.colour, mark.number),)
+
+
+def _faced(roll: Roll, face: int) -> Roll:
+    """``roll`` with every coloured die in it showing ``face``."""
+    r, y, g, b = (None if x is None else face for x in roll.coloured)
+    return Roll(roll.white, (r, y, g, b), roll.faces)
+
+
+def _asked_offers(state: GameState, roll: Roll, a1: Mark | None, dice: Sequence[Colour],
+                  gone: frozenset[Colour]) -> _Offers:
+    """Per die in play (not ``gone``) and face, the action-2 marks white + that die offers
+    after the active player's action-1 choice ``a1``, each asked of the rules core
+    (:func:`~qwixx_math.rules.why_not_mark`): the cells of the die's colour showing a sum
+    it makes, their first and their second boxes (Double A, DA1, DA3-DA5).  A die's marks
+    depend on its own face alone, so one roll with every die showing the face serves all."""
+    layout = state.layout
+    white = roll.white
+    out: _Offers = {c: [] for c in dice if c not in gone}
+    for d in range(1, layout.faces + 1):
+        after = state.with_roll(_faced(roll, d)).with_action1([a1] + [None] * (state.players - 1))
+        for c, per_face in out.items():
+            offered: list[Mark] = []
+            if after.phase is Phase.ACTION2:
+                for n in sorted({white[0] + d, white[1] + d}):
+                    for row in layout.action2_rows(c, n):
+                        offered.extend(Mark(row, n, second=second) for second in (False, True)
+                                       if why_not_mark(after, 0, row, n, second=second) is None)
+            per_face.append(tuple(offered))
+    return out
+
+
+def _add_bonus_offers(opts: _Offers, sheet: Sheet, roll: Roll, gone: frozenset[Colour],
+                      rs: Ruleset) -> None:
+    """Add to each die's ``opts`` the Big Points bonus crosses white + that die offers in
+    action 2 (:func:`~qwixx_math.big_points.bonus_action2` with every other die out of
+    play, BP3).  Two dice may offer the same bonus cross; the events only ask whether a
+    die offers something, and a bonus cross is no cell of the markable table."""
+    for c, per_face in opts.items():
+        others = frozenset(COLOURS) - {c} | gone
+        for k, offered in enumerate(per_face):
+            per_face[k] = offered + bonus_action2(sheet, _faced(roll, k + 1), others, rs)
+
+
+def _cell_set(layout: SheetLayout, marks: Iterable[Mark]) -> tuple[Mark, ...]:
+    """The cells ``marks`` cross, each once, in row order."""
+    return tuple(sorted({cell for m in marks for cell in _cells(m)},
+                        key=lambda m: (m.colour.index, layout.pos[m.colour.index][m.number])))
+
+
+def _crossed(mark: Mark) -> int:
+    """How many cells an action-1 choice crosses (two for a lucky cross after the white
+    sum, ``lg_lucky_mode = additional``, LG4); any other choice one (a bonus cross or an
+    X-Change field spent alone too: a mark, though of no cell of the colour rows)."""
+    return len(mark.cells) if isinstance(mark, LuckyMark) else 1
+
+
+def _most_crosses(layout: SheetLayout, rs: Ruleset) -> int:
+    """The most cells the active player can cross in one turn: two (R5, R6), three with
+    lucky numbers under ``lg_lucky_mode = additional`` (LG4); a passive player one less."""
+    return 3 if layout.lucky and rs.lg_lucky_mode is LuckyMode.ADDITIONAL else 2
+
+
+def _exactly(at_least: Sequence[int]) -> dict[int, int]:
+    """Counts of "at least k" (k = 0, 1, ...) as counts of "exactly k"."""
+    return {k: n - (at_least[k + 1] if k + 1 < len(at_least) else 0)
+            for k, n in enumerate(at_least)}
+
+
+def _passive_ending(rolled: GameState, choices: Iterable[Mark]) -> Iterator[Mark]:
+    """The action-1 choices of player 1 (a passive player; everyone else passing) that end
+    the game this turn by closing rows (R14), asked of the rules core."""
+    others: list[Mark | None] = [None] * rolled.players
+    for m in choices:
+        others[1] = m
+        after = rolled.with_action1(others)
+        if after.phase is Phase.ACTION2 and after.ended_by is None:
+            after = after.with_action2(None)  # end_check=END_OF_TURN: the end comes now
+        if after.ended_by == "R14":
+            yield m
+
+
+def _count_closing(layout: SheetLayout, a1s: Iterable[Mark], faces: dict[Mark, set[int]],
                    wp: int, coloured: int, sides: int, active: list[int],
                    passive: list[int]) -> None:
     """Add one white pair's outcomes (weight ``wp``) in which each row can be closed: by an
@@ -688,16 +845,8 @@ def _roll_events(state: GameState, roll: Roll) -> RollEvents:
     marks = sorted({m for p in plans for m in p.marks},
                    key=lambda m: (m.colour.index, layout.pos[m.colour.index][m.number]))
     passive = legal_action1(rolled, 1)
-    others: list[Mark | None] = [None] * state.players
-    p_end = []
-    for m in passive:
-        others[1] = m
-        after = rolled.with_action1(others)
-        if after.phase is Phase.ACTION2 and after.ended_by is None:
-            after = after.with_action2(None)  # end_check=END_OF_TURN: the end comes now
-        if after.ended_by == "R14":
-            p_end.append(m)
-    return RollEvents(roll, plans, ending, tuple(marks), passive, tuple(p_end), layout)
+    return RollEvents(roll, plans, ending, tuple(marks), passive,
+                      tuple(_passive_ending(rolled, passive)), layout)
 
 
 def _all_rolls(shut: frozenset[Colour], layout: SheetLayout = OFFICIAL) -> Iterator[Roll]:
@@ -724,22 +873,27 @@ def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str 
                   if layout.row_of[c.index] >= 0 else 0) for c in COLOURS]
     pas = [list(row) for row in act]
     pos = layout.pos
-    no_mark = p_no_mark = end_close = p_end = must = 0
-    marks = {0: 0, 1: 0, 2: 0}
+    no_mark = p_no_mark = end_close = p_end = must = lucky = p_lucky = 0
+    most = _most_crosses(layout, rs)
+    marks, p_marks = dict.fromkeys(range(most + 1), 0), dict.fromkeys(range(most), 0)
     a_close, p_close = [0] * len(COLOURS), [0] * len(COLOURS)
     for roll in _all_rolls(shut, layout):
         ev = _roll_events(state, roll)
+        passive_cells = ev.passive_cells
         for c in layout.locks:
             a_close[c.index] += mult * ev.can_close(c)
             p_close[c.index] += mult * any(
-                m.colour is c and closes(layout, m) for m in ev.passive_marks)
-        for m in ev.active_marks:
+                m.colour is c and closes(layout, m) for m in passive_cells)
+        for m in ev.active_cells:
             act[m.colour.index][pos[m.colour.index][m.number]] += mult
-        for m in ev.passive_marks:
+        for m in passive_cells:
             pas[m.colour.index][pos[m.colour.index][m.number]] += mult
         no_mark += mult * ev.no_mark
         p_no_mark += mult * (not ev.passive_marks)
         marks[ev.max_marks] += mult
+        p_marks[ev.passive_max_marks] += mult
+        lucky += mult * ev.lucky
+        p_lucky += mult * ev.passive_lucky
         closing_end = any(
             any(closes(layout, m) for m in p.marks) for p in ev.ending_plans)
         end_close += mult * closing_end
@@ -748,7 +902,7 @@ def brute_force_events(sheet: Sheet | str, closed: Iterable[Colour | str] | str 
     third = sheet.penalties == layout.penalty_boxes - 1
     # ``end_close`` counts rolls where some plan that ends the game closes a colour
     active = _player(tuple(tuple(r) for r in act), total, no_mark, total, end_close,
-                     third, marks, layout, a_close)
+                     third, marks, layout, a_close, lucky)
     passive = _player(tuple(tuple(r) for r in pas), total, p_no_mark, total, p_end, False,
-                      {0: p_no_mark, 1: total - p_no_mark}, layout, p_close)
+                      p_marks, layout, p_close, p_lucky)
     return TurnEvents(sheet, shut, rs, active, passive, Fraction(must, total))

@@ -102,9 +102,11 @@ def _row(layout: SheetLayout, colour: Colour) -> _Row:
     layout.check_no_exchange("the row Markov chain")
     layout.check_no_chain("the row Markov chain")
     if layout.lucky:  # a lucky cross depends on the other rows' crosses (LG3)
-        raise ParseError(f"the row Markov chain follows one row alone, so it does not handle "
-                         f"lucky numbers (layout {layout.name}); use the layout without them",
-                         rule="LG3")
+        raise ParseError(f"the row Markov chain follows one row alone, but a lucky cross goes "
+                         f"to a row with the fewest crosses, so whether this row gets one "
+                         f"depends on the other rows: not a chain of this row's state (layout "
+                         f"{layout.name}); use the layout without lucky numbers, or prob for "
+                         f"one turn", rule="LG3")
     layout.check_no_bonus("the row Markov chain")
     layout.check_no_bonus_rows("the row Markov chain")
     i = layout.row_index(colour)
