@@ -6,6 +6,8 @@ Each check compares the compiled engine with a slow, obvious reference on the ru
 
 * :func:`check_choices`: the engine's plans, priorities and choice equal the Python
   policies' (``ranked``) on a random roll of every state;
+* :func:`check_sweep_weights`: which plan each roll leads to, by the sweep's integer
+  weights, equals a count over every roll with the Python policy;
 * :func:`check_values`: V_pi of the compiled backward evaluation equals the naive evaluator
   (tests/policies_naive.py: every roll through the rules core, exact Fractions) on every
   state, and never exceeds the solver's optimal value;
@@ -25,7 +27,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from policies_naive import NaivePolicyEvaluator, naive_score_distribution, solitaire_states
-from test_policies_helpers import engine_roll, table_value
+from test_policies_engine import brute_force_counts
+from test_policies_helpers import engine_roll, engine_weights, table_value
 
 from qwixx_math.layouts import SheetLayout
 from qwixx_math.policies import PolicySpec, PriorityPolicy
@@ -36,9 +39,18 @@ from qwixx_math.rules import random_roll
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import SolverTable, Variant, solve
 
-__all__ = ["POLICIES", "TOLERANCE", "check_choices", "check_distribution",
-           "check_optimal_values", "check_simulation_mean", "check_simulator", "check_values",
-           "table_of"]
+__all__ = [
+    "POLICIES",
+    "TOLERANCE",
+    "check_choices",
+    "check_distribution",
+    "check_optimal_values",
+    "check_simulation_mean",
+    "check_simulator",
+    "check_sweep_weights",
+    "check_values",
+    "table_of",
+]
 
 TOLERANCE = 1e-9
 POLICIES = ["optimal", "fewest-skips", "seed-tips", "threshold-0", "threshold-1"]
@@ -78,6 +90,25 @@ def check_choices(layout: SheetLayout, seed: int) -> int:
                                                 str(roll))
                 assert {plan: h for plan, h, _ in ranked} == found
                 checked += 1
+    return checked
+
+
+def check_sweep_weights(layout: SheetLayout, policy_name: str, samples: int, seed: int) -> int:
+    """The sweep's integer weights (units of 1 / (F^2 * F^k)) of ``samples`` random states,
+    both R15 options, against a count over all F^(2+k) rolls; returns how many states."""
+    spec = PolicySpec.parse(policy_name)
+    variant = Variant(layout)
+    rng = random.Random(seed)
+    checked = 0
+    for a2 in (False, True):
+        table = table_of(layout, a2)
+        policy = PriorityPolicy(spec, table)
+        states = list(solitaire_states(layout, Ruleset(players=1, action2_after_game_end=a2)))
+        for state in rng.sample(states, samples):
+            counts = engine_weights(spec, variant, state, np.asarray(table.data))
+            assert counts == brute_force_counts(policy, state)
+            assert sum(counts.values()) == layout.faces ** (2 + len(state.dice_in_play))
+            checked += 1
     return checked
 
 

@@ -43,6 +43,7 @@ from qwixx_math.model import COLOURS, Colour, Mark, Roll
 from qwixx_math.policies.base import PriorityPolicy
 from qwixx_math.rules import GameState, Phase, legal_action1, new_game
 from qwixx_math.ruleset import Ruleset
+from qwixx_math.solver import NaiveSolver, Variant
 
 __all__ = ["NaivePolicyEvaluator", "NaiveTableEvaluator", "naive_score_distribution",
            "solitaire_states"]
@@ -56,10 +57,15 @@ def solitaire_states(layout: SheetLayout | str, ruleset: Ruleset) -> Iterator[Ga
 
     The position of a key is :func:`~qwixx_math.keys.sheet_from_key`'s representative
     sheet (marks packed to the left), which has the same future as any sheet of that key.
+    On a sheet with step cells (CS2) the total of crossed step cells matters too: one
+    position per key and total (the naive solver's :meth:`NaiveSolver.states`).
     """
     layout = layout_named(layout)
     if not isinstance(ruleset, Ruleset) or ruleset.players != 1:
         raise ParseError(f"solitaire states need a one-player Ruleset, not {ruleset!r}")
+    if layout.steps:  # CS2: one position per key *and* total of crossed step cells
+        yield from NaiveSolver(Variant(layout), ruleset).states()
+        return
     for key in range(key_space(layout)):
         try:
             sheet, closed = sheet_from_key(key, layout)
@@ -79,8 +85,11 @@ def _start(ruleset: Ruleset, layout: SheetLayout | str) -> tuple[Ruleset, SheetL
     return ruleset, layout_named(layout)
 
 
-def _key(state: GameState) -> int:
-    return sheet_key(state.sheets[0], state.closed)
+def _key(state: GameState) -> tuple[int, int]:
+    """The compact key and the crossed step cells (CS2: the fifth score group reads their
+    total, which the key does not hold; 0 on a sheet without steps)."""
+    sheet = state.sheets[0]
+    return sheet_key(sheet, state.closed), sheet.steps_crossed
 
 
 def _rolls(state: GameState) -> tuple[tuple[Roll, int], ...]:
@@ -115,7 +124,7 @@ def _mean(outcomes: Iterable[tuple[GameState, int]],
           value: Callable[[GameState], Fraction]) -> Fraction:
     """The mean of ``value`` over the positions ``outcomes`` lead to, each with its integer
     weight (each distinct position, by compact key or final score, valued once)."""
-    weights: dict[tuple[bool, int], tuple[GameState, int]] = {}
+    weights: dict[tuple[bool, object], tuple[GameState, int]] = {}
     for after, weight in outcomes:
         to = (after.is_over, after.sheets[0].score if after.is_over else _key(after))
         held = weights.get(to)
@@ -134,7 +143,7 @@ class NaivePolicyEvaluator:
                  layout: SheetLayout | str = OFFICIAL) -> None:
         self.policy = policy
         self.ruleset, self.layout = _start(ruleset, layout)
-        self._memo: dict[int, Fraction] = {}
+        self._memo: dict[tuple[int, int], Fraction] = {}
 
     def value(self, state: GameState | None = None) -> Fraction:
         """V_pi of ``state`` (default: the start of the game); its score once it is over."""
@@ -167,7 +176,7 @@ class NaiveTableEvaluator:
         self.players = players
         self.policy_players = policy.table.players
         self.ruleset, self.layout = _start(ruleset, layout)
-        self._memo: dict[tuple[int, int], Fraction] = {}
+        self._memo: dict[tuple[tuple[int, int], int], Fraction] = {}
 
     def value(self, state: GameState | None = None, before_me: int = 0) -> Fraction:
         """V_pi of ``state`` (default: the start) with ``before_me`` other rolls first."""
@@ -228,7 +237,7 @@ def naive_score_distribution(policy: PriorityPolicy, ruleset: Ruleset,
     ruleset, layout = _start(ruleset, layout)
     start = new_game(players=1, ruleset=ruleset, layout=layout)
     # every turn adds a mark or a penalty, so (marks + penalties) orders the positions
-    buckets: dict[int, dict[int, tuple[GameState, Fraction]]] = defaultdict(dict)
+    buckets: dict[int, dict[tuple[int, int], tuple[GameState, Fraction]]] = defaultdict(dict)
     buckets[0][_key(start)] = (start, Fraction(1))
     hist: dict[int, Fraction] = defaultdict(Fraction)
     level = 0

@@ -1,13 +1,13 @@
 """Qwixx Connected, the Steps (VARIANTS.md §4; issue 34): the staircases transcribed from
 §4.1, play unchanged (CS1), the fifth score group T(crossed step cells) (CS2) everywhere a
 sheet is scored, both worked examples of §4.3, notation and records, the validator naming
-CS2, the SVG and text drawings, and the policies' typed refusal (the exact solver takes
-the steps: tests/test_solver_steps.py)."""
+CS2, the SVG and text drawings, and the policy commands on the staircases (the exact
+solver takes the steps: tests/test_solver_steps.py; the policy engine keeps the step total
+too: tests/test_policies_steps.py)."""
 
 from __future__ import annotations
 
 import json
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -257,22 +257,23 @@ def test_text_drawing_lists_the_steps() -> None:
     assert text.splitlines()[-1].endswith("score 10")   # 3 + 1 + 6
 
 
-# -- the exact solver takes them, the policies refuse ------------------------------------------
+# -- the exact solver and the policies take them ------------------------------------------------
 
 @pytest.mark.parametrize("layout", [CONNECTED_STEPS, CONNECTED_STEPS_S21], ids=lambda la: la.name)
 def test_the_exact_solver_takes_step_cells(layout: SheetLayout) -> None:
     """The solver holds the total of crossed step cells (tests/test_solver_steps.py checks
-    its values against the naive solver); the policies still score row by row."""
+    its values against the naive solver)."""
     variant = Variant(layout)
     assert variant.has_steps and variant.step_layers == 12 and not variant.is_plain
 
 
-def test_policy_commands_refuse_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["policies", "--layout", "connected-steps"],):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-        err = capsys.readouterr().err
-        assert code == 2 and re.search(r"CS2: the policy engine does not handle step", err)
-        assert len(err.strip().splitlines()) == 1
+def test_policy_commands_play_the_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    """The simulator scores T(crossed step cells) too (CS2): the games' mean is above the
+    same policy's on the official sheet with the same dice."""
+    assert main(["simulate", "--layout", "connected-steps", "--policy", "seed-tips",
+                 "--games", "400", "--json", "--quiet"]) == 0
+    steps = json.loads(capsys.readouterr().out)
+    assert main(["simulate", "--policy", "seed-tips", "--games", "400", "--json",
+                 "--quiet"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert steps["layout"] == "connected-steps" and steps["mean"] > plain["mean"]

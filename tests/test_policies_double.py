@@ -130,10 +130,11 @@ def test_table_index_round_trips_the_row_codes(layout: SheetLayout) -> None:
     assert len(seen) == sum(sum(v) for v in codes.valid) - (layout.rows - 1)  # empty: one
 
 
-def test_the_policies_refuse_steps() -> None:
-    """(Longo's refusal of lucky numbers, LG3: tests/test_policies_longo.py.)"""
-    with pytest.raises(ParseError, match="CS2"):
-        policy_value("seed-tips", layout="connected-steps", cache=False)
+def test_the_policies_refuse_chains() -> None:
+    """(Longo's refusal of lucky numbers, LG3: tests/test_policies_longo.py; step cells are
+    played: tests/test_policies_steps.py.)"""
+    with pytest.raises(ParseError, match="CC1"):
+        policy_value("seed-tips", layout="connected-chain", cache=False)
 
 
 def test_cli_policies_on_double_b(capsys: pytest.CaptureFixture[str]) -> None:

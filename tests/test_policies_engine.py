@@ -62,6 +62,8 @@ def check_roll(variant: Variant, state: GameState, roll: Roll) -> None:
     mask, codes = engine_state(variant, state)
     sheet = state.sheets[0]
     penalties = sheet.penalties
+    steps = sheet.steps_crossed  # CS2: 0 on a sheet without step cells
+    step_points = geometry(variant).step_points
     closed_before = sum(sheet.row_score(c) for c in state.closed)
     a2 = state.ruleset.action2_after_action1_end
     for plan in plans:
@@ -72,7 +74,8 @@ def check_roll(variant: Variant, state: GameState, roll: Roll) -> None:
              for m in (plan.action1, plan.action2)]
         status, succ, pts, final, new_mask, n, _, _ = engine.apply_plan(
             lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code,
-            lay.die_at, geometry(variant).points, variant.row_length, variant.lock_cells,
+            lay.die_at, geometry(variant).points, geometry(variant).step_at,
+            variant.penalty_boxes, variant.row_length, variant.lock_cells,
             variant.lock_threshold, variant.closed_rows_to_end, a2, mask, codes, q[0][0], q[0][1],
             q[1][0], q[1][1])
         assert n == len(plan.marks)
@@ -80,10 +83,12 @@ def check_roll(variant: Variant, state: GameState, roll: Roll) -> None:
         mine = after.sheets[0]
         if after.is_over:
             assert status == engine.GAME_OVER
-            assert final - engine.PENALTY * penalties == mine.score - closed_before
+            # the successor slot holds the step cells the plan crossed
+            assert (final + int(step_points[steps + succ]) - engine.PENALTY * penalties
+                    == mine.score - closed_before)
         else:
             assert status == engine.GOES_ON
-            assert succ + penalties == flat_index(variant, after)
+            assert succ + steps * variant.penalty_boxes + penalties == flat_index(variant, after)
             assert new_mask == engine_state(variant, after)[0]
             assert pts == sum(mine.row_score(c) for c in after.closed) - closed_before
 

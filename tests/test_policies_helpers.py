@@ -40,10 +40,17 @@ def engine_state(variant: Variant, state: GameState) -> tuple[int, npt.NDArray[n
 
 def flat_index(variant: Variant, state: GameState) -> int:
     """Where a running position's value lives in the engine's flat table
-    (:func:`qwixx_math.keys.table_index` on the geometry's offsets and strides)."""
+    (:func:`qwixx_math.keys.table_index` on the geometry's offsets and strides; on a sheet
+    with step cells, CS2, the open codes' strides plus the lane of the crossed step cells
+    and the penalties, as :mod:`qwixx_math.solver.layout` lays them out)."""
     lay = geometry(variant).layout
-    mask, _ = engine_state(variant, state)
-    return table_index(state.sheets[0], mask, [int(x) for x in lay.offsets],
+    mask, codes = engine_state(variant, state)
+    sheet = state.sheets[0]
+    if state.layout.steps:
+        return int(lay.offsets[mask] + sum(int(lay.strides[mask, r]) * int(codes[r])
+                                           for r in range(variant.rows) if not mask >> r & 1)
+                   + sheet.steps_crossed * variant.penalty_boxes + sheet.penalties)
+    return table_index(sheet, mask, [int(x) for x in lay.offsets],
                        [[int(x) for x in row] for row in lay.strides])
 
 
@@ -91,11 +98,12 @@ def engine_roll(spec: PolicySpec, variant: Variant, state: GameState, roll: Roll
     hs = np.empty(size)
     n, best = engine.roll_choice(
         lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code, lay.pos_of,
-        lay.die_at, geo.points, variant.row_length, variant.faces, variant.lock_cells,
+        lay.die_at, geo.points, geo.step_at, geo.step_points, variant.row_length,
+        variant.faces, variant.lock_cells,
         variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end, a2,
         int(spec.kind), float(spec.param),
         vstar if vstar is not None else NO_TABLE, mask, codes, state.sheets[0].penalties,
-        engine_dice(state, roll), plans, hs)
+        state.sheets[0].steps_crossed, engine_dice(state, roll), plans, hs)
     layout = state.layout
     found = {plan_of(layout, int(plans[x])): float(hs[x]) for x in range(n)}
     assert len(found) == n, "a plan listed twice"
@@ -110,7 +118,7 @@ def engine_weights(spec: PolicySpec, variant: Variant, state: GameState,
     mask, codes = engine_state(variant, state)
     open_rows = geo.open_rows(mask)
     k = len(open_rows)
-    n_layers = variant.penalty_boxes if spec.needs_table else 1
+    n_layers = geo.layout.lanes if spec.needs_table else 1
     cell_h, cell_tb, cell_out, weights = engine._cell_scratch(n_layers, k, variant.faces)
     engine.config_weights(
         *geo.engine_args(), variant.row_length, variant.faces, variant.lock_cells,
@@ -118,7 +126,9 @@ def engine_weights(spec: PolicySpec, variant: Variant, state: GameState,
         state.ruleset.action2_after_action1_end, int(spec.kind),
         float(spec.param), vstar if vstar is not None else NO_TABLE, mask, open_rows, codes,
         n_layers, cell_h, cell_tb, cell_out, weights, *engine._sweep_scratch(k, variant.faces))
-    layer = state.sheets[0].penalties if n_layers > 1 else 0
+    sheet = state.sheets[0]
+    layer = (sheet.steps_crossed * variant.penalty_boxes + sheet.penalties
+             if n_layers > 1 else 0)
     out: Counter[TurnPlan] = Counter()
     for cell in range(weights.shape[1]):
         w = int(weights[layer, cell])

@@ -26,7 +26,6 @@ layouts of tests/test_solver_longo.py, with the checks shared with Double B
 from __future__ import annotations
 
 import json
-import random
 
 import numpy as np
 import pytest
@@ -36,12 +35,12 @@ from policies_checks import (
     check_optimal_values,
     check_simulation_mean,
     check_simulator,
+    check_sweep_weights,
     check_values,
-    table_of,
 )
 from policies_naive import NaiveTableEvaluator, solitaire_states
-from test_policies_engine import brute_force_counts, check_rolls_on_every_state
-from test_policies_helpers import engine_weights, table_value
+from test_policies_engine import check_rolls_on_every_state
+from test_policies_helpers import table_value
 from test_solver_longo import LARGER, SMALL
 
 from qwixx_math.cli import main
@@ -75,18 +74,7 @@ def test_engine_choice_equals_the_python_policies(name: str) -> None:
 def test_sweep_weights_equal_a_count_over_every_roll(which: str) -> None:
     """Which plan each roll of the 8-sided dice leads to: the sweep's integer weights
     (units of 1 / (8^2 * 8^k)) against a count over all 8^(2+k) rolls."""
-    spec = PolicySpec.parse(which)
-    layout = SMALL["mixed"]
-    variant = Variant(layout)
-    rng = random.Random(13)
-    for a2 in (False, True):
-        table = table_of(layout, a2)
-        policy = PriorityPolicy(spec, table)
-        states = list(solitaire_states(layout, Ruleset(players=1, action2_after_game_end=a2)))
-        for state in rng.sample(states, 10):
-            counts = engine_weights(spec, variant, state, np.asarray(table.data))
-            assert counts == brute_force_counts(policy, state)
-            assert sum(counts.values()) == 8 ** (2 + len(state.dice_in_play))
+    assert check_sweep_weights(SMALL["mixed"], which, 10, 13) == 20
 
 
 #: The naive evaluator walks 36 x 8^k rolls per state: one case per R15 option here,

@@ -18,7 +18,7 @@ Checked here:
 * Monte-Carlo play of a small steps layout's optimal policy through the rules core (slow);
 * the command line (``solve``, ``value``, ``advise``) on a steps layout given as a file,
   and ``review_game`` on a small steps layout;
-* the policies (which count marks row by row) refuse step cells with CS2.
+* the policies keep the step total too: tests/test_policies_steps.py.
 
 The full Connected Steps solves take minutes: benchmarks/bench_connected_steps_solve.py.
 """
@@ -38,7 +38,6 @@ from qwixx_math.cli import main
 from qwixx_math.errors import ParseError
 from qwixx_math.layouts import CONNECTED_STEPS, CONNECTED_STEPS_S21, OFFICIAL, SheetLayout
 from qwixx_math.model import COLOURS, Sheet
-from qwixx_math.policies import policy_value
 from qwixx_math.solver import NaiveSolver, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
 
@@ -208,12 +207,6 @@ def test_solve_value_and_advise_on_the_command_line(capsys: pytest.CaptureFixtur
                  "--json", "--quiet"]) == 0
     advised = json.loads(capsys.readouterr().out)
     assert advised
-
-
-def test_the_policies_refuse_step_cells_with_cs2() -> None:
-    with pytest.raises(ParseError) as err:
-        policy_value("fewest-skips", layout=CONNECTED_STEPS, cache=False)
-    assert err.value.rule == "CS2"
 
 
 def test_review_judges_a_game_on_a_steps_layout() -> None:

@@ -22,8 +22,8 @@ layout off the states they are shown and need nothing more (``greedy``,
 built on a solver table (``solo``, ``table``, ``policy:optimal``) are made with
 the table of that layout (solved on first use, as for the official sheet); where
 the solver refuses the layout (today, e.g.: the table model and the policy engine on Qwixx
-Longo's lucky numbers, LG3; the policy engine on step cells, CS2; it plays double cells,
-DB1, and Longo's 8-sided dice, LG1), and for
+Longo's lucky numbers, LG3, and the table model on step cells, CS2; both play double cells,
+DB1, Longo's 8-sided dice, LG1, and the policy engine the Steps' step cells), and for
 ``win`` and ``win-deep`` (whose model and features are of the official sheet) on
 any other layout, the seat is played by a named simple player instead, a
 :class:`StandIn` whose ``note`` says so; the match report prints the note.

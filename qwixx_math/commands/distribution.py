@@ -5,7 +5,10 @@
 
 Forward propagation of state probabilities through the solver's state space
 (see docs/policies.md); computed once (a few minutes) and cached beside the
-solver's table.  ``--plot`` needs matplotlib: ``pip install 'qwixx_math[plot]'``.
+solver's table.  ``--layout`` takes the pads the policy engine plays (as ``qwixx-math
+simulate``); on a staircase of the Steps the probabilities are kept per step total too
+(CS2): a 5.7 GB array, against 0.47 GB on the official sheet.  ``--plot`` needs
+matplotlib: ``pip install 'qwixx_math[plot]'``.
 """
 
 from __future__ import annotations

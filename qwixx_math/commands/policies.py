@@ -5,9 +5,10 @@
 
 Values come from exact backward policy evaluation (docs/policies.md), computed
 on first use and cached beside the solver's table.  ``--layout`` takes the pads the
-policy engine plays (the official sheet, Mixx, Double B, Longo without lucky numbers);
-on Double B and Longo the exact evaluation of a heuristic takes tens of minutes or more
-(docs/policies.md), where ``qwixx-math simulate`` estimates in seconds.
+policy engine plays (the official sheet, Mixx, Double B, Longo without lucky numbers,
+the Steps' staircases); on Double B, Longo and the Steps the exact evaluation of a
+heuristic takes tens of minutes or more (docs/policies.md), where ``qwixx-math simulate``
+estimates in seconds.
 """
 
 from __future__ import annotations

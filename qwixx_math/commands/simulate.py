@@ -4,8 +4,9 @@
                         [--seed S] [--json] [--quiet] [--action2-after-game-end]
 
 ``--layout`` takes the pads the policy engine plays (the official sheet, Mixx, Double B,
-Longo without lucky numbers); the heuristics need no table, ``--policy optimal`` loads or
-solves the layout's table first (Longo: minutes and about 3 GB the first time).
+Longo without lucky numbers, the Steps' staircases); the heuristics need no table,
+``--policy optimal`` loads or solves the layout's table first (Longo: minutes and about
+3 GB the first time; a staircase of the Steps: about 4 GB).
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def _setup(ruleset: Ruleset | None, variant: Variant | None,
         raise ParseError(f"ruleset must be a Ruleset, not {ruleset!r}")
     if not isinstance(variant, Variant):
         raise ParseError(f"variant must be a solver Variant, not {variant!r}")
-    check_policy_sheet(variant)  # double cells (DB1), Longo (LG1, LG2) yes; steps (CS2) no
+    check_policy_sheet(variant)  # double cells (DB1), Longo (LG1, LG2), steps (CS2) yes
     return ruleset, variant
 
 
@@ -197,6 +197,7 @@ def cross_value(policy_players: int, table_players: int, ruleset: Ruleset | None
     m = _players("policy_players", policy_players)
     n = _players("table_players", table_players)
     ruleset, variant = _setup(ruleset, variant, layout)
+    variant.sheet.check_no_steps("cross_value (the table model of the policy engine)")
     a2 = ruleset.action2_after_action1_end
     policy_table = solve(ruleset, variant, cache=cache, progress=progress, players=m)
     optimum = (policy_table if m == n

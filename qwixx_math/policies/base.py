@@ -175,9 +175,23 @@ class PriorityPolicy:
         if n_closed >= layout.closed_rows_to_end or sheet.penalties >= layout.penalty_boxes:
             return float(sheet.score - closed_before)
         level = self.table.players - 1 if before_me is None else before_me
-        index = table_index(sheet, mask, self._offsets, self._strides)
+        index = (self._step_index(sheet, mask) if layout.steps
+                 else table_index(sheet, mask, self._offsets, self._strides))
         return float(closed_now - closed_before) + float(
             self._data[level * self._level_size + index])
+
+    def _step_index(self, sheet: Sheet, mask: int) -> int:
+        """:func:`~qwixx_math.keys.table_index` on a sheet with step cells: the lane of its
+        crossed step cells (CS2) beside the penalties, as the solver's layout stores it."""
+        assert self.table is not None
+        layout = self.table.layout
+        strides = self._strides[mask]
+        index = (self._offsets[mask] + sheet.penalties
+                 + sheet.steps_crossed * sheet.layout.penalty_boxes)
+        for r, colour in enumerate(sheet.layout.locks):
+            if not mask >> r & 1:
+                index += strides[r] * int(layout.code_by_mask[r][sheet.masks[colour.index]])
+        return index
 
 
     def _priority(self, marks: int, a1: _Placed | None, a2: _Placed | None,

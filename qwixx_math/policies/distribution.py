@@ -218,26 +218,30 @@ def forward_distribution(
     reached = 0
     if progress is not None:
         progress(0, total)
-    n_layers = variant.penalty_boxes if spec.needs_table else 1
+    # the optimal policy decides per lane (penalties, times the step totals on a sheet with
+    # steps, CS2): its buffers hold a layer per lane, so fewer configurations per batch
+    n_layers = lay.lanes if spec.needs_table else 1
+    batch_size = max(CHUNK, BATCH * variant.penalty_boxes // lay.lanes) \
+        if spec.needs_table else BATCH
     for mask in order:
         items, level_start = geo.items(mask)
         open_rows = geo.open_rows(mask)
         n_cells = engine.cell_count(len(open_rows), variant.faces)
-        buf_weights = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)
-        buf_out = np.empty((BATCH, n_layers, n_cells, 4), dtype=np.int64)
-        buf_tb = np.empty((BATCH, n_layers, n_cells), dtype=np.int64)
+        buf_weights = np.empty((batch_size, n_layers, n_cells), dtype=np.int64)
+        buf_out = np.empty((batch_size, n_layers, n_cells, 4), dtype=np.int64)
+        buf_tb = np.empty((batch_size, n_layers, n_cells), dtype=np.int64)
         for level in range(len(level_start) - 1):
             batch = items[level_start[level]:level_start[level + 1]]
             if len(batch) == 0:
                 continue
             active = engine.forward_active(
-                lay.offsets, lay.strides, variant.open_codes, variant.penalty_boxes, mass,
+                lay.offsets, lay.strides, variant.open_codes, lay.lanes, mass,
                 fwd_offsets, n_cp, mask, open_rows, batch)
             reached += len(active)
             # configurations of one level never feed one another: their cells are computed
             # in parallel, then their probability is pushed on (serially: shared targets)
-            for first in range(0, len(active), BATCH):
-                part = active[first:first + BATCH]
+            for first in range(0, len(active), batch_size):
+                part = active[first:first + batch_size]
                 engine.forward_weights(
                     *args, variant.open_codes, variant.row_length, variant.faces,
                     variant.lock_cells, variant.lock_threshold, variant.penalty_boxes,
@@ -245,7 +249,8 @@ def forward_distribution(
                     float(spec.param), table,
                     mask, open_rows, part, buf_weights, buf_out, buf_tb, CHUNK)
                 engine.forward_scatter(
-                    lay.offsets, lay.strides, lay.code_marks, geo.points, variant.open_codes,
+                    lay.offsets, lay.strides, lay.code_marks, geo.points, geo.step_points,
+                    lay.step_lo, lay.step_hi, lay.closed_steps, variant.open_codes,
                     variant.faces, variant.penalty_boxes, mass, fwd_offsets, n_cp, geo.cp_value,
                     geo.cp_add, hist, geo.score_min, mask, open_rows, part, buf_weights, buf_out)
             done += len(batch)

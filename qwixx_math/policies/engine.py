@@ -45,9 +45,19 @@ closes it, LG2).  These are integers in units of ``F^-k``; with the weight 1 or
 2 of the white pair they add up to ``F^2 * F^k`` per state (``36 * 6^k`` with
 six-sided dice), exactly.
 
-Policies whose priority ignores the penalty count (the heuristics) decide once
-per configuration (one *layer*); the optimal policy decides per penalty count
-(``P`` layers).
+**Step cells** (Qwixx Connected, the Steps, CS2: a fifth group scores T(total of
+crossed step cells)).  The engine reads the solver's layout, whose values of one
+configuration are its *lanes* ``s * P + p`` (step total ``s``, ``p`` penalties; ``s``
+is always 0 on a sheet without steps).  ``step_at[row, position]`` is 1 on a step
+cell; a plan that crosses ``a`` of them leads ``a * P`` lanes further
+(:func:`apply_plan` adds that to its successor), a game that ends scores
+``T(s + a)`` (``step_points``), and every loop over a configuration's values runs
+over the step totals it can hold (:func:`step_range`, from the solver's
+``step_lo``, ``step_hi`` and ``closed_steps``).
+
+Policies whose priority ignores the penalty count and the step total (the
+heuristics) decide once per configuration (one *layer*); the optimal policy decides
+per lane (``P`` layers, times the step totals on a sheet with steps).
 """
 
 from __future__ import annotations
@@ -72,10 +82,12 @@ __all__ = [
     "forward_scatter",
     "forward_weights",
     "max_plans",
+    "n_lanes",
     "penalty_value",
     "plan_value",
     "roll_choice",
     "simulate_games",
+    "step_range",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -95,8 +107,8 @@ _ILLEGAL = (ILLEGAL, 0, 0, 0, 0, 0, 0, 0)
 @jit()
 def apply_plan(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, die_at: IntArray, points: IntArray, length: int, lock_cells: int,
-    threshold: int,
+    next_code: IntArray, die_at: IntArray, points: IntArray, step_at: IntArray, boxes: int,
+    length: int, lock_cells: int, threshold: int,
     to_end: int, a2_after_end: bool, mask: int, codes: IntArray,
     a1_row: int, a1_pos: int, a2_row: int, a2_pos: int,
 ) -> tuple[int, int, int, int, int, int, int, int]:
@@ -105,9 +117,14 @@ def apply_plan(
 
     Returns ``(status, successor, closed_points, final_points, new_mask, marks,
     skip_total, skip_max)``: ``status`` is ILLEGAL, GOES_ON (``successor`` is the
-    flat index of the state after the turn at ``p = 0``; ``closed_points`` the
+    flat index of the state after the turn in the lane of no penalty and the same step
+    total, moved by ``boxes`` lanes per step cell the plan crosses; ``closed_points`` the
     points of the rows this turn closed) or GAME_OVER (``final_points``: the points
-    of every row that was open before the turn, after it).
+    of every row that was open before the turn, after it; ``successor``: the step cells
+    the plan crosses, whose points T(total) the caller adds, CS2).
+
+    ``step_at[row, position]`` is 1 on a step cell (Qwixx Connected, the Steps, CS2), else
+    0; ``boxes`` the penalty boxes (the lanes of one step total, :mod:`..solver.layout`).
 
     ``die_at[row, position]`` is the die (the row it locks) whose colour a cell has, -1
     for none: action 2 at a cell uses that die, which must still be in play after
@@ -121,6 +138,7 @@ def apply_plan(
     skip_max = 0
     n_marks = 0
     closed_points = 0
+    crossed = 0  # step cells (CS2)
     c1 = -1
     k1 = 0
     if a1_row >= 0:
@@ -144,6 +162,7 @@ def apply_plan(
         skip_total += s
         skip_max = s
         n_marks = 1
+        crossed += step_at[a1_row, a1_pos]
         if a2_row >= 0 and not a2_after_end:
             closed = 0
             for r in range(m):
@@ -181,6 +200,7 @@ def apply_plan(
         skip_total += s
         skip_max = max(skip_max, s)
         n_marks += 1
+        crossed += step_at[a2_row, a2_pos]
     closed = 0
     for r in range(m):
         closed += (new_mask >> r) & 1
@@ -195,8 +215,8 @@ def apply_plan(
                 final += points[k1]
             else:
                 final += points[code_marks[codes[r]]]
-        return (GAME_OVER, 0, 0, final, new_mask, n_marks, skip_total, skip_max)
-    successor = offsets[new_mask]
+        return (GAME_OVER, crossed, 0, final, new_mask, n_marks, skip_total, skip_max)
+    successor = offsets[new_mask] + crossed * boxes
     for r in range(m):
         if (new_mask >> r) & 1:
             continue
@@ -229,22 +249,41 @@ def decode_plan(plan: int, rows: int, length: int) -> tuple[int, int, int, int]:
 
 
 @jit(inline=True)
-def plan_value(status: int, successor: int, closed_points: int, final_points: int, p: int,
-               vstar: FloatArray) -> float:
-    """The optimal policy's ``value`` feature of a marking plan at ``p`` penalties: the
-    optimal expected final score after it, less the points of rows closed before."""
+def plan_value(status: int, successor: int, closed_points: int, final_points: int, lane: int,
+               boxes: int, step_points: IntArray, vstar: FloatArray) -> float:
+    """The optimal policy's ``value`` feature of a marking plan in ``lane`` (step total
+    ``lane // boxes``, ``lane % boxes`` penalties; the lane is the penalty count on a sheet
+    without steps): the optimal expected final score after it, less the points of rows
+    closed before.  A plan that ends the game scores T(step total after it) (CS2)."""
     if status == GAME_OVER:
-        return float(final_points - PENALTY * p)
-    return float(closed_points + vstar[successor + p])
+        return float(final_points + step_points[lane // boxes + successor]
+                     - PENALTY * (lane % boxes))
+    return float(closed_points + vstar[successor + lane])
 
 
 @jit(inline=True)
-def penalty_value(base: int, p: int, penalties: int, open_points: int,
+def penalty_value(base: int, lane: int, boxes: int, open_points: int, step_points: IntArray,
                   vstar: FloatArray) -> float:
     """The same for the penalty (R11; the last box ends the game, R13)."""
-    if p + 1 >= penalties:
-        return float(open_points - PENALTY * (p + 1))
-    return float(vstar[base + p + 1])
+    p = lane % boxes
+    if p + 1 >= boxes:
+        return float(open_points + step_points[lane // boxes] - PENALTY * (p + 1))
+    return float(vstar[base + lane + 1])
+
+
+@jit(inline=True)
+def step_range(step_lo: IntArray, step_hi: IntArray, closed_steps: IntArray, mask: int,
+               open_rows: IntArray, codes: IntArray) -> tuple[int, int]:
+    """The step totals (CS2) a configuration can hold, ``(lowest, highest)``: its open rows'
+    (:attr:`qwixx_math.solver.layout.Layout.step_lo`, ``step_hi``) plus up to every step
+    cell of its closed rows; ``(0, 0)`` on a sheet without steps."""
+    lo = 0
+    hi = closed_steps[mask]
+    for t in range(open_rows.shape[0]):
+        r = open_rows[t]
+        lo += step_lo[r, codes[r]]
+        hi += step_hi[r, codes[r]]
+    return lo, hi
 
 
 @jit(inline=True)
@@ -269,14 +308,17 @@ def _better(h1: float, t1: int, h2: float, t2: int) -> bool:
 
 @jit(inline=True)
 def _offer(cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray, cell: int,
-           n_layers: int, kind: int, param: float, vstar: FloatArray, status: int,
+           lane_lo: int, lane_hi: int, boxes: int, step_points: IntArray,
+           kind: int, param: float, vstar: FloatArray, status: int,
            successor: int, closed_points: int, final_points: int, new_mask: int, n_marks: int,
            skip_total: int, skip_max: int, tb: int) -> None:
-    """Let a legal plan compete for ``cell`` in every layer; the winner's outcome is kept in
-    ``cell_out[layer, cell]`` = (status, successor, closed or final points, new mask)."""
-    for p in range(n_layers):
-        v = plan_value(status, successor, closed_points, final_points, p, vstar) \
-            if kind == 0 else 0.0
+    """Let a legal plan compete for ``cell`` in every layer (the optimal policy: one per lane
+    ``lane_lo`` .. ``lane_hi`` - 1; a heuristic: layer 0); the winner's outcome is kept in
+    ``cell_out[layer, cell]`` = (status, successor or, when the game ends, the step cells
+    crossed, closed or final points, new mask)."""
+    for p in range(lane_lo, lane_hi):
+        v = plan_value(status, successor, closed_points, final_points, p, boxes, step_points,
+                       vstar) if kind == 0 else 0.0
         h = priority(kind, param, n_marks, skip_total, skip_max, v)
         if _better(h, tb, cell_h[p, cell], cell_tb[p, cell]):
             cell_h[p, cell] = h
@@ -291,14 +333,16 @@ def _offer(cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray, cell: int,
 def _gather(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray, base: int, open_points: int,
-    n_layers: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
+    lane_lo: int, lane_hi: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
 ) -> None:
-    """Fill the cells of one configuration (see the module docstring).
+    """Fill the cells of one configuration (see the module docstring): the layers
+    ``lane_lo`` .. ``lane_hi`` - 1 (the optimal policy's lanes; 0 .. 1 for a heuristic).
 
     Cell 0 is the penalty, ``1 + S*k + t`` is A1[S, open row t], and
     ``1 + ns*k + (S*k + t)*ns + n - 2`` is C[S, open row t, n] (``ns`` = 2F - 1 sums:
@@ -306,24 +350,26 @@ def _gather(
 
     Plain marks (no row closes: the same table, one or two codes move up) take a
     fast path here: R7 is the loop bounds, the successor is ``base`` plus the
-    stride of each moved code.  Every plan that marks a row's last number goes
-    through :func:`apply_plan` (R8, R9, R14, R15).
+    stride of each moved code (plus ``penalties`` lanes per step cell marked, CS2).
+    Every plan that marks a row's last number goes through :func:`apply_plan` (R8, R9,
+    R14, R15).
     """
     k = open_rows.shape[0]
     m = codes.shape[0]
     n_cells = cell_count(k, faces)
     ns = n_sums(faces)
     last_q = length - lock_cells  # the first lock number (LG2: Longo has two)
-    for layer in range(n_layers):
+    for layer in range(lane_lo, lane_hi):
         for cell in range(n_cells):
             cell_h[layer, cell] = -np.inf
             cell_tb[layer, cell] = 1 << 62
     # the penalty (R11)
     pen_h = priority(kind, param, 0, 0, 0, 0.0)
-    for layer in range(n_layers):
+    for layer in range(lane_lo, lane_hi):
         if kind == 0:
             pen_h = priority(kind, param, 0, 0, 0,
-                             penalty_value(base, layer, penalties, open_points, vstar))
+                             penalty_value(base, layer, penalties, open_points, step_points,
+                                           vstar))
         cell_h[layer, 0] = pen_h
         cell_tb[layer, 0] = 0
     c_start = 1 + ns * k
@@ -340,22 +386,26 @@ def _gather(
             if dq < 0:
                 continue
             cell = c_start + dq * ns + number_at[j, q] - 2
-            _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar, GOES_ON,
-                   base + sj * (next_code[j, cj, q] - cj), 0, 0, mask, 1, q - lj - 1, q - lj - 1,
+            _offer(cell_h, cell_tb, cell_out, cell, lane_lo, lane_hi, penalties, step_points,
+                   kind, param, vstar, GOES_ON,
+                   base + sj * (next_code[j, cj, q] - cj) + penalties * step_at[j, q], 0, 0,
+                   mask, 1, q - lj - 1, q - lj - 1,
                    tie_break(m, length, -1, -1, j, q))
         if code_marks[cj] >= threshold:  # the lock cells have the row's lock colour: die tj
             for lq in range(last_q, length):
                 r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                               points, length, lock_cells, threshold, to_end, a2_after_end,
+                               points, step_at, penalties, length, lock_cells, threshold, to_end,
+                               a2_after_end,
                                mask, codes, -1, -1, j, lq)
                 if r[0] != ILLEGAL:
                     cell = c_start + tj * ns + number_at[j, lq] - 2
-                    _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
+                    _offer(cell_h, cell_tb, cell_out, cell, lane_lo, lane_hi, penalties,
+                           step_points, kind, param, vstar,
                            r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
                            tie_break(m, length, -1, -1, j, lq))
     block = k * ns
     for s in range(1, ns):
-        for layer in range(n_layers):
+        for layer in range(lane_lo, lane_hi):
             for x in range(block):
                 cell_h[layer, c_start + s * block + x] = cell_h[layer, c_start + x]
                 cell_tb[layer, c_start + s * block + x] = cell_tb[layer, c_start + x]
@@ -374,13 +424,15 @@ def _gather(
                 if code_marks[ci] < threshold:
                     continue  # R8
                 r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                               points, length, lock_cells, threshold, to_end, a2_after_end, mask,
+                               points, step_at, penalties, length, lock_cells, threshold, to_end,
+                               a2_after_end, mask,
                                codes,
                                i, q1, -1, -1)
                 if r[0] == ILLEGAL:
                     continue
                 _offer(cell_h, cell_tb, cell_out,
-                       1 + s * k + ti, n_layers, kind, param, vstar, r[0],
+                       1 + s * k + ti, lane_lo, lane_hi, penalties, step_points, kind, param,
+                       vstar, r[0],
                        r[1], r[2], r[3], r[4], r[5], r[6], r[7],
                        tie_break(m, length, i, q1, -1, -1))
                 for tj in range(k):
@@ -390,20 +442,23 @@ def _gather(
                         if dq < 0:
                             continue
                         r2 = apply_plan(offsets, strides, code_last, code_marks, next_code,
-                                        die_at, points, length, lock_cells, threshold, to_end,
+                                        die_at, points, step_at, penalties, length, lock_cells,
+                                        threshold, to_end,
                                         a2_after_end, mask, codes, i, q1, j, q)
                         if r2[0] == ILLEGAL:
                             continue  # R9 (row i and its die left play), R7, R8, R15
                         cell = c_start + (s * k + dq) * ns + number_at[j, q] - 2
-                        _offer(cell_h, cell_tb, cell_out, cell, n_layers, kind, param, vstar,
+                        _offer(cell_h, cell_tb, cell_out, cell, lane_lo, lane_hi, penalties,
+                               step_points, kind, param, vstar,
                                r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7],
                                tie_break(m, length, i, q1, j, q))
                 continue
             c1 = next_code[i, ci, q1]
-            b1 = base + strides[mask, i] * (c1 - ci)
+            b1 = base + strides[mask, i] * (c1 - ci) + penalties * step_at[i, q1]
             skip1 = q1 - li - 1
             _offer(cell_h, cell_tb, cell_out,
-                   1 + s * k + ti, n_layers, kind, param, vstar, GOES_ON, b1,
+                   1 + s * k + ti, lane_lo, lane_hi, penalties, step_points, kind, param, vstar,
+                   GOES_ON, b1,
                    0, 0, mask, 1, skip1, skip1, tie_break(m, length, i, q1, -1, -1))
             cells_s = c_start + s * k * ns - 2
             for tj in range(k):
@@ -421,18 +476,23 @@ def _gather(
                         continue
                     skip2 = q - lj - 1
                     _offer(cell_h, cell_tb, cell_out,
-                           cells_s + dq * ns + number_at[j, q], n_layers, kind, param,
-                           vstar, GOES_ON, b1 + sj * (next_code[j, cj, q] - cj), 0, 0, mask, 2,
+                           cells_s + dq * ns + number_at[j, q], lane_lo, lane_hi, penalties,
+                           step_points, kind, param,
+                           vstar, GOES_ON,
+                           b1 + sj * (next_code[j, cj, q] - cj) + penalties * step_at[j, q],
+                           0, 0, mask, 2,
                            skip1 + skip2, max(skip1, skip2), tie_break(m, length, i, q1, j, q))
                 if code_marks[cj] < threshold:
                     continue  # R8 (the action-1 mark counts): j may not close
                 for lq in range(last_q, length):
                     r2 = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                                    points, length, lock_cells, threshold, to_end,
+                                    points, step_at, penalties, length, lock_cells, threshold,
+                                    to_end,
                                     a2_after_end, mask, codes, i, q1, j, lq)
                     if r2[0] != ILLEGAL:
                         _offer(cell_h, cell_tb, cell_out,
-                               cells_s + tj * ns + number_at[j, lq], n_layers,
+                               cells_s + tj * ns + number_at[j, lq], lane_lo, lane_hi, penalties,
+                               step_points,
                                kind, param, vstar, r2[0], r2[1], r2[2], r2[3], r2[4], r2[5],
                                r2[6], r2[7], tie_break(m, length, i, q1, j, lq))
 
@@ -449,13 +509,14 @@ def _die_index(die_at: IntArray, open_rows: IntArray, row: int, position: int) -
 
 
 @jit()
-def _sweep(k: int, faces: int, n_layers: int, cell_h: FloatArray, cell_tb: IntArray,
+def _sweep(k: int, faces: int, lane_lo: int, lane_hi: int, cell_h: FloatArray,
+           cell_tb: IntArray,
 weights: IntArray,
            zh: FloatArray, zt: IntArray, zj: IntArray, zc: IntArray, below: IntArray) -> None:
     """Integer weights (units of 1 / (F^2 * F^k), F = ``faces``) of every cell being the
     roll's choice."""
     n_cells = weights.shape[1]
-    for layer in range(n_layers):
+    for layer in range(lane_lo, lane_hi):
         for cell in range(n_cells):
             weights[layer, cell] = 0
     ns = n_sums(faces)
@@ -464,7 +525,7 @@ weights: IntArray,
         for w2 in range(w1, faces + 1):
             s = w1 + w2 - 2
             mult = 1 if w1 == w2 else 2
-            for layer in range(n_layers):
+            for layer in range(lane_lo, lane_hi):
                 bh = cell_h[layer, 0]
                 bt = cell_tb[layer, 0]
                 bcell = 0
@@ -567,7 +628,8 @@ def _sweep_scratch(k: int, faces: int) -> tuple[FloatArray, IntArray, IntArray, 
 def config_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
@@ -575,22 +637,30 @@ def config_weights(
     n_layers: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
     weights: IntArray,
     zh: FloatArray, zt: IntArray, zj: IntArray, zc: IntArray, below: IntArray,
-) -> tuple[int, int]:
+) -> tuple[int, int, int, int]:
     """The cells and their weights for the configuration ``codes`` of table ``mask``.
 
-    Returns ``(base, open_points)``: the flat index at ``p = 0`` and the points of
-    the open rows.  Cell ``x`` of layer ``l`` is chosen with probability
-    ``weights[l, x] / (F^2 * F^k)`` (F = ``faces``); its plan is ``cell_tb[l, x]`` (a plan id).
+    Returns ``(base, open_points, s_lo, s_hi)``: the flat index at ``p = 0`` and no step
+    cell, the points of the open rows and the step totals the configuration can hold
+    (:func:`step_range`; 0, 0 on a sheet without steps).  Cell ``x`` of layer ``l`` is
+    chosen with probability ``weights[l, x] / (F^2 * F^k)`` (F = ``faces``); its plan is
+    ``cell_tb[l, x]`` (a plan id).  ``n_layers`` > 1 (the optimal policy): a layer per
+    lane (``s * penalties + p``), filled for the lanes of ``s_lo`` .. ``s_hi`` only.
     """
     k = open_rows.shape[0]
     base, open_points = _config_base(offsets, strides, code_marks, points, mask, open_rows,
                                      codes)
+    s_lo, s_hi = step_range(step_lo, step_hi, closed_steps, mask, open_rows, codes)
+    lane_lo = s_lo * penalties if n_layers > 1 else 0
+    lane_hi = (s_hi + 1) * penalties if n_layers > 1 else 1
     _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+    step_at, step_points, step_lo, step_hi, closed_steps,
             length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
             vstar,
-            mask, open_rows, codes, base, open_points, n_layers, cell_h, cell_tb, cell_out)
-    _sweep(k, faces, n_layers, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
-    return base, open_points
+            mask, open_rows, codes, base, open_points, lane_lo, lane_hi, cell_h, cell_tb,
+            cell_out)
+    _sweep(k, faces, lane_lo, lane_hi, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
+    return base, open_points, s_lo, s_hi
 
 
 @jit()
@@ -604,7 +674,8 @@ def _decode_config(config: int, open_rows: IntArray, n_codes: int, codes: IntArr
 def _evaluate_items(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
     to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
@@ -613,7 +684,7 @@ def _evaluate_items(
     """V_pi of ``items[start:stop]`` (configurations of table ``mask``), one after another."""
     k = open_rows.shape[0]
     m = strides.shape[1]
-    n_layers = penalties if kind == 0 else 1
+    n_layers = n_lanes(penalties, step_points) if kind == 0 else 1
     cell_h, cell_tb, cell_out, weights = _cell_scratch(n_layers, k, faces)
     n_cells = cell_h.shape[1]
     zh, zt, zj, zc, below = _sweep_scratch(k, faces)
@@ -621,41 +692,58 @@ def _evaluate_items(
     total = _n_rolls(k, faces)
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
-        base, open_points = config_weights(
+        base, open_points, s_lo, s_hi = config_weights(
             offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+            step_at, step_points, step_lo, step_hi, closed_steps,
             length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
             vstar,
             mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
             zh, zt, zj, zc, below)
-        for p in range(penalties - 1, -1, -1):
-            layer = p if n_layers > 1 else 0
-            values[base + p] = _own_turn(weights, cell_out, layer, n_cells, values, 0, base, p,
-                                         penalties, open_points) / total
+        for s in range(s_lo, s_hi + 1):
+            for p in range(penalties - 1, -1, -1):
+                lane = s * penalties + p
+                layer = lane if n_layers > 1 else 0
+                values[base + lane] = _own_turn(weights, cell_out, layer, n_cells, values, 0,
+                                                base, lane, penalties, open_points,
+                                                step_points) / total
+
+
+@jit(inline=True)
+def n_lanes(penalties: int, step_points: IntArray) -> int:
+    """The lanes of one configuration: penalty counts times step totals (CS2; the step
+    totals are 0 .. len(step_points) - 3, one on a sheet without steps)."""
+    return int(penalties * (step_points.shape[0] - 2))
 
 
 @jit(inline=True)
 def _own_turn(weights: IntArray, cell_out: IntArray, layer: int, n_cells: int,
-              values: FloatArray, shift: int, base: int, p: int, penalties: int,
-              open_points: int) -> float:
+              values: FloatArray, shift: int, base: int, lane: int, penalties: int,
+              open_points: int, step_points: IntArray) -> float:
     """The weighted sum (units of 1 / (F^2 * F^k)) of V_pi after the own roll of the
-    configuration at ``base`` with ``p`` penalties, the cells of ``layer`` deciding:
-    the values after the turn are read at ``values[shift + index]`` (``shift`` = 0 in
-    solitaire; in the table model, where level N - 1 of the evaluated table starts)."""
+    configuration at ``base`` in ``lane`` (step total ``lane // penalties``, ``lane %
+    penalties`` penalties), the cells of ``layer`` deciding: the values after the turn are
+    read at ``values[shift + index]`` (``shift`` = 0 in solitaire; in the table model,
+    where level N - 1 of the evaluated table starts).  A game that ends scores the points
+    T(step total) of its step cells (CS2)."""
     acc = 0.0
+    p = lane % penalties
+    s = lane // penalties
     w = weights[layer, 0]
     if w != 0:
         if p + 1 >= penalties:
-            acc += w * float(open_points - PENALTY * (p + 1))
+            acc += w * float(open_points + step_points[s] - PENALTY * (p + 1))
         else:
-            acc += w * values[shift + base + p + 1]
+            acc += w * values[shift + base + lane + 1]
     for cell in range(1, n_cells):
         w = weights[layer, cell]
         if w == 0:
             continue
         if cell_out[layer, cell, 0] == GAME_OVER:
-            acc += w * float(cell_out[layer, cell, 2] - PENALTY * p)
+            acc += w * float(cell_out[layer, cell, 2] + step_points[s + cell_out[layer, cell, 1]]
+                             - PENALTY * p)
         else:
-            acc += w * (cell_out[layer, cell, 2] + values[shift + cell_out[layer, cell, 1] + p])
+            acc += w * (cell_out[layer, cell, 2]
+                        + values[shift + cell_out[layer, cell, 1] + lane])
     return acc
 
 
@@ -663,7 +751,8 @@ def _own_turn(weights: IntArray, cell_out: IntArray, layer: int, n_cells: int,
 def evaluate_batch(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
     to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
@@ -679,7 +768,8 @@ def evaluate_batch(
     if not parallel:
         _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                         die_at,
-                        points, n_codes, length, faces, lock_cells, threshold, penalties, to_end,
+                        points, step_at, step_points, step_lo, step_hi, closed_steps, n_codes,
+                        length, faces, lock_cells, threshold, penalties, to_end,
                         a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items, 0, n_items)
         return
@@ -687,7 +777,8 @@ def evaluate_batch(
     for ch in numba.prange(n_chunks):
         _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                         die_at,
-                        points, n_codes, length, faces, lock_cells, threshold, penalties, to_end,
+                        points, step_at, step_points, step_lo, step_hi, closed_steps, n_codes,
+                        length, faces, lock_cells, threshold, penalties, to_end,
                         a2_after_end,
                         kind, param, vstar, values, mask, open_rows, items,
                         ch * chunk, min(n_items, (ch + 1) * chunk))
@@ -703,7 +794,8 @@ def _sum_weight(s: int, faces: int) -> int:
 @jit()
 def _passive_choices(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray, length: int,
+    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
+    step_at: IntArray, step_points: IntArray, length: int,
     faces: int, lock_cells: int, threshold: int,
     to_end: int, penalties: int, vpol: FloatArray, policy_players: int, level_size: int,
     mask: int, open_rows: IntArray, codes: IntArray, base: int,
@@ -717,7 +809,8 @@ def _passive_choices(
     when the sum cannot be marked there.  ``choice[L, p, S]`` is -1 (pass) or the open
     row ``t`` whose mark has the highest value ``vpol`` at level ``L`` (the M-table's
     values; the score when the mark ends the game); ties go to passing, then to the
-    lowest row (the rules core's order: no mark first, then marks by row).
+    lowest row (the rules core's order: no mark first, then marks by row).  The table
+    model plays sheets without step cells (CS2): lane = penalties.
     """
     k = open_rows.shape[0]
     m = codes.shape[0]
@@ -730,6 +823,7 @@ def _passive_choices(
             if q < 0:
                 continue
             r = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
+            step_at, penalties,
                            length, lock_cells,
                            threshold, to_end, False, mask, codes, i, q, -1, -1)
             opt[s, t, 0] = r[0]
@@ -747,7 +841,9 @@ def _passive_choices(
                     if st == ILLEGAL:
                         continue
                     i = open_rows[t]
-                    h = plan_value(st, shift + opt[s, t, 1], opt[s, t, 2], opt[s, t, 2], p, vpol)
+                    succ = opt[s, t, 1] if st == GAME_OVER else shift + opt[s, t, 1]
+                    h = plan_value(st, succ, opt[s, t, 2], opt[s, t, 2], p, penalties,
+                                   step_points, vpol)
                     tb = tie_break(m, length, i, pos_of[i, s + 2], -1, -1)
                     if _better(h, tb, best_h, best_tb):
                         best_h = h
@@ -760,7 +856,8 @@ def _passive_choices(
 def _evaluate_items_tables(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
     to_end: int,
     a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
@@ -783,8 +880,9 @@ def _evaluate_items_tables(
     total = _n_rolls(k, faces)
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
-        base, open_points = config_weights(
+        base, open_points, _, _ = config_weights(
             offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+            step_at, step_points, step_lo, step_hi, closed_steps,
             length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, 0, 0.0, vown,
             mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
             zh, zt, zj, zc, below)
@@ -793,7 +891,8 @@ def _evaluate_items_tables(
             need_passive = need_passive or table_players[x] > 1
         if need_passive:
             _passive_choices(offsets, strides, code_last, code_marks, next_code, pos_of, die_at,
-                             points, length, faces, lock_cells, threshold, to_end, penalties, vpol,
+                             points, step_at, step_points, length, faces, lock_cells, threshold,
+                             to_end, penalties, vpol,
                              policy_players, level_size, mask, open_rows, codes, base,
                              opt, choice)
         for x in range(table_players.shape[0]):
@@ -804,7 +903,7 @@ def _evaluate_items_tables(
                 values[first + base + p] = _own_turn(
                     weights, cell_out, p, n_cells, values,
                     first + (n_players - 1) * level_size, base, p, penalties,
-                    open_points) / total
+                    open_points, step_points) / total
                 # another player's roll (level K >= 1), leading to level K - 1; the
                 # policy decides at its own level min(K - 1, M - 1)
                 for lev in range(1, n_players):
@@ -827,7 +926,8 @@ def _evaluate_items_tables(
 def evaluate_tables_batch(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
     to_end: int,
     a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
@@ -849,7 +949,8 @@ def evaluate_tables_batch(
     n_items = items.shape[0]
     if not parallel:
         _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, die_at, points, n_codes, length, faces, lock_cells,
+                               number_at, die_at, points, step_at, step_points, step_lo, step_hi,
+                               closed_steps, n_codes, length, faces, lock_cells,
                                threshold, penalties,
                                to_end, a2_after_end, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
@@ -858,7 +959,8 @@ def evaluate_tables_batch(
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, die_at, points, n_codes, length, faces, lock_cells,
+                               number_at, die_at, points, step_at, step_points, step_lo, step_hi,
+                               closed_steps, n_codes, length, faces, lock_cells,
                                threshold, penalties,
                                to_end, a2_after_end, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
@@ -867,11 +969,12 @@ def evaluate_tables_batch(
 
 @jit()
 def forward_active(
-    offsets: IntArray, strides: IntArray, n_codes: int, penalties: int,
+    offsets: IntArray, strides: IntArray, n_codes: int, lanes: int,
     mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray,
     mask: int, open_rows: IntArray, items: IntArray,
 ) -> IntArray:
-    """The configurations among ``items`` that the game reaches (some probability mass)."""
+    """The configurations among ``items`` that the game reaches (some probability mass in
+    one of its ``lanes``: penalty counts times step totals)."""
     k = open_rows.shape[0]
     m = strides.shape[1]
     codes = np.zeros(m, dtype=np.int64)
@@ -884,7 +987,7 @@ def forward_active(
         for t in range(k):
             base += strides[mask, open_rows[t]] * codes[open_rows[t]]
         first = fwd_offsets[mask] + (base - offsets[mask]) * ncp
-        for x in range(penalties * ncp):
+        for x in range(lanes * ncp):
             if mass[first + x] != 0.0:
                 out[n] = items[it]
                 n += 1
@@ -896,7 +999,8 @@ def forward_active(
 def forward_weights(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
     to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray,
@@ -919,7 +1023,7 @@ def forward_weights(
             _decode_config(configs[i], open_rows, n_codes, codes)
             config_weights(
                 offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
-                points,
+                points, step_at, step_points, step_lo, step_hi, closed_steps,
                 length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
                 vstar,
                 mask, open_rows, codes, n_layers, cell_h, buf_tb[i], buf_out[i],
@@ -929,6 +1033,7 @@ def forward_weights(
 @jit()
 def forward_scatter(
     offsets: IntArray, strides: IntArray, code_marks: IntArray, points: IntArray,
+    step_points: IntArray, step_lo: IntArray, step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, faces: int, penalties: int,
     mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray, cp_value: IntArray,
     cp_add: IntArray, hist: FloatArray, score_min: int,
@@ -941,8 +1046,9 @@ def forward_scatter(
     ``mass`` holds, for every state and closed-points slot ``cp`` (the points of
     the rows closed so far, ``cp_value[cp]``), the probability that the game
     passes through it: index ``fwd_offsets[mask] + (flat - offsets[mask]) *
-    n_cp[mask] + cp``.  A game that ends adds its probability to
-    ``hist[score - score_min]``.
+    n_cp[mask] + cp`` (``flat`` in the lane of the step total and penalties).  A game
+    that ends adds its probability to ``hist[score - score_min]`` (the score counts
+    T(step total), CS2).
     """
     k = open_rows.shape[0]
     m = strides.shape[1]
@@ -955,36 +1061,42 @@ def forward_scatter(
         _decode_config(configs[i], open_rows, n_codes, codes)
         base, open_points = _config_base(offsets, strides, code_marks, points, mask,
                                          open_rows, codes)
+        s_lo, s_hi = step_range(step_lo, step_hi, closed_steps, mask, open_rows, codes)
         first = fwd_offsets[mask] + (base - offsets[mask]) * ncp
         weights = buf_weights[i]
         cell_out = buf_out[i]
-        for p in range(penalties):  # ascending: the penalty feeds p + 1 of this configuration
-            layer = p if n_layers > 1 else 0
+        for lane in range(s_lo * penalties, (s_hi + 1) * penalties):
+            # ascending: the penalty feeds the next lane (p + 1) of this configuration
+            p = lane % penalties
+            s = lane // penalties
+            layer = lane if n_layers > 1 else 0
             for cp in range(ncp):
-                here = mass[first + p * ncp + cp]
+                here = mass[first + lane * ncp + cp]
                 if here == 0.0:
                     continue
                 w = weights[layer, 0]
                 if w != 0:
                     prob = here * (w / total)
                     if p + 1 >= penalties:  # R13
-                        hist[cp_value[cp] + open_points - PENALTY * (p + 1) - score_min] += prob
+                        hist[cp_value[cp] + open_points + step_points[s] - PENALTY * (p + 1)
+                             - score_min] += prob
                     else:
-                        mass[first + (p + 1) * ncp + cp] += prob
+                        mass[first + (lane + 1) * ncp + cp] += prob
                 for cell in range(1, n_cells):
                     w = weights[layer, cell]
                     if w == 0:
                         continue
                     prob = here * (w / total)
                     if cell_out[layer, cell, 0] == GAME_OVER:
-                        hist[cp_value[cp] + cell_out[layer, cell, 2] - PENALTY * p
+                        hist[cp_value[cp] + cell_out[layer, cell, 2]
+                             + step_points[s + cell_out[layer, cell, 1]] - PENALTY * p
                              - score_min] += prob
                     else:
                         nm = cell_out[layer, cell, 3]
                         ncp2 = n_cp[nm]
                         cp2 = cp_add[cp, cell_out[layer, cell, 2]] if ncp2 > 1 else 0
                         target = (fwd_offsets[nm]
-                                  + (cell_out[layer, cell, 1] + p - offsets[nm]) * ncp2 + cp2)
+                                  + (cell_out[layer, cell, 1] + lane - offsets[nm]) * ncp2 + cp2)
                         mass[target] += prob
 
 
@@ -999,13 +1111,15 @@ def max_plans(rows: int) -> int:
 def roll_choice(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
+    step_at: IntArray, step_points: IntArray,
     length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray,
-    mask: int, codes: IntArray, p: int, dice: IntArray,
+    mask: int, codes: IntArray, p: int, crossed: int, dice: IntArray,
     plans_out: IntArray, h_out: FloatArray,
 ) -> tuple[int, int]:
-    """Every legal plan of one roll and the policy's choice.
+    """Every legal plan of one roll and the policy's choice, from the state ``mask``,
+    ``codes``, ``p`` penalties and ``crossed`` step cells (CS2; 0 on a sheet without steps).
 
     ``dice`` = (white1, white2, die of row 0, die of row 1, ...) (die ``d`` has row
     ``d``'s lock colour; dice of closed rows are ignored).  Action 2 with die ``d`` marks
@@ -1023,8 +1137,10 @@ def roll_choice(
         if not (mask >> r) & 1:
             base += strides[mask, r] * codes[r]
             open_points += points[code_marks[codes[r]]]
+    lane = crossed * penalties + p
     # the penalty
-    v = penalty_value(base, p, penalties, open_points, vstar) if kind == 0 else 0.0
+    v = penalty_value(base, lane, penalties, open_points, step_points, vstar) \
+        if kind == 0 else 0.0
     best_h = priority(kind, param, 0, 0, 0, v)
     best_t = 0
     best = 0
@@ -1063,13 +1179,14 @@ def roll_choice(
                     if a1 < 0 and d < 0:
                         continue
                     res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                                     points, length, lock_cells, threshold, to_end, a2_after_end,
+                                     points, step_at, penalties, length, lock_cells, threshold,
+                                     to_end, a2_after_end,
                                      mask,
                                      codes, a1, q1, r, q2)
                     if res[0] == ILLEGAL:
                         continue
-                    v = (plan_value(res[0], res[1], res[2], res[3], p, vstar) if kind == 0
-                         else 0.0)
+                    v = (plan_value(res[0], res[1], res[2], res[3], lane, penalties,
+                                    step_points, vstar) if kind == 0 else 0.0)
                     h = priority(kind, param, res[5], res[6], res[7], v)
                     tb = tie_break(m, length, a1, q1, r, q2)
                     plans_out[n] = tb
@@ -1086,6 +1203,7 @@ def roll_choice(
 def _play_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
+    step_at: IntArray, step_points: IntArray,
     length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
@@ -1102,16 +1220,16 @@ def _play_games(
             codes[r] = 0
         mask = 0
         p = 0
+        crossed = 0
         closed_points = 0
         score = -(1 << 40)
         for t in range(max_turns):
             for x in range(2 + m):
                 roll[x] = dice[g, t, x]
             _n, best = roll_choice(offsets, strides, code_last, code_marks, next_code, pos_of,
-                                  die_at,
-                                  points, length, faces, lock_cells, threshold, penalties, to_end,
-                                  a2_after_end,
-                                  kind, param, vstar, mask, codes, p, roll, plans, hs)
+                                  die_at, points, step_at, step_points, length, faces,
+                                  lock_cells, threshold, penalties, to_end, a2_after_end,
+                                  kind, param, vstar, mask, codes, p, crossed, roll, plans, hs)
             plan = plans[best]
             if plan == 0:  # the penalty (R11)
                 p += 1
@@ -1120,16 +1238,17 @@ def _play_games(
                     for r in range(m):
                         if not (mask >> r) & 1:
                             open_points += points[code_marks[codes[r]]]
-                    score = closed_points + open_points - PENALTY * p
+                    score = closed_points + open_points + step_points[crossed] - PENALTY * p
                     turns[g] = t + 1
                     break
                 continue
             a1r, a1q, a2r, a2q = decode_plan(plan, m, length)
             res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at, points,
+            step_at, penalties,
                              length, lock_cells, threshold, to_end, a2_after_end, mask, codes,
                              a1r, a1q, a2r, a2q)
             if res[0] == GAME_OVER:
-                score = closed_points + res[3] - PENALTY * p
+                score = closed_points + res[3] + step_points[crossed + res[1]] - PENALTY * p
                 turns[g] = t + 1
                 break
             closed_points += res[2]
@@ -1142,6 +1261,7 @@ def _play_games(
                 else:
                     codes[r] = rest // strides[new_mask, r]
                     rest = rest % strides[new_mask, r]
+            crossed += rest // penalties  # the lanes the step cells moved (CS2)
             mask = new_mask
         scores[g] = score
 
@@ -1150,6 +1270,7 @@ def _play_games(
 def simulate_games(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
+    step_at: IntArray, step_points: IntArray,
     length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
     a2_after_end: bool,
     kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
@@ -1163,7 +1284,7 @@ def simulate_games(
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
         _play_games(offsets, strides, code_last, code_marks, next_code, pos_of, die_at, points,
-                    length, faces, lock_cells,
+                    step_at, step_points, length, faces, lock_cells,
                     threshold, penalties, to_end, a2_after_end, kind, param, vstar, dice,
                     scores, turns, ch * chunk, min(n_games, (ch + 1) * chunk))
 
@@ -1190,7 +1311,8 @@ def _count_class_range(last: int, cls: int, threshold: int) -> tuple[int, int]:
 def _evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
     to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
@@ -1245,9 +1367,9 @@ def _evaluate_groups(
             for t in range(k):
                 last = lasts[g, t]
                 codes[open_rows[t]] = 0 if last < 0 else 1 + last * (last + 1) // 2 + lo[t] - 1
-            base0, _ = config_weights(
+            base0, _, _, _ = config_weights(
                 offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
-                points,
+                points, step_at, step_points, step_lo, step_hi, closed_steps,
                 length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
                 vstar,
                 mask, open_rows, codes, 1, cell_h, cell_tb, cell_out, weights,
@@ -1283,28 +1405,33 @@ def _evaluate_groups(
                 for x in range(n_close):
                     a1r, a1q, a2r, a2q = decode_plan(close_plan[x], m, length)
                     res = apply_plan(offsets, strides, code_last, code_marks, next_code, die_at,
-                                     points,
+                                     points, step_at, penalties,
                                      length, lock_cells, threshold, to_end, a2_after_end, mask,
                                      codes,
                                      a1r, a1q, a2r, a2q)
                     close_st[x] = res[0]
                     close_succ[x] = res[1]
                     close_pts[x] = res[2] if res[0] == GOES_ON else res[3]
-                for p in range(penalties - 1, -1, -1):
+                s_lo, s_hi = step_range(step_lo, step_hi, closed_steps, mask, open_rows, codes)
+                for lane in range((s_hi + 1) * penalties - 1, s_lo * penalties - 1, -1):
+                    p = lane % penalties
+                    steps = step_points[lane // penalties]
                     acc = 0.0
                     if pen_w != 0:
                         if p + 1 >= penalties:
-                            acc += pen_w * float(open_points - PENALTY * (p + 1))
+                            acc += pen_w * float(open_points + steps - PENALTY * (p + 1))
                         else:
-                            acc += pen_w * values[base + p + 1]
+                            acc += pen_w * values[base + lane + 1]
                     for x in range(n_plain):
-                        acc += plain_w[x] * values[base + plain_d[x] + p]
+                        acc += plain_w[x] * values[base + plain_d[x] + lane]
                     for x in range(n_close):
                         if close_st[x] == GAME_OVER:
-                            acc += close_w[x] * float(close_pts[x] - PENALTY * p)
+                            acc += close_w[x] * float(
+                                close_pts[x] + step_points[lane // penalties + close_succ[x]]
+                                - PENALTY * p)
                         else:
-                            acc += close_w[x] * (close_pts[x] + values[close_succ[x] + p])
-                    values[base + p] = acc / total
+                            acc += close_w[x] * (close_pts[x] + values[close_succ[x] + lane])
+                    values[base + lane] = acc / total
                 # next counts
                 t = k - 1
                 while t >= 0:
@@ -1321,7 +1448,8 @@ def _evaluate_groups(
 def evaluate_groups(
     offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
     next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray,
+    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
+    step_hi: IntArray, closed_steps: IntArray,
     n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
     to_end: int,
     a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
@@ -1334,7 +1462,8 @@ def evaluate_groups(
     for ch in numba.prange(n_chunks):
         _evaluate_groups(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
                          die_at,
-                         points, n_codes, length, faces, lock_cells, threshold, penalties, to_end,
+                         points, step_at, step_points, step_lo, step_hi, closed_steps, n_codes,
+                         length, faces, lock_cells, threshold, penalties, to_end,
                          a2_after_end,
                          kind, param, vstar, values, mask, open_rows, lasts, ch * chunk,
                          min(n, (ch + 1) * chunk))

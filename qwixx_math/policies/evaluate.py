@@ -150,6 +150,8 @@ def evaluate_table_model(
     table's (337 MB each in the official game).
     """
     start = time.perf_counter()
+    # the table model's passive turns (another player's roll) value lane p only
+    variant.sheet.check_no_steps("the table model of the policy engine")
     geo = geometry(variant)
     lay = geo.layout
     size = lay.size

@@ -51,9 +51,14 @@ class Geometry:
     cp_value: IntArray
     #: ``cp_add[cp, d]``: the slot of ``cp_value[cp] + d`` (-1 if impossible).
     cp_add: IntArray
-    #: Lowest and highest final score (R17).
+    #: Lowest and highest final score (R17; with T(every step cell), CS2).
     score_min: int
     score_max: int
+    #: ``step_at[row, q]``: 1 on a step cell (CS2), else 0.
+    step_at: IntArray
+    #: ``step_points[s]``: T(s) for s = 0 .. steps + 1 (all 0 on a sheet without steps,
+    #: whose only step total is 0): the engine's lanes are P times ``len - 2`` totals.
+    step_points: IntArray
 
     def open_rows(self, mask: int) -> IntArray:
         return np.array(self.layout.open_rows(mask), dtype=np.int64)
@@ -64,13 +69,17 @@ class Geometry:
         return _items(self.variant, mask)
 
     def engine_args(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
-                                   IntArray, IntArray, IntArray]:
+                                   IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+                                   IntArray, IntArray]:
         """(offsets, strides, code_last, code_marks, row_next_code, pos_of, number_at, die_at,
-        points): ``die_at[row, q]`` is the die (the row it locks) whose colour the cell has,
-        -1 for none (the sheet's layout, issue 13)."""
+        points, step_at, step_points, step_lo, step_hi, closed_steps): ``die_at[row, q]`` is
+        the die (the row it locks) whose colour the cell has, -1 for none (the sheet's
+        layout, issue 13); the step arrays place the step cells and bound the step totals
+        a configuration holds (CS2; the solver's :class:`~qwixx_math.solver.layout.Layout`)."""
         lay = self.layout
         return (lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code,
-                lay.pos_of, lay.number_at, lay.die_at, self.points)
+                lay.pos_of, lay.number_at, lay.die_at, self.points, self.step_at,
+                self.step_points, lay.step_lo, lay.step_hi, lay.closed_steps)
 
 
 def check_no_lucky(sheet: SheetLayout) -> None:
@@ -84,14 +93,14 @@ def check_no_lucky(sheet: SheetLayout) -> None:
 
 
 def check_policy_sheet(variant: Variant) -> None:
-    """Refuse (ParseError naming the rule) a sheet the policy engine does not play: steps
-    (CS2: it scores row by row), chains, second crosses, bonus bars and lucky numbers (LG3:
-    they change action 1).  Single and double cells (DB1) are both played, and so are
-    Longo's 8-sided dice and two lock numbers (LG1, LG2: the dice's faces and the lock
-    cells come from the layout)."""
+    """Refuse (ParseError naming the rule) a sheet the policy engine does not play: chains,
+    second crosses, bonus bars and lucky numbers (LG3: they change action 1).  Single and
+    double cells (DB1) are both played, and so are Longo's 8-sided dice and two lock
+    numbers (LG1, LG2: the dice's faces and the lock cells come from the layout) and the
+    step cells of Qwixx Connected, the Steps (CS2: the step total is in the state, as in
+    the solver's lanes)."""
     sheet = variant.sheet
     check_no_lucky(sheet)
-    sheet.check_no_steps("the policy engine")
     sheet.check_no_chain("the policy engine")
     sheet.check_no_second_crosses("the policy engine")
     sheet.check_no_bonus("the policy engine")
@@ -102,8 +111,9 @@ def check_policy_sheet(variant: Variant) -> None:
 @lru_cache(maxsize=8)
 def geometry(variant: Variant) -> Geometry:
     """The (cached) geometry of ``variant``.  A sheet with double cells (DB1) reads the
-    solver's per-row codes (a double cell adds two crosses); steps (CS2), chains, second
-    crosses, bonus bars, Big Points' bonus rows, X-Change tracks and lucky numbers (LG3)
+    solver's per-row codes (a double cell adds two crosses); step cells (CS2) are lanes of
+    the step total beside the penalties; chains, second crosses, bonus bars,
+    Big Points' bonus rows, X-Change tracks and lucky numbers (LG3)
     are refused with a ParseError naming them (:func:`check_policy_sheet`)."""
     check_policy_sheet(variant)
     layout = Layout.of(variant)
@@ -126,6 +136,13 @@ def geometry(variant: Variant) -> Geometry:
     for i, v in enumerate(cp_value):
         for d in range(max_delta + 1):
             cp_add[i, d] = slot.get(int(v) + d, -1)
+    n_steps = variant.step_layers - 1  # 0 on a sheet without steps
+    step_at = np.zeros((m, variant.row_length), dtype=np.int64)
+    for r in range(m):
+        for q in range(variant.row_length):
+            step_at[r, q] = int(variant.is_step_at(r, q))
+    step_points = np.array([row_points(s) if n_steps else 0 for s in range(n_steps + 3)],
+                           dtype=np.int64)
     return Geometry(
         variant=variant,
         layout=layout,
@@ -134,7 +151,9 @@ def geometry(variant: Variant) -> Geometry:
         cp_value=cp_value,
         cp_add=cp_add,
         score_min=-PENALTY_POINTS * variant.penalty_boxes,
-        score_max=m * row_points(most),
+        score_max=m * row_points(most) + row_points(n_steps),
+        step_at=step_at,
+        step_points=step_points,
     )
 
 
