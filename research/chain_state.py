@@ -400,6 +400,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"closed {label:<16} {number:>12,} x {boxes} penalties = {number * boxes:>13,}")
         total += number * boxes
     print(f"total reachable reduced states: {total:,} ({total:.3g})")
+    # the kernel's dense layout (qwixx_math/solver/layout.py): per closed-row set, N open
+    # codes per open row (last, count) times the lanes; a closed row adds its count as a lane
+    length = len(layout.numbers[0])
+    codes = 1 + sum(last + 1 for last in range(length - 1))
+    closed_counts = (length - 1) - layout.lock_threshold + 1
+    official = dense = 0
+    for shut in counts:
+        block = codes ** (len(layout.numbers) - len(shut)) * boxes
+        official += block
+        dense += block * closed_counts ** len(shut)
+    print(f"open codes per row {codes}; closed-count values per closed row {closed_counts}")
+    print(f"official sheet's dense table (lanes = {boxes} penalties): {official:,} float64")
+    print(f"chain dense table (lanes = penalties x closed count): {dense:,} float64 "
+          f"({dense * 8 / 2**20:,.0f} MiB)")
     print(f"CPU {time.process_time() - start:.1f} s")
 
 

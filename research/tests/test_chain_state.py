@@ -9,6 +9,7 @@ of the reachable full sheets.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from fractions import Fraction
 
@@ -104,3 +105,28 @@ def test_count_states_refuses_pairs_across_columns() -> None:
     name, directions, length, pairs, fields = SKEW
     with pytest.raises(ValueError, match="one column"):
         count_states(tiny_chain_layout(name, directions, length, pairs, **fields))
+
+
+def test_count_states_against_every_consistent_sheet_of_a_four_row_pad() -> None:
+    """The counting formula against the obvious enumeration of every full sheet of a
+    four-row pad whose pairs are consistent (CC7) and whose closed rows held the lock
+    threshold (the sheets the tiny pads above find reachable), mapped to reduced states."""
+    pairs = [((0, 1), (1, 1)), ((0, 3), (1, 3)), ((1, 2), (2, 2)), ((2, 1), (3, 1)),
+             ((2, 3), (3, 3))]
+    layout = tiny_chain_layout("c6", "adad", 5, pairs, lock_threshold=2, penalty_boxes=2)
+    last = 4
+    row_masks = []
+    for mask in range(1 << 5):
+        closed = bool(mask >> last & 1)
+        if closed and (mask & ~(1 << last)).bit_count() < 2:
+            continue
+        row_masks.append((mask, (mask.bit_length() - 1, mask.bit_count() + closed, closed)))
+    images: set[tuple[tuple[int, int, bool], ...]] = set()
+    for combo in itertools.product(row_masks, repeat=4):
+        if sum(row[1][2] for row in combo) >= layout.closed_rows_to_end:
+            continue
+        if all((combo[r1][0] >> p1 & 1) == (combo[r2][0] >> p2 & 1)
+               for (r1, p1), (r2, p2) in pairs):
+            images.add(tuple(row[1] for row in combo))
+    assert reduced_states(layout) == images
+    assert sum(count_states(layout).values()) == len(images)
