@@ -19,6 +19,14 @@ turn began as closed, and a row it closes itself stays open but gives no next ce
 a field of that colour is taken and its cross lapses (V5, BA6); action 2's chain sees a
 row it closes as closed at once, its fields void and skipped.
 
+**Work shared** (most of Bonus A's solve is here).  Per configuration the boxed cells it
+can cross are listed once; per lane each one's chain is played once, as action 2 alone,
+and kept: action 2 on that cell after action 1 on a plain cell of another row that the
+chain never reaches is the same chain plus that cross, one addition to its look-up.  The
+pair in the other order (action 1 on the boxed cell, action 2 on the plain one) then
+leads to the same sheet and shares the look-up.  The look-ups of a lane are queued and
+loaded together.
+
 **The lanes a configuration can hold.**  With every row open no field is void, so ``b``
 is the number of boxed cells crossed: between the fewest and the most boxed cells an
 open row at its code can hold (:func:`bar_geometry`, summed over the rows, as the step
