@@ -73,6 +73,8 @@ print(json.dumps({{
     "start_value": table.start_value, "loaded": table.loaded,
     "canonical": table.stats.canonical_configurations if table.stats else None,
     "frozen": table.stats.frozen_configurations if table.stats else None,
+    "phases": [table.stats.seconds_setup, table.stats.seconds_kernel,
+               table.stats.seconds_derive, table.stats.seconds_total] if table.stats else None,
     "states": table.states,
     "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }}))
@@ -155,6 +157,11 @@ def report_solve(name: str, a2: bool, cache: Path | None, options: str = "") -> 
           f"configurations solved "
           f"({r['frozen']:,} written from a frozen row); load average before "
           f"{before}, after {load_average()}", flush=True)
+    if r["phases"]:
+        setup, kernel, derive, total = r["phases"]
+        print(f"{name}: wall seconds by phase: setup {setup:.1f}, kernel {kernel:.1f}, "
+              f"derive {derive:.1f}, writing the table and the rest "
+              f"{r['wall'] - total:.1f}", flush=True)
 
 
 def report_table(name: str, layout: SheetLayout, cache: Path, positions: int,

@@ -12,10 +12,19 @@ library's own cache directory, :func:`numba_cache_dir` (``numba`` inside
 :func:`~qwixx_math.solver.cache.cache_dir`, which honours ``QWIXX_MATH_CACHE``).
 If that directory cannot be created or written, the kernels are compiled in memory
 on every run, with one :class:`~qwixx_math.solver.cache.CacheWarning`.
+
+numba keys a cached kernel on its own source file only, while a kernel compiles in the
+kernels it calls from other modules (the solver's ``solve_batch`` in ``kernel.py`` plays
+the bonus bar's plans of ``bar.py``): an edit of ``bar.py`` alone would leave the old
+chains in the cached ``solve_batch``.  So our directory holds one folder per version of
+the compiled sources, :func:`sources_digest` (every module of the package with an
+``@jit`` kernel, and this one): an edit of any of them compiles every kernel afresh, in
+a new folder.  (Under ``NUMBA_CACHE_DIR`` numba's own keys apply.)
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 import threading
@@ -26,7 +35,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["caches_on_disk", "jit", "numba_cache_dir"]
+__all__ = ["caches_on_disk", "jit", "numba_cache_dir", "sources_digest"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,6 +54,18 @@ def numba_cache_dir() -> Path:
     return cache_dir() / "numba"
 
 
+def sources_digest() -> str:
+    """A digest of the sources numba compiles: every module of the package that defines
+    an ``@jit`` kernel, and this one (16 hex digits; the name of the kernels' folder)."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_bytes()
+        if b"@jit(" in text or path == Path(__file__).resolve():
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def _decide() -> str | bool:
     """Decide once per process where the kernels are cached (see the module docstring)."""
     global _decided
@@ -54,7 +75,7 @@ def _decide() -> str | bool:
         if os.environ.get("NUMBA_CACHE_DIR") or _config.CACHE_DIR:
             _decided = ""  # the user's choice: numba handles it
             return _decided
-        directory = numba_cache_dir()
+        directory = numba_cache_dir() / sources_digest()
         if _decided is not None:  # decided while the import above ran (a kernel module)
             return _decided
         try:

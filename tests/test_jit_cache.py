@@ -96,3 +96,28 @@ def test_a_real_solve_leaves_its_kernels_in_the_library_cache(tmp_path: Path) ->
     run(tmp_path, {"QWIXX_MATH_CACHE": str(tmp_path / "tables")}, script)
     names = {p.name.split("-")[0] for p in kernel_files(tmp_path / "tables" / "numba")}
     assert {"kernel.solve_batch", "kernel.level_items", "kernel.derive_table"} <= names
+
+
+def test_an_edit_of_a_module_a_kernel_calls_compiles_afresh(tmp_path: Path) -> None:
+    """numba keys a cached kernel on its own file only, but ``solve_batch`` (kernel.py)
+    compiles in ``bar.py``'s chains: an edit of bar.py alone must not find the old
+    ``solve_batch``.  Our folder is keyed on every kernel module's source; an edit
+    elsewhere (no kernel in cli.py) keeps it."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "qwixx_math", copy / "qwixx_math",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = {"QWIXX_MATH_CACHE": str(tmp_path / "tables"), "PYTHONPATH": str(copy)}
+    out, _ = run(tmp_path, env)
+    assert Path(out[2]).is_relative_to(copy)  # the copy's kernel
+    first = Path(out[1])
+    assert first.is_relative_to(tmp_path / "tables" / "numba")
+    with (copy / "qwixx_math" / "cli.py").open("a") as handle:
+        handle.write("\n# an edit outside the kernels\n")
+    assert Path(run(tmp_path, env)[0][1]) == first
+    with (copy / "qwixx_math" / "solver" / "bar.py").open("a") as handle:
+        handle.write("\n# an edit of the bonus bar's chains\n")
+    second = Path(run(tmp_path, env)[0][1])
+    assert second != first
+    assert second.is_relative_to(tmp_path / "tables" / "numba")

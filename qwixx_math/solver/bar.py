@@ -19,14 +19,21 @@ turn began as closed, and a row it closes itself stays open but gives no next ce
 a field of that colour is taken and its cross lapses (V5, BA6); action 2's chain sees a
 row it closes as closed at once, its fields void and skipped.
 
+**Work shared** (most of Bonus A's solve is here).  Per configuration the boxed cells it
+can cross are listed once; per lane each one's chain is played once, as action 2 alone,
+and kept: action 2 on that cell after action 1 on a plain cell of another row that the
+chain never reaches is the same chain plus that cross, one addition to its look-up.  The
+pair in the other order (action 1 on the boxed cell, action 2 on the plain one) then
+leads to the same sheet and shares the look-up.  The look-ups of a lane are queued and
+loaded together.
+
 **The lanes a configuration can hold.**  With every row open no field is void, so ``b``
 is the number of boxed cells crossed: between the fewest and the most boxed cells an
 open row at its code can hold (:func:`bar_geometry`, summed over the rows, as the step
 totals of Qwixx Connected).  Once a row is closed any ``b`` is possible.
 
-(numba compiles :func:`bar_plans` into the kernel's ``solve_batch``, whose on-disk cache
-is keyed on ``kernel.py`` alone: after editing only this module, clear the numba cache,
-:func:`qwixx_math.jit.numba_cache_dir`, or the kernel runs the old chains.)
+(numba compiles :func:`bar_plans` into the kernel's ``solve_batch``; the on-disk cache
+of compiled kernels is keyed on this module's source too, :func:`qwixx_math.jit.sources_digest`.)
 """
 
 from __future__ import annotations
@@ -82,7 +89,7 @@ def bar_arrays(variant: Variant) -> tuple[IntArray, IntArray]:
             np.array(boxed, dtype=np.int64).reshape(variant.rows, variant.row_length))
 
 
-@jit()
+@jit(inline=True)
 def chain(codes: IntArray, marks: IntArray, shut: int, b: int, row: int, q: int,
           blocked: int, immediate: bool, bar: IntArray, boxed: IntArray, last_q: int,
           threshold: int, next_code: IntArray, code_marks: IntArray, code_last: IntArray
@@ -121,20 +128,7 @@ def chain(codes: IntArray, marks: IntArray, shut: int, b: int, row: int, q: int,
         row, q = t, nxt  # BA2, BA3: the next cell, and on if it is boxed
 
 
-@jit()
-def _value(out: FloatArray, data: FloatArray, offsets: IntArray, strides: IntArray,
-           points: FloatArray, boxes: int, mask: int, open_rows: IntArray, codes: IntArray,
-           marks: IntArray, shut: int, b: int) -> None:
-    """``out[x]``, x < ``boxes``: the value after a turn that leaves the open rows of
-    table ``mask`` at ``codes``/``marks``, the rows ``shut`` closed, the bar at lane ``b``
-    and x penalties (:func:`_where`)."""
-    idx, total = _where(offsets, strides, points, boxes, mask, open_rows, codes, marks,
-                        shut, b)
-    for x in range(boxes):
-        out[x] = total + data[idx + x] if idx >= 0 else total - PENALTY * x
-
-
-@jit()
+@jit(inline=True)
 def _where(offsets: IntArray, strides: IntArray, points: FloatArray, boxes: int, mask: int,
            open_rows: IntArray, codes: IntArray, marks: IntArray, shut: int, b: int
            ) -> tuple[int, float]:
@@ -164,8 +158,9 @@ def bar_scratch(rows: int, open_rows: int, length: int, boxes: int
                 ) -> tuple[IntArray, IntArray, FloatArray]:
     """Scratch space for :func:`bar_plans` (``work``, ``queue``, ``values``): room for
     every plan of one lane, action 1 alone and action 1 then action 2."""
-    cap = open_rows * length * (open_rows * length + 1)
-    return (np.zeros(6 * rows, dtype=np.int64), np.zeros((3, cap), dtype=np.int64),
+    cap = open_rows * length * (open_rows * length + 2)
+    return (np.zeros(6 * rows + 4 * rows * length, dtype=np.int64),
+            np.zeros((4, cap), dtype=np.int64),
             np.zeros(cap * (boxes + 1)))
 
 
@@ -193,7 +188,22 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
     codes2 = work[2 * m:3 * m]
     marks2 = work[3 * m:4 * m]
     marks0 = work[4 * m:5 * m]
-    vals = np.empty(boxes)
+    # per boxed cell (row j, position q), from ``codes`` in this lane: the look-up of
+    # its chain, -1 when the chain closes a row or the game ends (the slow way then),
+    # and the rows the chain crossed (bits)
+    al_index = work[6 * m:6 * m + m * length]
+    al_rows = work[6 * m + m * length:6 * m + 2 * m * length]
+    # the boxed cells this configuration can cross (row, position), in every lane
+    bx_row = work[6 * m + 2 * m * length:6 * m + 3 * m * length]
+    bx_pos = work[6 * m + 3 * m * length:6 * m + 4 * m * length]
+    n_bx = 0
+    for jj in range(k):
+        j = open_rows[jj]
+        for q in range(code_last[codes[j]] + 1, length):
+            if boxed[j, q] != 0:
+                bx_row[n_bx] = j
+                bx_pos[n_bx] = q
+                n_bx += 1
     for t in range(k):
         marks0[open_rows[t]] = code_marks[codes[open_rows[t]]]
     # the look-ups of one lane's plans are listed first and loaded together (independent
@@ -202,12 +212,41 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
     q_index = queue[0]
     q_cell = queue[1]
     q_in_one = queue[2]
+    q_cell2 = queue[3]  # a second m2 cell the same value competes for (-1: none)
     q_points = values[:cap]
     q_values = values[cap:]
     m2_lane = n_sums * one_stride  # one lane's slice of m2
     for b0 in range(lane_lo // boxes, (lane_hi + boxes - 1) // boxes):
         lane = b0 * boxes
         n_q = 0
+        # action 2 alone on a boxed cell, whatever the white sum; and the chain of every
+        # boxed cell, kept: action 2 on a boxed cell after an action 1 on a plain cell of
+        # another row that this chain never reaches is this chain plus that cross
+        for e in range(n_bx):
+            j = bx_row[e]
+            q = bx_pos[e]
+            for t in range(k):
+                codes2[open_rows[t]] = codes[open_rows[t]]
+                marks2[open_rows[t]] = marks0[open_rows[t]]
+            shut2, b2 = chain(codes2, marks2, 0, b0, j, q, mask, True, bar, boxed,
+                              last_q, threshold, next_code, code_marks, code_last)
+            crossed = 0
+            for t in range(k):
+                if codes2[open_rows[t]] != codes[open_rows[t]]:
+                    crossed |= 1 << open_rows[t]
+            idx, total = _where(offsets, strides, points, boxes, mask, open_rows,
+                                codes2, marks2, shut2, b2)
+            al_rows[j * length + q] = crossed
+            al_index[j * length + q] = idx if shut2 == 0 else -1
+            d = dcell[j, q]
+            if d < 0 or (q >= last_q and marks0[j] < threshold):
+                continue  # R9, R8
+            q_index[n_q] = idx
+            q_points[n_q] = total
+            q_cell[n_q] = lane * n_sums * one_stride + d * n_sums + number_at[j, q] - 2
+            q_in_one[n_q] = 2  # every white sum
+            q_cell2[n_q] = -1
+            n_q += 1
         # action 1 in row i at position a, then maybe action 2
         for ii in range(k):
             i = open_rows[ii]
@@ -227,35 +266,78 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
                         shut1, b1)
                     q_cell[n_q] = lane * one_stride + ii * n_sums + s
                     q_in_one[n_q] = 1
+                    q_cell2[n_q] = -1
                     n_q += 1
                 closed1 = mask | shut1
                 if offsets[closed1] < 0 and not a2_after_end:
                     continue  # R15: the game ended in action 1
-                for jj in range(k):
-                    j = open_rows[jj]
-                    if closed1 >> j & 1:
+                # (after a plain cell only the boxed ones: the rest is the kernel's own
+                # gather; the same order as every open cell, boxed or not)
+                for e2 in range(k * length if on_box else n_bx):
+                    if on_box:
+                        jj = e2 // length
+                        j = open_rows[jj]
+                        q = e2 % length
+                    else:
+                        j = bx_row[e2]
+                        q = bx_pos[e2]
+                    if closed1 >> j & 1 or q <= code_last[codes1[j]]:
                         continue
-                    for q in range(code_last[codes1[j]] + 1, length):
-                        if not on_box and boxed[j, q] == 0:
-                            continue  # no boxed cell: the kernel's own gather
-                        if q >= last_q and marks1[j] < threshold:
-                            continue  # R8
-                        d = dcell[j, q]
-                        if d < 0 or closed1 >> open_rows[d] & 1:
-                            continue  # R9: the die left play with its row
-                        for t in range(k):
-                            codes2[open_rows[t]] = codes1[open_rows[t]]
-                            marks2[open_rows[t]] = marks1[open_rows[t]]
-                        shut2, b2 = chain(codes2, marks2, shut1, b1, j, q, closed1, True,
-                                          bar, boxed, last_q, threshold, next_code,
-                                          code_marks, code_last)
-                        q_index[n_q], q_points[n_q] = _where(
-                            offsets, strides, points, boxes, mask, open_rows, codes2,
-                            marks2, shut2, b2)
-                        q_cell[n_q] = (lane * n_sums * one_stride
-                                       + (s * k + d) * n_sums + number_at[j, q] - 2)
-                        q_in_one[n_q] = 0
-                        n_q += 1
+                    if q >= last_q and marks1[j] < threshold:
+                        continue  # R8
+                    d = dcell[j, q]
+                    if d < 0 or closed1 >> open_rows[d] & 1:
+                        continue  # R9: the die left play with its row
+                    # the same plan in the other order, listed below with the
+                    # action 2 in row i at a: see the note there
+                    if (on_box and j != i and not boxed[j, q] and q < last_q - 1
+                            and shut1 == 0 and codes1[j] == codes[j]
+                            and dcell[i, a] >= 0):
+                        continue
+                    cell = (lane * n_sums * one_stride
+                            + (s * k + d) * n_sums + number_at[j, q] - 2)
+                    if not on_box and j != i and a < last_q - 1:
+                        fast = al_index[j * length + q]
+                        if fast >= 0 and not al_rows[j * length + q] >> i & 1:
+                            # this chain as action 2 alone plays it, plus (i, a): see
+                            # the note below
+                            q_index[n_q] = fast + strides[mask, i] * (codes1[i] - codes[i])
+                            q_points[n_q] = 0.0
+                            q_cell[n_q] = cell
+                            q_in_one[n_q] = 0
+                            q_cell2[n_q] = -1
+                            if dcell[i, a] >= 0:
+                                q_cell2[n_q] = (lane * n_sums * one_stride
+                                                + ((number_at[j, q] - 2) * k
+                                                   + dcell[i, a]) * n_sums + s)
+                            n_q += 1
+                            continue
+                    for t in range(k):
+                        codes2[open_rows[t]] = codes1[open_rows[t]]
+                        marks2[open_rows[t]] = marks1[open_rows[t]]
+                    shut2, b2 = chain(codes2, marks2, shut1, b1, j, q, closed1, True,
+                                      bar, boxed, last_q, threshold, next_code,
+                                      code_marks, code_last)
+                    q_index[n_q], q_points[n_q] = _where(
+                        offsets, strides, points, boxes, mask, open_rows, codes2,
+                        marks2, shut2, b2)
+                    q_cell[n_q] = cell
+                    q_in_one[n_q] = 0
+                    q_cell2[n_q] = -1
+                    # action 1 on the plain cell (i, a), then action 2 on the boxed
+                    # (j, q) of another row, is also the plan in the other order
+                    # when the chain from (j, q) never reaches row i and closes
+                    # nothing: it takes the same path either way (it reads only
+                    # the rows it reaches), so the sheets are the same.  With
+                    # ``a`` before the last number but one, a chain that reaches
+                    # row i crosses it (its next cell is no lock number), so
+                    # "row i unchanged" is "not reached" in both orders.
+                    if (not on_box and j != i and a < last_q - 1 and shut2 == 0
+                            and codes2[i] == codes1[i] and dcell[i, a] >= 0):
+                        q_cell2[n_q] = (lane * n_sums * one_stride
+                                        + ((number_at[j, q] - 2) * k + dcell[i, a])
+                                        * n_sums + s)
+                    n_q += 1
         for e in range(n_q):
             idx = q_index[e]
             for x in range(boxes):
@@ -264,32 +346,18 @@ def bar_plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last:
                     else q_points[e] - PENALTY * x)
         for e in range(n_q):
             cell = q_cell[e]
-            step = one_stride if q_in_one[e] else m2_lane
+            step = one_stride if q_in_one[e] == 1 else m2_lane
             for x in range(boxes):
                 c = np.uintp(cell + x * step)
                 v = q_values[np.uintp(e * boxes + x)]
-                if q_in_one[e]:
+                if q_in_one[e] == 2:  # action 2 alone: every white sum
+                    for s in range(n_sums):
+                        c2 = np.uintp(cell + x * step + s * one_stride)
+                        m2[c2] = max(m2[c2], v)
+                elif q_in_one[e] == 1:
                     one[c] = max(one[c], v)
                 else:
                     m2[c] = max(m2[c], v)
-        # action 2 alone on a boxed cell, whatever the white sum
-        for jj in range(k):
-            j = open_rows[jj]
-            for q in range(code_last[codes[j]] + 1, length):
-                if boxed[j, q] == 0 or (q >= last_q and marks0[j] < threshold):
-                    continue
-                d = dcell[j, q]
-                if d < 0:
-                    continue
-                for t in range(k):
-                    codes2[open_rows[t]] = codes[open_rows[t]]
-                    marks2[open_rows[t]] = marks0[open_rows[t]]
-                shut2, b2 = chain(codes2, marks2, 0, b0, j, q, mask, True, bar, boxed,
-                                  last_q, threshold, next_code, code_marks, code_last)
-                _value(vals, data, offsets, strides, points, boxes, mask, open_rows,
-                       codes2, marks2, shut2, b2)
-                for x in range(boxes):
-                    for s in range(n_sums):
-                        c = np.uintp(((lane + x) * n_sums + s) * one_stride
-                                     + d * n_sums + number_at[j, q] - 2)
-                        m2[c] = max(m2[c], vals[x])
+                    if q_cell2[e] >= 0:
+                        c = np.uintp(q_cell2[e] + x * step)
+                        m2[c] = max(m2[c], v)
