@@ -197,10 +197,12 @@ def why_not_bonus(sheet: Sheet, mark: BonusMark) -> tuple[str, str] | None:
     crosses on the sheet, BP4 left to right), else ``(rule id, reason)``.  Whether the
     number was rolled is the rules core's business."""
     layout = sheet.layout
-    name = f"bonus {BONUS_ROW_NAMES[mark.row].upper()} {mark.number}"
     if not layout.bonus_rows:
         return ("BP1", f"layout {layout.name} has no bonus rows")
     mask, column = sheet.bonus_rows[mark.row], mark.column
+    if not mask >> column and _beside_crossed(sheet, mark.row, column):
+        return None  # the common case, before any reason's words are built
+    name = f"bonus {BONUS_ROW_NAMES[mark.row].upper()} {mark.number}"
     if mask >> column:
         last = bonus_number(mark.row, mask.bit_length() - 1)
         if mask >> column & 1 and mask.bit_length() - 1 == column:
@@ -214,6 +216,14 @@ def why_not_bonus(sheet: Sheet, mark: BonusMark) -> tuple[str, str] | None:
         return ("BP1", f"{name} needs {a.value} {n} or {b.value} {m} crossed before this "
                        "action")
     return None
+
+
+def _beside_crossed(sheet: Sheet, row: int, column: int) -> bool:
+    """Whether either colour cell beside column ``column`` of bonus row ``row`` is
+    crossed (BP1)."""
+    a, b = _ADJACENT[row]
+    masks = sheet.masks
+    return bool((masks[a.index] | masks[b.index]) >> column & 1)
 
 
 def with_bonus(sheet: Sheet, mark: BonusMark) -> Sheet:
@@ -236,23 +246,29 @@ _BONUS_MARKS: tuple[dict[int, BonusMark], ...] = tuple(
     {number: BonusMark(_ADJACENT[row][0], number) for number in range(2, 13)} for row in (0, 1))
 
 
-def _open_bonus(sheet: Sheet, row: int, column: int) -> bool:
-    """:func:`why_not_bonus` is None, on a sheet with bonus rows, without building its
-    reasons: nothing crossed at or right of ``column`` in bonus row ``row`` (BP4), and a
-    colour cell beside it crossed (BP1).  The move generators' test; tests check it
-    against :func:`why_not_bonus`."""
-    if sheet.bonus_rows[row] >> column:
-        return False
-    a, b = _ADJACENT[row]
-    return bool((sheet.masks[a.index] | sheet.masks[b.index]) >> column & 1)
+#: [white sum]: the bonus cells showing it, RY then GB, each as (bonus row, column, the
+#: colour indices of the two rows beside it, its cross): bonus_action1's lookup table.
+_ACTION1_CELLS: tuple[tuple[tuple[int, int, int, int, BonusMark], ...], ...] = tuple(
+    tuple((row, bonus_column(row, s), _ADJACENT[row][0].index, _ADJACENT[row][1].index,
+           _BONUS_MARKS[row][s]) for row in (0, 1)) if 2 <= s <= 12 else ()
+    for s in range(13))
+#: [bonus row][column]: the bonus cross of that cell, for bonus_action2.
+_COLUMN_MARKS: tuple[tuple[BonusMark, ...], ...] = tuple(
+    tuple(_BONUS_MARKS[row][bonus_number(row, column)] for column in range(BONUS_ROW_CELLS))
+    for row in (0, 1))
 
 
 def bonus_action1(sheet: Sheet, white_sum: int) -> tuple[BonusMark, ...]:
-    """The bonus crosses ``sheet`` allows for the white sum in action 1 (BP2): RY, then GB."""
+    """The bonus crosses ``sheet`` allows for the white sum in action 1 (BP2): RY, then GB.
+
+    A cell is open when nothing is crossed at or right of its column in its bonus row
+    (BP4) and a colour cell beside it is crossed (BP1): :func:`why_not_bonus`'s test,
+    without its words (the tests compare the two)."""
     if not sheet.layout.bonus_rows or not 2 <= white_sum <= 12:
         return ()
-    return tuple([_BONUS_MARKS[row][white_sum] for row in (0, 1)
-                  if _open_bonus(sheet, row, bonus_column(row, white_sum))])
+    rows, masks = sheet.bonus_rows, sheet.masks
+    return tuple([mark for row, column, a, b, mark in _ACTION1_CELLS[white_sum]
+                  if not rows[row] >> column and (masks[a] | masks[b]) >> column & 1])
 
 
 def why_not_bonus_action2(sheet: Sheet, mark: BonusMark, roll: Roll,
@@ -265,22 +281,23 @@ def why_not_bonus_action2(sheet: Sheet, mark: BonusMark, roll: Roll,
     reason = why_not_bonus(sheet, mark)
     if reason is not None:
         return reason
-    crossed = _adjacent_crossed(sheet, mark.row, mark.column)
+    row, column, number = mark.row, mark.column, mark.number
     either = ruleset.bp_colour_trigger is BonusTrigger.EITHER_ADJACENT
-    made = []
-    for k, die in enumerate(_ADJACENT[mark.row]):
-        face = roll.die(die)
+    w1, w2 = roll.white
+    made: list[str] = []
+    for die in _ADJACENT[row]:
+        face = roll.coloured[die.index]
         if face is None or die in dice_out:
             continue
-        if mark.number in roll.action2_numbers(die):
-            made.append(die.value)
-            if either or crossed[k]:
+        if number == w1 + face or number == w2 + face:
+            if either or sheet.masks[die.index] >> column & 1:
                 return None
-    a, b = _ADJACENT[mark.row]
+            made.append(die.value)
+    a, b = _ADJACENT[row]
     if not made:
         return ("BP3", f"{mark.describe()}: white + {a.value} or white + {b.value} (dice in "
-                       f"play) does not make {mark.number}")
-    return ("BP3", f"{mark.describe()}: white + {' or '.join(made)} makes {mark.number}, but "
+                       f"play) does not make {number}")
+    return ("BP3", f"{mark.describe()}: white + {' or '.join(made)} makes {number}, but "
                    f"the {' or '.join(made)} cell of that column is not crossed "
                    "(bp_colour_trigger=same_colour)")
 
@@ -296,18 +313,27 @@ def bonus_action2(sheet: Sheet, roll: Roll, dice_out: frozenset[Colour],
     masks = sheet.masks
     out: list[BonusMark] = []
     for row in (0, 1):
-        # column -> whether a die that makes its number may trigger it (BP3)
-        made: dict[int, bool] = {}
-        for die in _ADJACENT[row]:
+        a, b = _ADJACENT[row]
+        beside = masks[a.index] | masks[b.index]
+        # the columns a die of the two colours makes and may trigger (BP3: under
+        # same_colour, the die's own cell of that column crossed), as a mask
+        made = 0
+        for die in (a, b):
             d = coloured[die.index]
             if d is None or die in dice_out:
                 continue
-            for number in {w1 + d, w2 + d}:
-                column = bonus_column(row, number)
-                made[column] = made.get(column, False) or either \
-                    or bool(masks[die.index] >> column & 1)
-        out.extend(_BONUS_MARKS[row][bonus_number(row, column)] for column in sorted(made)
-                   if made[column] and _open_bonus(sheet, row, column))
+            trigger = beside if either else masks[die.index]
+            for number in (w1 + d, w2 + d):
+                column = number - 2 if row == 0 else 12 - number
+                made |= trigger & 1 << column
+        # open: right of the bonus row's last cross (BP4); beside a cross (BP1) is in
+        # ``trigger`` already
+        made &= -1 << sheet.bonus_rows[row].bit_length()
+        marks = _COLUMN_MARKS[row]
+        while made:
+            low = made & -made
+            out.append(marks[low.bit_length() - 1])
+            made ^= low
     return tuple(out)
 
 
