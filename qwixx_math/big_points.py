@@ -56,6 +56,7 @@ BONUS_ROW_NAMES = ("ry", "gb")
 _ADJACENT: tuple[tuple[Colour, Colour], ...] = ((COLOURS[0], COLOURS[1]),
                                                 (COLOURS[2], COLOURS[3]))
 _FULL = (1 << BONUS_ROW_CELLS) - 1
+_RED = COLOURS[0]
 
 
 def bonus_number(row: int, column: int) -> int:
@@ -99,13 +100,13 @@ class BonusMark(Mark):
     @property
     def row(self) -> int:
         """The bonus row: 0 RY, 1 GB."""
-        return 0 if self.colour is COLOURS[0] else 1
+        return 0 if self.colour is _RED else 1
 
     @property
     def column(self) -> int:
         """The column (0..10) of the cell, which is the position of the colour cells it
-        sits between."""
-        return bonus_column(self.row, self.number)
+        sits between (:func:`bonus_column`, inline)."""
+        return self.number - 2 if self.colour is _RED else 12 - self.number
 
     def __str__(self) -> str:
         return f"{BONUS_ROW_NAMES[self.row]}{self.number}"
@@ -246,12 +247,6 @@ _BONUS_MARKS: tuple[dict[int, BonusMark], ...] = tuple(
     {number: BonusMark(_ADJACENT[row][0], number) for number in range(2, 13)} for row in (0, 1))
 
 
-#: [white sum]: the bonus cells showing it, RY then GB, each as (bonus row, column, the
-#: colour indices of the two rows beside it, its cross): bonus_action1's lookup table.
-_ACTION1_CELLS: tuple[tuple[tuple[int, int, int, int, BonusMark], ...], ...] = tuple(
-    tuple((row, bonus_column(row, s), _ADJACENT[row][0].index, _ADJACENT[row][1].index,
-           _BONUS_MARKS[row][s]) for row in (0, 1)) if 2 <= s <= 12 else ()
-    for s in range(13))
 #: [bonus row][column]: the bonus cross of that cell, for bonus_action2.
 _COLUMN_MARKS: tuple[tuple[BonusMark, ...], ...] = tuple(
     tuple(_BONUS_MARKS[row][bonus_number(row, column)] for column in range(BONUS_ROW_CELLS))
@@ -267,8 +262,14 @@ def bonus_action1(sheet: Sheet, white_sum: int) -> tuple[BonusMark, ...]:
     if not sheet.layout.bonus_rows or not 2 <= white_sum <= 12:
         return ()
     rows, masks = sheet.bonus_rows, sheet.masks
-    return tuple([mark for row, column, a, b, mark in _ACTION1_CELLS[white_sum]
-                  if not rows[row] >> column and (masks[a] | masks[b]) >> column & 1])
+    ry, gb = white_sum - 2, 12 - white_sum  # the columns (bonus_column) of RY and GB
+    if not rows[0] >> ry and (masks[0] | masks[1]) >> ry & 1:
+        if not rows[1] >> gb and (masks[2] | masks[3]) >> gb & 1:
+            return (_BONUS_MARKS[0][white_sum], _BONUS_MARKS[1][white_sum])
+        return (_BONUS_MARKS[0][white_sum],)
+    if not rows[1] >> gb and (masks[2] | masks[3]) >> gb & 1:
+        return (_BONUS_MARKS[1][white_sum],)
+    return ()
 
 
 def why_not_bonus_action2(sheet: Sheet, mark: BonusMark, roll: Roll,
@@ -311,6 +312,9 @@ def bonus_action2(sheet: Sheet, roll: Roll, dice_out: frozenset[Colour],
     w1, w2 = roll.white
     coloured = roll.coloured
     masks = sheet.masks
+    # white + d shows in column w + d - 2 of RY and 12 - w - d of GB (bonus_column): the
+    # two white faces as bits, shifted by d, are the columns a die of face d makes
+    up, down = 1 << w1 | 1 << w2, 1 << 12 - w1 | 1 << 12 - w2
     out: list[BonusMark] = []
     for row in (0, 1):
         a, b = _ADJACENT[row]
@@ -322,10 +326,8 @@ def bonus_action2(sheet: Sheet, roll: Roll, dice_out: frozenset[Colour],
             d = coloured[die.index]
             if d is None or die in dice_out:
                 continue
-            trigger = beside if either else masks[die.index]
-            for number in (w1 + d, w2 + d):
-                column = number - 2 if row == 0 else 12 - number
-                made |= trigger & 1 << column
+            made |= ((up << d) >> 2 if row == 0 else down >> d) & (
+                beside if either else masks[die.index])
         # open: right of the bonus row's last cross (BP4); beside a cross (BP1) is in
         # ``trigger`` already
         made &= -1 << sheet.bonus_rows[row].bit_length()

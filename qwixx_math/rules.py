@@ -554,10 +554,12 @@ class GameState:
         if mark.number != white_sum:
             raise self._illegal("BP2", f"action 1 crosses a bonus cell showing the white sum "
                                        f"{white_sum}; player {i} chose {mark.describe()}", i)
-        reason = big_points.why_not_bonus(sheet, mark)
-        if reason is not None:
-            raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
-        return big_points.with_bonus(sheet, mark)
+        try:  # with_bonus checks the cross (why_not_bonus): once, on the common path
+            return big_points.with_bonus(sheet, mark)
+        except IllegalMoveError:
+            reason = big_points.why_not_bonus(sheet, mark)
+            assert reason is not None
+            raise self._illegal(reason[0], f"player {i}: {reason[1]}", i) from None
 
     def _lucky_cross(self, i: int, sheet: Sheet, lucky: LuckyMark, closed: set[Colour],
                      closers: dict[Colour, int]) -> Sheet:
@@ -1157,22 +1159,42 @@ def _own_colours(layout: SheetLayout) -> bool:
 
 
 def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
-                        gone: frozenset[Colour]) -> list[Mark]:
+                        gone: frozenset[Colour], seconds: Sheet | None = None,
+                        first: Mark | None = None) -> list[Mark]:
     """:func:`legal_action2` on a layout whose cells have their row's colour
     (:func:`_own_colours`), row ``masks``, the dice of ``gone`` out of use: white + the die
     of each colour in play in its own row (R6-R8), by row and left to right (a row shows a
-    number at most once, so two different sums are two different cells)."""
+    number at most once, so two different sums are two different cells).
+
+    ``seconds``, a Double A sheet (the Double A pad, :func:`_da_action2`): each row's
+    second cross too, under its rightmost cross if white + the row's die makes that
+    number, not doubled yet, the row not closed by this player and not the number
+    ``first`` crossed in this action 1 (DA1, DA3, DA4); it comes before the row's new
+    numbers, all right of it; and the lock counts the second crosses (DA5)."""
     w1, w2 = roll.white
     coloured = roll.coloured
-    pos, allowed = layout.pos, layout.allowed
+    pos, allowed, lock_bits = layout.pos, layout.allowed, layout.lock_bits
     out: list[Mark] = []
     for c in COLOURS:
         ci = c.index
         d = coloured[ci]
         if d is None or c in gone:
             continue
-        row_pos, open_ = pos[ci], allowed[ci][masks[ci]]
+        mask = masks[ci]
+        open_ = allowed[ci][mask]
         n1, n2 = w1 + d, w2 + d
+        if seconds is not None:
+            extra, lock = seconds.seconds[ci], lock_bits[ci]
+            if mask and not mask & lock:
+                last = mask.bit_length() - 1
+                number = layout.numbers[layout.row_of[ci]][last]
+                if not extra >> last & 1 and number in (n1, n2) and not (
+                        first is not None and first.colour is c and first.number == number):
+                    out.append(SECOND_MARKS[ci][number])
+                if extra and layout.count[ci][mask] + extra.bit_count() \
+                        >= layout.lock_threshold:
+                    open_ |= lock  # Sheet.open_mask: the lock reached with them (DA5)
+        row_pos = pos[ci]
         p1, p2 = row_pos[n1], row_pos[n2]
         if p1 > p2:
             p1, p2, n1, n2 = p2, p1, n2, n1
@@ -1272,6 +1294,12 @@ def _da_action2(state: GameState, sheet: Sheet, roll: Roll, gone: frozenset[Colo
     new number (R6, R7, DA5) or as a second cross (DA1, DA4; on the Double A pad the
     cell's colour is the row's), that die and the row's in play."""
     layout = sheet.layout
+    if _own_colours(layout):  # the Double A pad
+        assert state.action1 is not None
+        first = state.action1[state.active]  # DA4: not the number crossed in action 1
+        if state.ruleset.da_same_turn or first is None or first.second:
+            first = None
+        return tuple(_own_colour_action2(layout, sheet.masks, roll, gone, sheet, first))
     coloured = roll.coloured
     w1, w2 = roll.white
     table = _action2_for(layout)
