@@ -923,9 +923,9 @@ class Roll:
                   faces: int = 6) -> Roll:
         """Build without validation (for dice known to be in range)."""
         roll = object.__new__(cls)
-        object.__setattr__(roll, "white", white)
-        object.__setattr__(roll, "coloured", coloured)
-        object.__setattr__(roll, "faces", faces)
+        _SET_WHITE(roll, white)
+        _SET_COLOURED(roll, coloured)
+        _SET_FACES(roll, faces)
         return roll
 
 
@@ -978,6 +978,9 @@ class Roll:
         from .notation import parse_roll
 
         return parse_roll(text, faces)
+
+
+_SET_WHITE, _SET_COLOURED, _SET_FACES = (getattr(Roll, f.name).__set__ for f in fields(Roll))
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,6 +101,8 @@ __all__ = [
 #: (:attr:`SheetLayout.closed_rows_to_end`).
 COLOURS_TO_END = OFFICIAL.closed_rows_to_end
 _LAST_BIT = 1 << LAST_POSITION
+_EVERY_COLOUR = frozenset(COLOURS)
+_RED, _YELLOW, _GREEN, _BLUE = COLOURS
 
 _Action1Table = tuple[tuple[tuple[int, int, Colour, Mark], ...], ...]
 
@@ -262,7 +264,8 @@ class GameState:
             raise ParseError(f"GameState.phase must be a Phase, not {self.phase!r}")
         layout = self.sheets[0].layout
         for i, sheet in enumerate(self.sheets):
-            if sheet.layout != layout and not layout.same_pad(sheet.layout):  # V1: lucky pairs
+            if sheet.layout is not layout and sheet.layout != layout \
+                    and not layout.same_pad(sheet.layout):  # V1: lucky pairs
                 raise InvalidStateError(
                     "R2", f"player {i}'s sheet is of layout {sheet.layout.name}, player 0's of "
                           f"{layout.name}: every player plays the same sheet")
@@ -414,7 +417,10 @@ class GameState:
     @property
     def dice_in_play(self) -> frozenset[Colour]:
         """The coloured dice the next roll must show (R4, R9)."""
-        return frozenset(self.sheets[0].layout.locks) - self.closed
+        locks = self.sheets[0].layout.locks
+        if not self.closed and len(locks) == len(COLOURS):  # a row per colour, all open
+            return _EVERY_COLOUR
+        return frozenset(locks) - self.closed
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -955,6 +961,11 @@ def _check_roll_dice(roll: Roll, closed: frozenset[Colour],
         raise IllegalMoveError(
             "LG1", f"layout {layout.name} is played with {layout.faces}-sided dice; this roll "
                    f"of {roll.faces}-sided dice shows more ({format_roll(roll)})")
+    c = roll.coloured
+    if (c[0] is None) is (_RED in closed) and (c[1] is None) is (_YELLOW in closed) \
+            and (c[2] is None) is (_GREEN in closed) and (c[3] is None) is (_BLUE in closed) \
+            and layout.rows == len(COLOURS):
+        return  # the common case: the dice of the open colours, and only those
     if layout.rows < len(COLOURS):  # a colour that locks no row has no die
         for colour, die in zip(COLOURS, roll.coloured, strict=True):
             if die is not None and layout.row_of[colour.index] < 0:
@@ -1757,8 +1768,12 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
     if in_play is None:
         return Roll.unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
                                   int(r() * 6) + 1))
-    c = tuple(int(r() * 6) + 1 if c in in_play else None for c in COLOURS)
-    return Roll.unchecked(w, (c[0], c[1], c[2], c[3]))
+    # the dice in play, in colour order (each r() in the same order as ever, so seeded
+    # games replay), written out instead of a generator
+    return Roll.unchecked(w, (int(r() * 6) + 1 if _RED in in_play else None,
+                              int(r() * 6) + 1 if _YELLOW in in_play else None,
+                              int(r() * 6) + 1 if _GREEN in in_play else None,
+                              int(r() * 6) + 1 if _BLUE in in_play else None))
 
 
 def _random_roll_faces(rng: random.Random, in_play: frozenset[Colour] | None,
