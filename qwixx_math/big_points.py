@@ -56,7 +56,7 @@ BONUS_ROW_NAMES = ("ry", "gb")
 _ADJACENT: tuple[tuple[Colour, Colour], ...] = ((COLOURS[0], COLOURS[1]),
                                                 (COLOURS[2], COLOURS[3]))
 _FULL = (1 << BONUS_ROW_CELLS) - 1
-_RED = COLOURS[0]
+_RED, _YELLOW, _GREEN, _BLUE = COLOURS
 
 
 def bonus_number(row: int, column: int) -> int:
@@ -310,28 +310,29 @@ def bonus_action2(sheet: Sheet, roll: Roll, dice_out: frozenset[Colour],
         return ()
     either = ruleset.bp_colour_trigger is BonusTrigger.EITHER_ADJACENT
     w1, w2 = roll.white
-    coloured = roll.coloured
-    masks = sheet.masks
+    red, yellow, green, blue = roll.coloured
+    m = sheet.masks
     # white + d shows in column w + d - 2 of RY and 12 - w - d of GB (bonus_column): the
-    # two white faces as bits, shifted by d, are the columns a die of face d makes
+    # two white faces as bits, shifted by d, are the columns a die of face d makes; each
+    # die triggers the columns where its own colour cell is crossed (same_colour) or
+    # either cell beside (either_adjacent, BP3), while it is in play
     up, down = 1 << w1 | 1 << w2, 1 << 12 - w1 | 1 << 12 - w2
+    ry = gb = 0
+    if red is not None and _RED not in dice_out:
+        ry = (up << red) >> 2 & (m[0] | m[1] if either else m[0])
+    if yellow is not None and _YELLOW not in dice_out:
+        ry |= (up << yellow) >> 2 & (m[0] | m[1] if either else m[1])
+    if green is not None and _GREEN not in dice_out:
+        gb = down >> green & (m[2] | m[3] if either else m[2])
+    if blue is not None and _BLUE not in dice_out:
+        gb |= down >> blue & (m[2] | m[3] if either else m[3])
+    rows = sheet.bonus_rows  # open: right of the bonus row's last cross (BP4)
+    ry &= -1 << rows[0].bit_length()
+    gb &= -1 << rows[1].bit_length()
+    if not ry | gb:
+        return ()
     out: list[BonusMark] = []
-    for row in (0, 1):
-        a, b = _ADJACENT[row]
-        beside = masks[a.index] | masks[b.index]
-        # the columns a die of the two colours makes and may trigger (BP3: under
-        # same_colour, the die's own cell of that column crossed), as a mask
-        made = 0
-        for die in (a, b):
-            d = coloured[die.index]
-            if d is None or die in dice_out:
-                continue
-            made |= ((up << d) >> 2 if row == 0 else down >> d) & (
-                beside if either else masks[die.index])
-        # open: right of the bonus row's last cross (BP4); beside a cross (BP1) is in
-        # ``trigger`` already
-        made &= -1 << sheet.bonus_rows[row].bit_length()
-        marks = _COLUMN_MARKS[row]
+    for made, marks in ((ry, _COLUMN_MARKS[0]), (gb, _COLUMN_MARKS[1])):
         while made:
             low = made & -made
             out.append(marks[low.bit_length() - 1])
