@@ -464,7 +464,9 @@ class GameState:
         assert roll is not None
         rs = self.ruleset
         n = len(self.sheets)
-        if not isinstance(choices, Sequence) or isinstance(choices, str) or len(choices) != n:
+        if (choices.__class__ is not list and (  # a list, the common case, is a Sequence
+                not isinstance(choices, Sequence) or isinstance(choices, str))) \
+                or len(choices) != n:
             raise ParseError(f"action 1 needs one choice (a Mark or None) for each of {n} players")
         s = roll.white_sum
         sheets = list(self.sheets)
@@ -697,8 +699,12 @@ class GameState:
             layout = sheets[0].layout
             if len(closed) >= layout.closed_rows_to_end:
                 ended_by = "R14"
-            elif any(sh.penalties >= layout.penalty_boxes for sh in sheets):
-                ended_by = "R13"
+            else:
+                boxes = layout.penalty_boxes
+                for sheet in sheets:
+                    if sheet.penalties >= boxes:
+                        ended_by = "R13"
+                        break
         if ended_by is not None:
             return GameState.make(self.ruleset, tuple(sheets), self.active, closed, Phase.OVER,
                                   None, None, ended_by, self.turn)
