@@ -2,6 +2,7 @@
 
     python benchmarks/bench_rules.py                 # every pad, 2000 games per chooser, best of 3
     python benchmarks/bench_rules.py --games 500 --repeat 1 --players 2 --layout official
+    python benchmarks/bench_rules.py --layout big-points --chooser uniform   # the goal's figure
 
 Prints, for each chooser, games per second, turns per second, the mean number
 of turns per game and how the games ended.  ``uniform`` is the library's
