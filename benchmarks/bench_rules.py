@@ -2,6 +2,7 @@
 
     python benchmarks/bench_rules.py                 # every pad, 2000 games per chooser, best of 3
     python benchmarks/bench_rules.py --games 500 --repeat 1 --players 2 --layout official
+    python benchmarks/bench_rules.py --layout big-points --chooser uniform   # the goal's figure
 
 Prints, for each chooser, games per second, turns per second, the mean number
 of turns per game and how the games ended.  ``uniform`` is the library's
@@ -74,7 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--layout", default="all",
                         help="a pad's name or layout file, or 'all' (every pad, the default)")
+    parser.add_argument("--chooser", default="all", choices=[*CHOOSERS, "all"],
+                        help="the chooser to run (default: all)")
     args = parser.parse_args(argv)
+    choosers = CHOOSERS if args.chooser == "all" else {args.chooser: CHOOSERS[args.chooser]}
     ruleset = Ruleset(args.players)
     layouts = list(LAYOUTS.values()) if args.layout == "all" else [layout_named(args.layout)]
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
@@ -84,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     slowest = slowest_cpu = float("inf")
     for layout in layouts:
         print(f"pad {layout.name}:")
-        for name, chooser in CHOOSERS.items():
+        for name, chooser in choosers.items():
             best = best_cpu = float("inf")
             records: list[GameRecord] = []
             for _ in range(args.repeat):

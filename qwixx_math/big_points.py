@@ -56,6 +56,7 @@ BONUS_ROW_NAMES = ("ry", "gb")
 _ADJACENT: tuple[tuple[Colour, Colour], ...] = ((COLOURS[0], COLOURS[1]),
                                                 (COLOURS[2], COLOURS[3]))
 _FULL = (1 << BONUS_ROW_CELLS) - 1
+_RED, _YELLOW, _GREEN, _BLUE = COLOURS
 
 
 def bonus_number(row: int, column: int) -> int:
@@ -99,13 +100,13 @@ class BonusMark(Mark):
     @property
     def row(self) -> int:
         """The bonus row: 0 RY, 1 GB."""
-        return 0 if self.colour is COLOURS[0] else 1
+        return 0 if self.colour is _RED else 1
 
     @property
     def column(self) -> int:
         """The column (0..10) of the cell, which is the position of the colour cells it
-        sits between."""
-        return bonus_column(self.row, self.number)
+        sits between (:func:`bonus_column`, inline)."""
+        return self.number - 2 if self.colour is _RED else 12 - self.number
 
     def __str__(self) -> str:
         return f"{BONUS_ROW_NAMES[self.row]}{self.number}"
@@ -197,10 +198,12 @@ def why_not_bonus(sheet: Sheet, mark: BonusMark) -> tuple[str, str] | None:
     crosses on the sheet, BP4 left to right), else ``(rule id, reason)``.  Whether the
     number was rolled is the rules core's business."""
     layout = sheet.layout
-    name = f"bonus {BONUS_ROW_NAMES[mark.row].upper()} {mark.number}"
     if not layout.bonus_rows:
         return ("BP1", f"layout {layout.name} has no bonus rows")
     mask, column = sheet.bonus_rows[mark.row], mark.column
+    if not mask >> column and _beside_crossed(sheet, mark.row, column):
+        return None  # the common case, before any reason's words are built
+    name = f"bonus {BONUS_ROW_NAMES[mark.row].upper()} {mark.number}"
     if mask >> column:
         last = bonus_number(mark.row, mask.bit_length() - 1)
         if mask >> column & 1 and mask.bit_length() - 1 == column:
@@ -214,6 +217,14 @@ def why_not_bonus(sheet: Sheet, mark: BonusMark) -> tuple[str, str] | None:
         return ("BP1", f"{name} needs {a.value} {n} or {b.value} {m} crossed before this "
                        "action")
     return None
+
+
+def _beside_crossed(sheet: Sheet, row: int, column: int) -> bool:
+    """Whether either colour cell beside column ``column`` of bonus row ``row`` is
+    crossed (BP1)."""
+    a, b = _ADJACENT[row]
+    masks = sheet.masks
+    return bool((masks[a.index] | masks[b.index]) >> column & 1)
 
 
 def with_bonus(sheet: Sheet, mark: BonusMark) -> Sheet:
@@ -236,23 +247,29 @@ _BONUS_MARKS: tuple[dict[int, BonusMark], ...] = tuple(
     {number: BonusMark(_ADJACENT[row][0], number) for number in range(2, 13)} for row in (0, 1))
 
 
-def _open_bonus(sheet: Sheet, row: int, column: int) -> bool:
-    """:func:`why_not_bonus` is None, on a sheet with bonus rows, without building its
-    reasons: nothing crossed at or right of ``column`` in bonus row ``row`` (BP4), and a
-    colour cell beside it crossed (BP1).  The move generators' test; tests check it
-    against :func:`why_not_bonus`."""
-    if sheet.bonus_rows[row] >> column:
-        return False
-    a, b = _ADJACENT[row]
-    return bool((sheet.masks[a.index] | sheet.masks[b.index]) >> column & 1)
+#: [bonus row][column]: the bonus cross of that cell, for bonus_action2.
+_COLUMN_MARKS: tuple[tuple[BonusMark, ...], ...] = tuple(
+    tuple(_BONUS_MARKS[row][bonus_number(row, column)] for column in range(BONUS_ROW_CELLS))
+    for row in (0, 1))
 
 
 def bonus_action1(sheet: Sheet, white_sum: int) -> tuple[BonusMark, ...]:
-    """The bonus crosses ``sheet`` allows for the white sum in action 1 (BP2): RY, then GB."""
+    """The bonus crosses ``sheet`` allows for the white sum in action 1 (BP2): RY, then GB.
+
+    A cell is open when nothing is crossed at or right of its column in its bonus row
+    (BP4) and a colour cell beside it is crossed (BP1): :func:`why_not_bonus`'s test,
+    without its words (the tests compare the two)."""
     if not sheet.layout.bonus_rows or not 2 <= white_sum <= 12:
         return ()
-    return tuple([_BONUS_MARKS[row][white_sum] for row in (0, 1)
-                  if _open_bonus(sheet, row, bonus_column(row, white_sum))])
+    rows, masks = sheet.bonus_rows, sheet.masks
+    ry, gb = white_sum - 2, 12 - white_sum  # the columns (bonus_column) of RY and GB
+    if not rows[0] >> ry and (masks[0] | masks[1]) >> ry & 1:
+        if not rows[1] >> gb and (masks[2] | masks[3]) >> gb & 1:
+            return (_BONUS_MARKS[0][white_sum], _BONUS_MARKS[1][white_sum])
+        return (_BONUS_MARKS[0][white_sum],)
+    if not rows[1] >> gb and (masks[2] | masks[3]) >> gb & 1:
+        return (_BONUS_MARKS[1][white_sum],)
+    return ()
 
 
 def why_not_bonus_action2(sheet: Sheet, mark: BonusMark, roll: Roll,
@@ -265,22 +282,23 @@ def why_not_bonus_action2(sheet: Sheet, mark: BonusMark, roll: Roll,
     reason = why_not_bonus(sheet, mark)
     if reason is not None:
         return reason
-    crossed = _adjacent_crossed(sheet, mark.row, mark.column)
+    row, column, number = mark.row, mark.column, mark.number
     either = ruleset.bp_colour_trigger is BonusTrigger.EITHER_ADJACENT
-    made = []
-    for k, die in enumerate(_ADJACENT[mark.row]):
-        face = roll.die(die)
+    w1, w2 = roll.white
+    made: list[str] = []
+    for die in _ADJACENT[row]:
+        face = roll.coloured[die.index]
         if face is None or die in dice_out:
             continue
-        if mark.number in roll.action2_numbers(die):
-            made.append(die.value)
-            if either or crossed[k]:
+        if number == w1 + face or number == w2 + face:
+            if either or sheet.masks[die.index] >> column & 1:
                 return None
-    a, b = _ADJACENT[mark.row]
+            made.append(die.value)
+    a, b = _ADJACENT[row]
     if not made:
         return ("BP3", f"{mark.describe()}: white + {a.value} or white + {b.value} (dice in "
-                       f"play) does not make {mark.number}")
-    return ("BP3", f"{mark.describe()}: white + {' or '.join(made)} makes {mark.number}, but "
+                       f"play) does not make {number}")
+    return ("BP3", f"{mark.describe()}: white + {' or '.join(made)} makes {number}, but "
                    f"the {' or '.join(made)} cell of that column is not crossed "
                    "(bp_colour_trigger=same_colour)")
 
@@ -292,22 +310,33 @@ def bonus_action2(sheet: Sheet, roll: Roll, dice_out: frozenset[Colour],
         return ()
     either = ruleset.bp_colour_trigger is BonusTrigger.EITHER_ADJACENT
     w1, w2 = roll.white
-    coloured = roll.coloured
-    masks = sheet.masks
+    red, yellow, green, blue = roll.coloured
+    m = sheet.masks
+    # white + d shows in column w + d - 2 of RY and 12 - w - d of GB (bonus_column): the
+    # two white faces as bits, shifted by d, are the columns a die of face d makes; each
+    # die triggers the columns where its own colour cell is crossed (same_colour) or
+    # either cell beside (either_adjacent, BP3), while it is in play
+    up, down = 1 << w1 | 1 << w2, 1 << 12 - w1 | 1 << 12 - w2
+    ry = gb = 0
+    if red is not None and _RED not in dice_out:
+        ry = (up << red) >> 2 & (m[0] | m[1] if either else m[0])
+    if yellow is not None and _YELLOW not in dice_out:
+        ry |= (up << yellow) >> 2 & (m[0] | m[1] if either else m[1])
+    if green is not None and _GREEN not in dice_out:
+        gb = down >> green & (m[2] | m[3] if either else m[2])
+    if blue is not None and _BLUE not in dice_out:
+        gb |= down >> blue & (m[2] | m[3] if either else m[3])
+    rows = sheet.bonus_rows  # open: right of the bonus row's last cross (BP4)
+    ry &= -1 << rows[0].bit_length()
+    gb &= -1 << rows[1].bit_length()
+    if not ry | gb:
+        return ()
     out: list[BonusMark] = []
-    for row in (0, 1):
-        # column -> whether a die that makes its number may trigger it (BP3)
-        made: dict[int, bool] = {}
-        for die in _ADJACENT[row]:
-            d = coloured[die.index]
-            if d is None or die in dice_out:
-                continue
-            for number in {w1 + d, w2 + d}:
-                column = bonus_column(row, number)
-                made[column] = made.get(column, False) or either \
-                    or bool(masks[die.index] >> column & 1)
-        out.extend(_BONUS_MARKS[row][bonus_number(row, column)] for column in sorted(made)
-                   if made[column] and _open_bonus(sheet, row, column))
+    for made, marks in ((ry, _COLUMN_MARKS[0]), (gb, _COLUMN_MARKS[1])):
+        while made:
+            low = made & -made
+            out.append(marks[low.bit_length() - 1])
+            made ^= low
     return tuple(out)
 
 

@@ -10,7 +10,7 @@ when position 10 is set.  The friendly accessors (:meth:`Sheet.marks`,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import pairwise
 from typing import ClassVar
 
@@ -362,7 +362,15 @@ class Sheet:
         """A fresh sheet (of ``layout``, by default the official sheet)."""
         if layout is OFFICIAL:
             return cls.EMPTY
-        return cls((0, 0, 0, 0), 0, _require_layout(layout))
+        # sheets never change, so one empty sheet per layout serves every game (keyed by
+        # identity: the sheet keeps its layout alive, and ``is`` tests read the layout)
+        sheet = _EMPTY_SHEETS.get(id(layout))
+        if sheet is None or sheet.layout is not layout:
+            sheet = cls((0, 0, 0, 0), 0, _require_layout(layout))
+            if len(_EMPTY_SHEETS) >= _EMPTY_SHEETS_KEPT:
+                _EMPTY_SHEETS.clear()
+            _EMPTY_SHEETS[id(layout)] = sheet
+        return sheet
 
     @classmethod
     def from_marks(
@@ -436,15 +444,17 @@ class Sheet:
                   seconds: tuple[int, int, int, int] = (0, 0, 0, 0), bar_taken: int = 0,
                   bar_void: int = 0, bonus_rows: tuple[int, int] = (0, 0)) -> Sheet:
         """Build without validation; only for values derived from valid ones by legal steps."""
+        # the slot descriptors' own setters, as GameState.make: the effect of
+        # object.__setattr__, quicker (a sheet is built per cross)
         sheet = object.__new__(cls)
-        object.__setattr__(sheet, "masks", masks)
-        object.__setattr__(sheet, "penalties", penalties)
-        object.__setattr__(sheet, "layout", layout)
-        object.__setattr__(sheet, "used_fields", used_fields)
-        object.__setattr__(sheet, "seconds", seconds)
-        object.__setattr__(sheet, "bar_taken", bar_taken)
-        object.__setattr__(sheet, "bar_void", bar_void)
-        object.__setattr__(sheet, "bonus_rows", bonus_rows)
+        _SET_MASKS(sheet, masks)
+        _SET_PENALTIES(sheet, penalties)
+        _SET_LAYOUT(sheet, layout)
+        _SET_USED_FIELDS(sheet, used_fields)
+        _SET_SECONDS(sheet, seconds)
+        _SET_BAR_TAKEN(sheet, bar_taken)
+        _SET_BAR_VOID(sheet, bar_void)
+        _SET_BONUS_ROWS(sheet, bonus_rows)
         return sheet
 
 
@@ -513,10 +523,18 @@ class Sheet:
             from .bonus_b import score
 
             return score(self)
-        if layout.second_crosses or layout.bonus_rows:  # DA7, BP9: capped, extra crosses
-            return (sum(self.row_score(c) for c in layout.locks)
-                    - PENALTY_POINTS * self.penalties)
         c = layout.count
+        if layout.second_crosses or layout.bonus_rows:  # DA7, BP9: capped, extra crosses
+            # row_score of each row, inline: its crosses, its second crosses (DA7) and its
+            # bonus row's (BP9; a layout has one or the other, the other masks are 0)
+            cap = DA_SCORE_CAP if layout.second_crosses else BP_SCORE_CAP
+            seconds, bonus = self.seconds, self.bonus_rows
+            total = -PENALTY_POINTS * self.penalties
+            for colour in layout.locks:
+                i = colour.index
+                total += _TRIANGLE[min(c[i][m[i]] + seconds[i].bit_count()
+                                       + bonus[i // 2].bit_count(), cap)]
+            return total
         total = (_TRIANGLE[c[0][m[0]]] + _TRIANGLE[c[1][m[1]]] + _TRIANGLE[c[2][m[2]]]
                  + _TRIANGLE[c[3][m[3]]] - PENALTY_POINTS * self.penalties)
         if layout.steps:
@@ -589,10 +607,13 @@ class Sheet:
         layout = self.layout
         ci = colour.index
         pos = layout_position(layout, colour, number)
+        mask = self.masks[ci]
+        if layout.second_crosses and mask >> pos & 1 and pos == mask.bit_length() - 1 \
+                and not mask & layout.lock_bits[ci] and not self.seconds[ci] >> pos & 1:
+            return None  # the common case, before any reason's words are built
         name = colour.value
         if not layout.second_crosses:
             return ("DA1", f"layout {layout.name} has no second-cross boxes")
-        mask = self.masks[ci]
         if mask & layout.lock_bits[ci]:
             return ("DA1", f"{name} is already closed on this sheet; no second cross in a "
                            "closed row")
@@ -850,7 +871,12 @@ def layout_position(layout: SheetLayout, colour: Colour, number: int) -> int:
 
 
 
+(_SET_MASKS, _SET_PENALTIES, _SET_LAYOUT, _SET_USED_FIELDS, _SET_SECONDS, _SET_BAR_TAKEN,
+ _SET_BAR_VOID, _SET_BONUS_ROWS) = (getattr(Sheet, f.name).__set__ for f in fields(Sheet))
 Sheet.EMPTY = Sheet()
+#: Sheet.empty's sheets of the other layouts, by id(layout); cleared when this many are kept.
+_EMPTY_SHEETS: dict[int, Sheet] = {}
+_EMPTY_SHEETS_KEPT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -897,9 +923,9 @@ class Roll:
                   faces: int = 6) -> Roll:
         """Build without validation (for dice known to be in range)."""
         roll = object.__new__(cls)
-        object.__setattr__(roll, "white", white)
-        object.__setattr__(roll, "coloured", coloured)
-        object.__setattr__(roll, "faces", faces)
+        _SET_WHITE(roll, white)
+        _SET_COLOURED(roll, coloured)
+        _SET_FACES(roll, faces)
         return roll
 
 
@@ -952,6 +978,9 @@ class Roll:
         from .notation import parse_roll
 
         return parse_roll(text, faces)
+
+
+_SET_WHITE, _SET_COLOURED, _SET_FACES = (getattr(Roll, f.name).__set__ for f in fields(Roll))
 
 
 @dataclass(frozen=True, slots=True)

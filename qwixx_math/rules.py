@@ -101,6 +101,8 @@ __all__ = [
 #: (:attr:`SheetLayout.closed_rows_to_end`).
 COLOURS_TO_END = OFFICIAL.closed_rows_to_end
 _LAST_BIT = 1 << LAST_POSITION
+_EVERY_COLOUR = frozenset(COLOURS)
+_RED, _YELLOW, _GREEN, _BLUE = COLOURS
 
 _Action1Table = tuple[tuple[tuple[int, int, Colour, Mark], ...], ...]
 
@@ -262,7 +264,8 @@ class GameState:
             raise ParseError(f"GameState.phase must be a Phase, not {self.phase!r}")
         layout = self.sheets[0].layout
         for i, sheet in enumerate(self.sheets):
-            if sheet.layout != layout and not layout.same_pad(sheet.layout):  # V1: lucky pairs
+            if sheet.layout is not layout and sheet.layout != layout \
+                    and not layout.same_pad(sheet.layout):  # V1: lucky pairs
                 raise InvalidStateError(
                     "R2", f"player {i}'s sheet is of layout {sheet.layout.name}, player 0's of "
                           f"{layout.name}: every player plays the same sheet")
@@ -414,7 +417,10 @@ class GameState:
     @property
     def dice_in_play(self) -> frozenset[Colour]:
         """The coloured dice the next roll must show (R4, R9)."""
-        return frozenset(self.sheets[0].layout.locks) - self.closed
+        locks = self.sheets[0].layout.locks
+        if not self.closed and len(locks) == len(COLOURS):  # a row per colour, all open
+            return _EVERY_COLOUR
+        return frozenset(locks) - self.closed
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -458,7 +464,9 @@ class GameState:
         assert roll is not None
         rs = self.ruleset
         n = len(self.sheets)
-        if not isinstance(choices, Sequence) or isinstance(choices, str) or len(choices) != n:
+        if (choices.__class__ is not list and (  # a list, the common case, is a Sequence
+                not isinstance(choices, Sequence) or isinstance(choices, str))) \
+                or len(choices) != n:
             raise ParseError(f"action 1 needs one choice (a Mark or None) for each of {n} players")
         s = roll.white_sum
         sheets = list(self.sheets)
@@ -554,10 +562,12 @@ class GameState:
         if mark.number != white_sum:
             raise self._illegal("BP2", f"action 1 crosses a bonus cell showing the white sum "
                                        f"{white_sum}; player {i} chose {mark.describe()}", i)
-        reason = big_points.why_not_bonus(sheet, mark)
-        if reason is not None:
-            raise self._illegal(reason[0], f"player {i}: {reason[1]}", i)
-        return big_points.with_bonus(sheet, mark)
+        try:  # with_bonus checks the cross (why_not_bonus): once, on the common path
+            return big_points.with_bonus(sheet, mark)
+        except IllegalMoveError:
+            reason = big_points.why_not_bonus(sheet, mark)
+            assert reason is not None
+            raise self._illegal(reason[0], f"player {i}: {reason[1]}", i) from None
 
     def _lucky_cross(self, i: int, sheet: Sheet, lucky: LuckyMark, closed: set[Colour],
                      closers: dict[Colour, int]) -> Sheet:
@@ -657,26 +667,24 @@ class GameState:
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
             layout = sheets[a].layout
-            if mark.second:  # DA1
-                sheets[a] = sheets[a].seconded(mark.colour.index,
-                                               layout.pos[mark.colour.index][mark.number])
+            ci = mark.colour.index
+            pos = layout.pos[ci][mark.number]
+            if mark.second:  # DA1: a second cross never closes a row
+                sheets[a] = sheets[a].seconded(ci, pos)
             elif layout.bar:  # Bonus A: forced crosses; a close takes effect at once (V5, BA6)
-                sheets[a], _, shut = bonus_cross(sheets[a], mark.colour.index,
-                                                 layout.pos[mark.colour.index][mark.number],
-                                                 closed, True)
+                sheets[a], _, shut = bonus_cross(sheets[a], ci, pos, closed, True)
                 if shut - closed:  # closed at once, its fields void at once (BA6)
                     closed = closed | shut
                     sheets = void_closed(sheets, closed)
             elif layout.symbols:  # Bonus B: the nesting; a close takes effect at once (V5)
-                sheets[a], _, shut = symbols_cross(sheets[a], mark.colour.index,
-                                                   layout.pos[mark.colour.index][mark.number],
-                                                   closed, True,
+                sheets[a], _, shut = symbols_cross(sheets[a], ci, pos, closed, True,
                                                    self.ruleset.bb_fewest_candidates)
                 closed = closed | shut
             else:
-                sheets[a] = sheets[a].marked(mark.colour.index,
-                                             layout.pos[mark.colour.index][mark.number])
-            if closes(layout, mark):
+                sheets[a] = sheets[a].marked(ci, pos)
+            # closes(layout, mark), from the position: a lock number closes its row (R8,
+            # LG2; the action-2 mark is a plain or a second cross, never an exchange)
+            if not mark.second and 1 << pos & layout.lock_bits[ci]:
                 closed = closed | {mark.colour}
         elif action1[a] is None:
             sheets[a] = sheets[a].with_penalty()  # R11
@@ -691,8 +699,12 @@ class GameState:
             layout = sheets[0].layout
             if len(closed) >= layout.closed_rows_to_end:
                 ended_by = "R14"
-            elif any(sh.penalties >= layout.penalty_boxes for sh in sheets):
-                ended_by = "R13"
+            else:
+                boxes = layout.penalty_boxes
+                for sheet in sheets:
+                    if sheet.penalties >= boxes:
+                        ended_by = "R13"
+                        break
         if ended_by is not None:
             return GameState.make(self.ruleset, tuple(sheets), self.active, closed, Phase.OVER,
                                   None, None, ended_by, self.turn)
@@ -766,33 +778,41 @@ class GameState:
                            "(xc_in_action2=False)")
         layout = self.sheets[0].layout
         colour = mark.colour
-        name = colour.value
-        immediate = self.ruleset.die_removal is DieRemoval.IMMEDIATE
-        die = layout.cell[colour.index][mark.number]
+        ci = colour.index
+        # the reasons' words are built only on the way out: legal marks (most of the
+        # calls, every action 2 applied) cost a few lookups
+        die = layout.cell[ci][mark.number]
         if die is None:
-            if layout.row_of[colour.index] < 0:
-                return ("R2", f"layout {layout.name} has no {name} row")
-            return ("R2", f"the {name} row of layout {layout.name} does not show {mark.number}")
-        if roll.die(colour) is None:
+            if layout.row_of[ci] < 0:
+                return ("R2", f"layout {layout.name} has no {colour.value} row")
+            return ("R2", f"the {colour.value} row of layout {layout.name} does not show "
+                          f"{mark.number}")
+        coloured = roll.coloured
+        if coloured[ci] is None:
+            name = colour.value
             return ("R9", f"the {name} die is not in play, so no action 2 in {name}")
-        if colour in self.closed and immediate:
-            return ("R9", f"{name} was closed in action 1; its die left play at once")
+        immediate = self.ruleset.die_removal is DieRemoval.IMMEDIATE
+        if immediate and colour in self.closed:
+            return ("R9", f"{colour.value} was closed in action 1; its die left play at once")
+        face = coloured[die.index]
         if die is not colour:
-            dname = die.value
-            if roll.die(die) is None:
+            dname, name = die.value, colour.value
+            if face is None:
                 return ("R9", f"the {dname} die is not in play, so no action 2 in a {dname} "
                               f"cell ({name} {mark.number} is {dname})")
-            if die in self.closed and immediate:
+            if immediate and die in self.closed:
                 return ("R9", f"{dname} was closed in action 1; its die left play at once, so "
                               f"no action 2 in a {dname} cell ({name} {mark.number} is {dname})")
-        if mark.number not in roll.action2_numbers(die):
+        assert face is not None
+        w1, w2 = roll.white
+        if mark.number != w1 + face and mark.number != w2 + face:
             made = " or ".join(str(x) for x in roll.action2_numbers(die))
-            where = "" if die is colour else f" ({name} {mark.number} is a {die.value} cell)"
+            where = "" if die is colour else f" ({colour.value} {mark.number} is a " \
+                                             f"{die.value} cell)"
             return ("R6", f"white + {die.value} makes {made}, not {mark.number}{where}")
         if mark.second:
             return self._why_not_second_action2(mark)
-        reason = self.sheets[self.active].why_not(colour, mark.number)
-        return reason
+        return self.sheets[self.active].why_not(colour, mark.number)
 
     def _why_not_bonus_action2(self, mark: BonusMark) -> tuple[str, str] | None:
         """Why the active player may not take the bonus cross ``mark`` in action 2 (BP3,
@@ -947,6 +967,11 @@ def _check_roll_dice(roll: Roll, closed: frozenset[Colour],
         raise IllegalMoveError(
             "LG1", f"layout {layout.name} is played with {layout.faces}-sided dice; this roll "
                    f"of {roll.faces}-sided dice shows more ({format_roll(roll)})")
+    c = roll.coloured
+    if (c[0] is None) is (_RED in closed) and (c[1] is None) is (_YELLOW in closed) \
+            and (c[2] is None) is (_GREEN in closed) and (c[3] is None) is (_BLUE in closed) \
+            and layout.rows == len(COLOURS):
+        return  # the common case: the dice of the open colours, and only those
     if layout.rows < len(COLOURS):  # a colour that locks no row has no die
         for colour, die in zip(COLOURS, roll.coloured, strict=True):
             if die is not None and layout.row_of[colour.index] < 0:
@@ -1020,28 +1045,29 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
         assert roll is not None
     else:
         state, roll = roll_for(state, roll)
-    if not (_is_int(player) and 0 <= player < len(state.sheets)):
+    sheets = state.sheets
+    if not (player.__class__ is int or _is_int(player)) or not 0 <= player < len(sheets):
         raise ParseError(f"player {player!r} does not exist")
-    sheet = state.sheets[player]
+    sheet = sheets[player]
     masks = sheet.masks
     closed = state.closed
     layout = sheet.layout
+    white_sum = roll.white[0] + roll.white[1]
     if layout is OFFICIAL:
-        return tuple([mark for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]
+        return tuple([mark for row, bit, colour, mark in _ACTION1[white_sum]
                       if ALLOWED[masks[row]] & bit and colour not in closed])
     if layout.second_crosses:
-        return _da_action1(sheet, roll.white[0] + roll.white[1], closed)
+        return _da_action1(sheet, white_sum, closed)
     allowed = layout.allowed
     plain = tuple([mark for row, bit, colour, mark
-                   in _action1_for(layout)[roll.white[0] + roll.white[1]]
+                   in (_ACTION1_TABLES.get(layout) or _action1_for(layout))[white_sum]
                    if allowed[row][masks[row]] & bit and colour not in closed])
-    if layout.exchange:  # exchange marks after the plain one of the same cell (XC1)
-        return _with_exchanges(state.ruleset, sheet, closed, roll.white[0] + roll.white[1],
-                               plain)
-    if layout.lucky:
-        return plain + _lucky_action1(state.ruleset, sheet, closed, roll.white_sum, plain)
     if layout.bonus_rows:  # Big Points: the bonus cells of the white sum after (BP2)
-        return plain + big_points.bonus_action1(sheet, roll.white_sum)
+        return plain + big_points.bonus_action1(sheet, white_sum)
+    if layout.exchange:  # exchange marks after the plain one of the same cell (XC1)
+        return _with_exchanges(state.ruleset, sheet, closed, white_sum, plain)
+    if layout.lucky:
+        return plain + _lucky_action1(state.ruleset, sheet, closed, white_sum, plain)
     return plain
 
 
@@ -1121,34 +1147,78 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     sheet = state.sheets[state.active]
     masks = sheet.masks
     gone = state.closed if state.ruleset.die_removal is DieRemoval.IMMEDIATE else frozenset()
-    if sheet.layout.second_crosses:
+    layout = sheet.layout
+    if layout.second_crosses:
         return _da_action2(state, sheet, roll, gone)
-    if sheet.layout.bonus_rows:  # Big Points: the bonus crosses after (BP3)
-        return _layout_action2(sheet, roll, gone) + big_points.bonus_action2(
-            sheet, roll, gone, state.ruleset)
-    if sheet.layout is not OFFICIAL:
-        return _layout_action2(sheet, roll, gone)
-    return tuple(_official_action2(masks, roll, gone))
+    if layout is OFFICIAL or _own_colours(layout):
+        marks = tuple(_own_colour_action2(layout, masks, roll, gone))
+    else:
+        marks = _layout_action2(sheet, roll, gone)
+    if layout.bonus_rows:  # Big Points: the bonus crosses after (BP3)
+        return marks + big_points.bonus_action2(sheet, roll, gone, state.ruleset)
+    return marks
 
 
-def _official_action2(masks: Sequence[int], roll: Roll, gone: frozenset[Colour]) -> list[Mark]:
-    """:func:`legal_action2` on the official sheet with row ``masks``, the dice of ``gone``
-    out of use: white + the die of each colour in play in its own row (R6-R8), sorted."""
+#: Whether every cell of each row of a layout has its row's colour (_own_colours).
+_OWN_COLOURS: dict[SheetLayout, bool] = {OFFICIAL: True}
+
+
+def _own_colours(layout: SheetLayout) -> bool:
+    """Whether every cell of ``layout`` has the colour of its row's lock (the official
+    sheet and most pads; not Mixx A or Longo): then white + the die of a colour marks
+    only in that colour's row, and :func:`_own_colour_action2` lists action 2."""
+    own = _OWN_COLOURS.get(layout)
+    if own is None:
+        own = _OWN_COLOURS[layout] = all(
+            cell is lock for lock, cells in zip(layout.locks, layout.colours, strict=True)
+            for cell in cells)
+    return own
+
+
+def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
+                        gone: frozenset[Colour], seconds: Sheet | None = None,
+                        first: Mark | None = None) -> list[Mark]:
+    """:func:`legal_action2` on a layout whose cells have their row's colour
+    (:func:`_own_colours`), row ``masks``, the dice of ``gone`` out of use: white + the die
+    of each colour in play in its own row (R6-R8), by row and left to right (a row shows a
+    number at most once, so two different sums are two different cells).
+
+    ``seconds``, a Double A sheet (the Double A pad, :func:`_da_action2`): each row's
+    second cross too, under its rightmost cross if white + the row's die makes that
+    number, not doubled yet, the row not closed by this player and not the number
+    ``first`` crossed in this action 1 (DA1, DA3, DA4); it comes before the row's new
+    numbers, all right of it; and the lock counts the second crosses (DA5)."""
     w1, w2 = roll.white
+    coloured = roll.coloured
+    pos, allowed, lock_bits = layout.pos, layout.allowed, layout.lock_bits
     out: list[Mark] = []
     for c in COLOURS:
-        d = roll.coloured[c.index]
+        ci = c.index
+        d = coloured[ci]
         if d is None or c in gone:
             continue
-        allowed = ALLOWED[masks[c.index]]
-        p1, p2 = c.positions[w1 + d], c.positions[w2 + d]
+        mask = masks[ci]
+        open_ = allowed[ci][mask]
+        n1, n2 = w1 + d, w2 + d
+        if seconds is not None:
+            extra, lock = seconds.seconds[ci], lock_bits[ci]
+            if mask and not mask & lock:
+                last = mask.bit_length() - 1
+                number = layout.numbers[layout.row_of[ci]][last]
+                if not extra >> last & 1 and number in (n1, n2) and not (
+                        first is not None and first.colour is c and first.number == number):
+                    out.append(SECOND_MARKS[ci][number])
+                if extra and layout.count[ci][mask] + extra.bit_count() \
+                        >= layout.lock_threshold:
+                    open_ |= lock  # Sheet.open_mask: the lock reached with them (DA5)
+        row_pos = pos[ci]
+        p1, p2 = row_pos[n1], row_pos[n2]
         if p1 > p2:
-            p1, p2 = p2, p1
-        row = MARKS[c.index]
-        if allowed >> p1 & 1:
-            out.append(row[c.number(p1)])
-        if p2 != p1 and allowed >> p2 & 1:
-            out.append(row[c.number(p2)])
+            p1, p2, n1, n2 = p2, p1, n2, n1
+        if p1 >= 0 and open_ >> p1 & 1:  # -1: a number the row does not show
+            out.append(MARKS[ci][n1])
+        if p2 != p1 and open_ >> p2 & 1:
+            out.append(MARKS[ci][n2])
     return out
 
 
@@ -1200,10 +1270,6 @@ def second_cross_options(sheet: Sheet, numbers: Iterable[int],
     return tuple(out)
 
 
-def _da_key(mark: Mark, layout: SheetLayout) -> tuple[int, int, int]:
-    return (mark.colour.index, layout.pos[mark.colour.index][mark.number], int(mark.second))
-
-
 #: :func:`_action1_for` with each sum's cells in colour order, for Double A layouts.
 _DA_ACTION1: dict[SheetLayout, _Action1Table] = {}
 
@@ -1213,10 +1279,11 @@ def _da_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour]) -> tupl
     the lock counting second crosses, DA5) or as a second cross (DA1), open rows only."""
     layout = sheet.layout
     masks, seconds, lock_bits = sheet.masks, sheet.seconds, layout.lock_bits
+    allowed, count, threshold = layout.allowed, layout.count, layout.lock_threshold
     marks = []
     # a row shows the sum at most once: its plain cross if open, else its second cross if
     # the sum is the row's rightmost cross (second_cross_options); rows in colour order,
-    # which is the sort order (_da_key)
+    # which is the sort order (row, position, a plain cross before a second one)
     table = _DA_ACTION1.get(layout)
     if table is None:
         table = _DA_ACTION1[layout] = tuple(tuple(sorted(cells))
@@ -1224,9 +1291,15 @@ def _da_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour]) -> tupl
     for row, bit, colour, mark in table[white_sum]:
         if colour in closed:
             continue
-        if sheet.open_mask(row) & bit:
+        mask = masks[row]
+        lock = lock_bits[row]
+        # Sheet.open_mask(row) & bit, inline: R7/R8, and the lock reached with the
+        # second crosses counted (DA5)
+        if allowed[row][mask] & bit or (
+                bit & lock and seconds[row] and not mask & lock
+                and count[row][mask] + seconds[row].bit_count() >= threshold):
             marks.append(mark)
-        elif masks[row].bit_length() == bit.bit_length() and not masks[row] & lock_bits[row] \
+        elif mask.bit_length() == bit.bit_length() and not mask & lock \
                 and not seconds[row] & bit:
             marks.append(SECOND_MARKS[row][white_sum])
     return tuple(marks)
@@ -1238,25 +1311,62 @@ def _da_action2(state: GameState, sheet: Sheet, roll: Roll, gone: frozenset[Colo
     new number (R6, R7, DA5) or as a second cross (DA1, DA4; on the Double A pad the
     cell's colour is the row's), that die and the row's in play."""
     layout = sheet.layout
+    if _own_colours(layout):  # the Double A pad
+        assert state.action1 is not None
+        first = state.action1[state.active]  # DA4: not the number crossed in action 1
+        if state.ruleset.da_same_turn or first is None or first.second:
+            first = None
+        return tuple(_own_colour_action2(layout, sheet.masks, roll, gone, sheet, first))
     coloured = roll.coloured
     w1, w2 = roll.white
     table = _action2_for(layout)
-    marks: list[Mark] = []
+    masks, seconds, lock_bits = sheet.masks, sheet.seconds, layout.lock_bits
+    allowed, count, threshold = layout.allowed, layout.count, layout.lock_threshold
+    # (sort key, mark): by row, position, a cell's plain cross before its second cross
+    found: list[tuple[int, Mark]] = []
     for c in COLOURS:
         d = coloured[c.index]
         if d is None or c in gone:
             continue
-        for n in {w1 + d, w2 + d}:
-            for _, ri, bit, row, mark in table[c.index][n]:
-                if coloured[ri] is not None and row not in gone \
-                        and sheet.open_mask(ri) & bit:
-                    marks.append(mark)
-    sums = [w + d for d in coloured if d is not None for w in (w1, w2)]
-    marks.extend(mark for mark in second_cross_options(sheet, sums, layout.locks)
-                 if state._why_not_action2(mark) is None)
-    if len(marks) > 1:
-        marks.sort(key=lambda m: _da_key(m, layout))
-    return tuple(marks)
+        cells = table[c.index]
+        for n in (w1 + d,) if w1 == w2 else (w1 + d, w2 + d):
+            for key, ri, bit, row, mark in cells[n]:
+                if coloured[ri] is None or row in gone:
+                    continue
+                mask = masks[ri]
+                lock = lock_bits[ri]
+                if allowed[ri][mask] & bit or (  # Sheet.open_mask, inline (DA5)
+                        bit & lock and seconds[ri] and not mask & lock
+                        and count[ri][mask] + seconds[ri].bit_count() >= threshold):
+                    found.append((2 * key, mark))
+    # the second crosses: each row's rightmost cross, not doubled, the row not closed by
+    # this player (DA1, DA3) nor in the game with its die gone, made by white + the die
+    # of its cell (R6, R9), and not the number crossed in this action 1 under
+    # da_same_turn=False (DA4): GameState._why_not_action2's checks, without the words
+    assert state.action1 is not None
+    first = state.action1[state.active]
+    if state.ruleset.da_same_turn or first is None or first.second:
+        first = None
+    for colour in layout.locks:
+        ci = colour.index
+        mask = masks[ci]
+        if not mask or mask & lock_bits[ci] or coloured[ci] is None or colour in gone:
+            continue
+        last = mask.bit_length() - 1
+        if seconds[ci] >> last & 1:
+            continue
+        number = layout.numbers[layout.row_of[ci]][last]
+        die = layout.cell[ci][number]
+        assert die is not None
+        face = coloured[die.index]
+        if face is None or die in gone or (number != w1 + face and number != w2 + face):
+            continue
+        if first is not None and first.colour is colour and first.number == number:
+            continue
+        found.append((2 * (ci * 64 + last) + 1, SECOND_MARKS[ci][number]))
+    if len(found) > 1:
+        found.sort(key=_first)
+    return tuple([mark for _, mark in found])
 
 
 def _first(item: tuple[int, Mark]) -> int:
@@ -1604,7 +1714,7 @@ def _official_plans(state: GameState, roll: Roll) -> tuple[TurnPlan, ...]:
     closed = state.closed
     make = _plan
     plans = [make(None, None)]
-    plans.extend(make(None, m) for m in _official_action2(masks, roll, closed))
+    plans.extend(make(None, m) for m in _own_colour_action2(OFFICIAL, masks, roll, closed))
     for row, bit, colour, mark in _ACTION1[roll.white[0] + roll.white[1]]:
         if not ALLOWED[masks[row]] & bit or colour in closed:
             continue
@@ -1616,7 +1726,7 @@ def _official_plans(state: GameState, roll: Roll) -> tuple[TurnPlan, ...]:
                 continue
         after = list(masks)
         after[row] |= bit
-        plans.extend(make(mark, m) for m in _official_action2(after, roll, shut))
+        plans.extend(make(mark, m) for m in _own_colour_action2(OFFICIAL, after, roll, shut))
     plans.sort(key=_official_plan_key)
     return tuple(plans)
 
@@ -1664,8 +1774,12 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
     if in_play is None:
         return Roll.unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
                                   int(r() * 6) + 1))
-    c = tuple(int(r() * 6) + 1 if c in in_play else None for c in COLOURS)
-    return Roll.unchecked(w, (c[0], c[1], c[2], c[3]))
+    # the dice in play, in colour order (each r() in the same order as ever, so seeded
+    # games replay), written out instead of a generator
+    return Roll.unchecked(w, (int(r() * 6) + 1 if _RED in in_play else None,
+                              int(r() * 6) + 1 if _YELLOW in in_play else None,
+                              int(r() * 6) + 1 if _GREEN in in_play else None,
+                              int(r() * 6) + 1 if _BLUE in in_play else None))
 
 
 def _random_roll_faces(rng: random.Random, in_play: frozenset[Colour] | None,
