@@ -226,6 +226,60 @@ def test_prob_answers_the_lucky_flags(monkeypatch: pytest.MonkeyPatch) -> None:
     fuzz()
 
 
+#: The variant Options' flags (qwixx_math.validation.options), each with good, refused and
+#: malformed values; None: the flag alone (a yes/no switch).
+VARIANT_FLAG_VALUES = st.sampled_from([
+    ("--da-scope", ["latest", "own_track", "LATEST", "", "\u0663"]),
+    ("--da-same-turn", [None, "false"]), ("--no-da-same-turn", [None, "1"]),
+    ("--bp-colour-trigger", ["same_colour", "either_adjacent", "either", "-"]),
+    ("--bp-lock-marks", ["5", "6", "7", "\u0665", " 5", "5.0", "-6"]),
+    ("--bb-fewest-candidates", ["open_rows", "open_with_next_cell", "open", ""]),
+    ("--bb-diamond-order", ["colour_order", "player_choice", "color_order"]),
+    ("--cc-partner-moves-frontier", [None]), ("--no-cc-partner-moves-frontier", [None]),
+    ("--xc-field-without-cross", [None, "yes"]), ("--no-xc-field-without-cross", [None]),
+    ("--xc-in-action2", [None]), ("--no-xc-in-action2", [None]),
+    ("--lg-lucky-mode", ["instead", "additional", "both"]),
+    ("--lg-lucky-candidates", ["open_rows", "open_with_next_cell", "open"]),
+])
+VARIANT_COMMANDS = {
+    "prob": ["prob", "--sheet=r:2/y:-/g:-/b:-/p:0"],
+    "generate": ["generate", "--games=1", "--seed=1", "--players=2"],
+    "validate": ["validate", "game.json"],
+    "arena": ["arena", "greedy", "random", "--games=2", "--quiet"],
+    "coach": ["coach", "--no-browser"],
+}
+
+
+def test_the_variant_flags_answer_bad_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every variant Option's flag on every command that takes it, with good, refused and
+    malformed values and the pads' layouts: an answer (0, or 1 from ``validate``) or a typed
+    error (2), never a traceback; a malformed value is argparse's usage error naming the
+    flag, a value not played the Ruleset's error naming its rule."""
+    refused = {("--da-scope", "own_track"): "DA2", ("--bb-diamond-order", "player_choice"): "BB3",
+               ("--no-cc-partner-moves-frontier", None): "CC3", ("--xc-in-action2", None): "XC5"}
+
+    @FUZZ
+    @given(st.sampled_from(sorted(VARIANT_COMMANDS)), st.lists(VARIANT_FLAG_VALUES.flatmap(
+        lambda fv: st.tuples(st.just(fv[0]), st.sampled_from(fv[1]))), min_size=1, max_size=3),
+        st.sampled_from([None, "official", "double-a", "big-points", "bonus-b", "x-change",
+                         "longo:5,13"]))
+    def fuzz(command: str, flags: list[tuple[str, str | None]], layout: str | None) -> None:
+        argv = list(VARIANT_COMMANDS[command])
+        if layout is not None and command != "prob":
+            argv.append(f"--layout={layout}")
+        for flag, value in flags:
+            argv += [flag] if value is None else [f"{flag}={value}"]
+        code, err = run_fuzzed(monkeypatch, argv,
+                               [("game.json", json.dumps(VALID_RECORD).encode())])
+        check(command, code, err)
+        if code == 2:
+            assert err.strip(), "exit code 2 without a message"
+        if len(flags) == 1 and flags[0] in refused:
+            assert code == 2 and f"{refused[flags[0]]}: " in err
+
+    fuzz()
+
+
 def test_the_commands_are_all_fuzzed() -> None:
     """Discovery found the commands (a broken discovery would fuzz nothing)."""
     assert {"advise", "validate", "dice-test", "distribution", "generate", "review",

@@ -2,14 +2,16 @@
 
     qwixx-math prob --sheet SHEET [--closed COLOURS] [--roll ROLL] [--layout L] [--json]
                     [--action2-after-game-end] [--xc-field-without-cross]
-                    [--lg-lucky-mode M] [--lg-lucky-candidates C]
+                    [--lg-lucky-mode M] [--lg-lucky-candidates C] [the other variant
+                    Options: --[no-]da-same-turn, --bb-fewest-candidates C, ...]
 
 Prints the markable probability of every (row, number) for the active and for a
 passive player, the forced-penalty, closing and game-end probabilities and the
 distribution of the number of marks, as exact fractions and decimals.  On a sheet with
 lucky numbers (``--layout longo:A,B``, LG3) also the chance of a lucky cross, whose cell
 counts among the markable numbers; the LG4 and LG5 Options decide which crosses are
-possible, as ``--xc-field-without-cross`` (XC4) does on Qwixx X-Change.  ``--roll``
+possible, as ``--xc-field-without-cross`` (XC4) does on Qwixx X-Change; every variant
+pad's Option has its flag (docs/variants.md, "Options on the command line").  ``--roll``
 adds what one given roll offers.  ``--json`` prints fractions as strings ("7/36").
 """
 
@@ -30,9 +32,9 @@ from ..notation import (
     parse_roll,
     parse_sheet,
 )
-from ..ruleset import LuckyCandidates, LuckyMode, Ruleset
+from ..ruleset import Ruleset
+from ..validation.options import add_variant_arguments, variant_ruleset
 from ._args import add_layout_argument, layout_from_args
-from ._solitaire import add_lucky_options
 
 __all__ = ["register", "run"]
 
@@ -50,22 +52,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="also show what this roll offers, e.g. 'w:3,5/r:1/y:2/g:6/b:4'")
     p.add_argument("--action2-after-game-end", action="store_true",
                    help="R15 Option: action 2 still follows when the game ends in action 1")
-    p.add_argument("--xc-field-without-cross", action="store_true",
-                   help="XC4 Option (Qwixx X-Change): an X-Change field may be spent alone "
-                        "as the action-1 cross")
     p.add_argument("--json", action="store_true", help="print JSON (fractions as strings)")
     add_layout_argument(p)
-    add_lucky_options(p)
+    add_variant_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed)
-    ruleset = Ruleset(action2_after_game_end=bool(args.action2_after_game_end),
-                      xc_field_without_cross=bool(args.xc_field_without_cross),
-                      lg_lucky_mode=LuckyMode(args.lg_lucky_mode),
-                      lg_lucky_candidates=LuckyCandidates(args.lg_lucky_candidates))
+    ruleset = variant_ruleset(
+        args, Ruleset(action2_after_game_end=bool(args.action2_after_game_end)))
     events = turn_events(sheet, closed, ruleset)
     one = roll_events(sheet, parse_roll(args.roll, sheet.layout.faces), closed, ruleset) \
         if args.roll is not None else None

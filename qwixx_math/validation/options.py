@@ -1,18 +1,42 @@
-"""Command-line options for the ruleset switches, shared by ``validate`` and ``generate``."""
+"""Command-line options for the ruleset switches and every variant pad's Option (VARIANTS.md
+§10.1), shared by ``validate``, ``generate``, ``coach``, ``arena`` and (the Options only)
+``prob``.
+
+An Option given with a layout it does not concern (``--no-da-same-turn --layout official``)
+is accepted and changes nothing, as a :class:`~qwixx_math.ruleset.Ruleset` and a record do.
+A value the library does not play (``--da-scope own_track``, ``--bb-diamond-order
+player_choice``, ``--no-cc-partner-moves-frontier``, ``--xc-in-action2``) is accepted by the
+parser and refused by the Ruleset: a ParseError naming the rule (DA2, BB3, CC3, XC5), exit
+code 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import Any
 
-from ..ruleset import DieRemoval, EndCheck, LuckyCandidates, LuckyMode, Ruleset
+from ..errors import ParseError
+from ..ruleset import (
+    BP_LOCK_MARKS,
+    BonusTrigger,
+    CircleCandidates,
+    DiamondOrder,
+    DieRemoval,
+    EndCheck,
+    LuckyCandidates,
+    LuckyMode,
+    Ruleset,
+)
 
-__all__ = ["add_ruleset_arguments", "ruleset_from_args"]
+__all__ = ["VARIANT_FLAGS", "add_ruleset_arguments", "add_variant_arguments",
+           "check_recordable", "ruleset_from_args", "variant_ruleset"]
 
 
 def add_ruleset_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--action2-after-game-end``, ``--die-removal``, ``--end-check`` and
-    ``--[no-]simultaneous-close``; each left out keeps the base ruleset's value."""
+    """Add ``--action2-after-game-end``, ``--die-removal``, ``--end-check``,
+    ``--[no-]simultaneous-close`` and the variant Options (:func:`add_variant_arguments`);
+    each left out keeps the base ruleset's value."""
     group = parser.add_argument_group(
         "ruleset", "Options and dialect switches (RULES.md R9, R10, R14, R15); "
                    "each one given overrides the base ruleset")
@@ -30,14 +54,7 @@ def add_ruleset_arguments(parser: argparse.ArgumentParser) -> None:
                        default=None,
                        help="R10: several players may close a colour in the same action 1 "
                             "(official: yes)")
-    group.add_argument("--lg-lucky-mode", choices=[m.value for m in LuckyMode], default=None,
-                       help="Qwixx Longo LG4 (a layout with lucky numbers, longo:A,B): the "
-                            "lucky cross instead of the white-sum cross, or additional to it "
-                            "(default: instead)")
-    group.add_argument("--lg-lucky-candidates", choices=[c.value for c in LuckyCandidates],
-                       default=None,
-                       help="Qwixx Longo LG5: the rows among which the lucky cross takes the "
-                            "fewest crosses (default: open_rows)")
+    add_variant_arguments(parser)
 
 
 def ruleset_from_args(args: argparse.Namespace, base: Ruleset) -> Ruleset:
@@ -51,8 +68,93 @@ def ruleset_from_args(args: argparse.Namespace, base: Ruleset) -> Ruleset:
         ruleset = replace(ruleset, end_check=EndCheck(args.end_check))
     if args.simultaneous_close is not None:
         ruleset = replace(ruleset, simultaneous_close=args.simultaneous_close)
-    if getattr(args, "lg_lucky_mode", None) is not None:
-        ruleset = replace(ruleset, lg_lucky_mode=LuckyMode(args.lg_lucky_mode))
-    if getattr(args, "lg_lucky_candidates", None) is not None:
-        ruleset = replace(ruleset, lg_lucky_candidates=LuckyCandidates(args.lg_lucky_candidates))
+    return variant_ruleset(args, ruleset)
+
+
+#: Each variant Option's flag, its choices (None: a yes/no switch, ``--no-...`` for no) and
+#: its help, by its Ruleset field (VARIANTS.md §10.1).
+_VARIANT_OPTIONS: dict[str, tuple[list[str] | None, str]] = {
+    "da_scope": (["latest", "own_track"],
+                 "Qwixx Double A DA2: which number a second cross doubles (default latest; "
+                 "own_track is not played)"),
+    "da_same_turn": (None, "Qwixx Double A DA4: the active player may double in action 2 "
+                           "the number crossed in action 1 (default yes)"),
+    "bp_colour_trigger": ([t.value for t in BonusTrigger],
+                          "Qwixx Big Points BP3: which white + colour sums cross a bonus cell "
+                          "(default same_colour)"),
+    "bp_lock_marks": ([str(n) for n in BP_LOCK_MARKS],
+                      "Qwixx Big Points BP5: colour crosses before a row's last number "
+                      "(default 5; a Big Points layout must have it as its lock threshold)"),
+    "bb_fewest_candidates": ([c.value for c in CircleCandidates],
+                             "Qwixx Bonus B BB2: the rows among which the circle takes the "
+                             "fewest crosses (default open_with_next_cell)"),
+    "bb_diamond_order": ([d.value for d in DiamondOrder],
+                         "Qwixx Bonus B BB3: the order of the diamond's crosses (default "
+                         "colour_order; player_choice is not played)"),
+    "cc_partner_moves_frontier": (None, "Qwixx Connected CC3: a partner cross right of the "
+                                        "frontier moves it (default yes; no is not played)"),
+    "xc_field_without_cross": (None, "Qwixx X-Change XC4: an X-Change field may be spent "
+                                     "alone as the action-1 cross (default no)"),
+    "xc_in_action2": (None, "Qwixx X-Change XC5: exchanges in action 2 too (default no; yes "
+                            "is not played)"),
+    "lg_lucky_mode": ([m.value for m in LuckyMode],
+                      "Qwixx Longo LG4 (a layout with lucky numbers, longo:A,B): the lucky "
+                      "cross instead of the white-sum cross, or additional to it (default "
+                      "instead)"),
+    "lg_lucky_candidates": ([c.value for c in LuckyCandidates],
+                            "Qwixx Longo LG5: the rows among which the lucky cross takes the "
+                            "fewest crosses (default open_rows)"),
+}
+
+#: Each variant Option's flag, by its Ruleset field (``--[no-]`` marks a yes/no switch).
+VARIANT_FLAGS: dict[str, str] = {
+    name: ("--" if choices is not None else "--[no-]") + name.replace("_", "-")
+    for name, (choices, _) in _VARIANT_OPTIONS.items()}
+
+#: The enum of each Option that has one; the others are booleans, ``da_scope`` (a string)
+#: and ``bp_lock_marks`` (a number).
+_ENUMS: dict[str, type[BonusTrigger | CircleCandidates | DiamondOrder | LuckyCandidates
+                      | LuckyMode]] = {
+    "bb_fewest_candidates": CircleCandidates, "bb_diamond_order": DiamondOrder,
+    "bp_colour_trigger": BonusTrigger, "lg_lucky_mode": LuckyMode,
+    "lg_lucky_candidates": LuckyCandidates}
+
+
+def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add a flag for every variant pad's Option (:data:`VARIANT_FLAGS`); each left out
+    keeps the base ruleset's value."""
+    group = parser.add_argument_group(
+        "variant Options", "the Options of the variant pads (VARIANTS.md §10.1); each "
+        "matters only on its pad's layout and changes nothing on another; a value marked "
+        "'not played' is refused with the rule's id")
+    for name, (choices, text) in _VARIANT_OPTIONS.items():
+        flag = "--" + name.replace("_", "-")
+        if choices is None:
+            group.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
+                               help=text)
+        else:
+            group.add_argument(flag, choices=choices, default=None, help=text)
+
+
+def variant_ruleset(args: argparse.Namespace, base: Ruleset) -> Ruleset:
+    """``base`` with the variant Options given on the command line
+    (:func:`add_variant_arguments`); ParseError naming the rule for a value not played."""
+    changes: dict[str, Any] = {}
+    for name in VARIANT_FLAGS:
+        value = getattr(args, name, None)
+        if value is not None:
+            changes[name] = _ENUMS[name](value) if name in _ENUMS \
+                else int(value) if name == "bp_lock_marks" else value
+    return replace(base, **changes) if changes else base
+
+
+def check_recordable(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` when a game record can carry it, for a command that writes records
+    (``generate``, ``coach``); ParseError (BB2) otherwise: a record's ruleset does not yet
+    carry the Bonus B Option ``bb_fewest_candidates`` (the record reader refuses the field),
+    so a record written under ``open_rows`` could not be read back nor validated."""
+    if ruleset.bb_fewest_candidates is not CircleCandidates.OPEN_WITH_NEXT_CELL:
+        raise ParseError("--bb-fewest-candidates open_rows cannot be written in a game "
+                         "record yet (a record's ruleset does not carry "
+                         "bb_fewest_candidates): use it with validate or prob", rule="BB2")
     return ruleset
