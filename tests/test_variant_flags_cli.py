@@ -45,8 +45,6 @@ DEFAULTS = [["--da-scope", "latest"], ["--da-same-turn"], ["--bb-diamond-order",
 #: The values the library does not play, with the rule its refusal names.
 REFUSED = [(["--da-scope", "own_track"], "DA2"), (["--bb-diamond-order", "player_choice"], "BB3"),
            (["--no-cc-partner-moves-frontier"], "CC3"), (["--xc-in-action2"], "XC5")]
-#: Options a game record cannot carry yet: refused by the commands that write records.
-NOT_RECORDED = {"bb_fewest_candidates"}
 
 DA_SHEET = "r:2,3/y:-/g:-/b:-/p:0"
 
@@ -106,26 +104,11 @@ COMMANDS = ["prob", "validate", "generate", "arena", "coach"]
 def test_each_flag_reaches_the_ruleset(command: str, flags: list[str], field: str, value: Any,
                                        capsys: pytest.CaptureFixture[str],
                                        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    if command in ("generate", "coach") and field in NOT_RECORDED:
-        code, err = _ruleset_json(capsys, monkeypatch, tmp_path, command, flags) \
-            if command == "generate" else (2, "")
-        if command == "generate":
-            assert code == 2 and "BB2" in err and "record" in err
-        return
     code, ruleset = _ruleset_json(capsys, monkeypatch, tmp_path, command, flags)
     assert code in (0, 1), ruleset
     assert ruleset[field] == value
     others = {name: v for name, v in ruleset.items() if name != field}
     assert others == Ruleset(players=ruleset["players"]).to_json()
-
-
-def test_coach_refuses_an_option_a_record_cannot_carry(monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str]
-                                                       ) -> None:
-    monkeypatch.setattr("qwixx_math.commands.coach.CoachGame", None)  # never reached
-    code, _, err = _run(capsys, ["coach", "--no-browser", "--bb-fewest-candidates",
-                                 "open_rows"])
-    assert code == 2 and "BB2" in err
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -212,6 +195,30 @@ def test_generate_with_no_da_same_turn_plays_it(capsys: pytest.CaptureFixture[st
         record = parse_record_text(line, "<generated>")
         assert record.ruleset.da_same_turn is False
         assert validate_record(record, dialects=False).valid
+
+
+def test_generate_with_bb_open_rows_records_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bonus B records generated with --bb-fewest-candidates open_rows carry the Option,
+    read back and are valid under it (the record reader used to refuse the field)."""
+    from qwixx_math.ruleset import CircleCandidates
+    from qwixx_math.validation import parse_record_text
+    code, out, _ = _run(capsys, ["generate", "--games", "3", "--seed", "7", "--players", "2",
+                                 "--layout", "bonus-b", "--bb-fewest-candidates", "open_rows"])
+    assert code == 0
+    for line in out.splitlines():
+        record = parse_record_text(line, "<generated>")
+        assert record.ruleset.bb_fewest_candidates is CircleCandidates.OPEN_ROWS
+        assert validate_record(record, dialects=False).valid
+
+
+def test_a_record_refuses_the_diamond_order_not_played() -> None:
+    """A record's ruleset with bb_diamond_order = player_choice (BB3) is a clear error."""
+    from qwixx_math.errors import ParseError
+    from qwixx_math.validation import parse_record_text
+    record = random_game(2, seed=1, layout=layout_named("bonus-b")).to_json()
+    record["ruleset"]["bb_diamond_order"] = "player_choice"
+    with pytest.raises(ParseError, match="BB3"):
+        parse_record_text(json.dumps(record), "<edited>")
 
 
 def test_prob_on_double_a_follows_da_same_turn(capsys: pytest.CaptureFixture[str]) -> None:

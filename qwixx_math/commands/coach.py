@@ -15,7 +15,6 @@ from ..ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..validation import load_record
 from ..validation.options import (
     add_ruleset_arguments,
-    check_recordable,
     ruleset_from_args,
 )
 from ._args import add_layout_argument, ascii_int, layout_from_args, path_arg
@@ -65,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         if len(names) != args.players:
             raise ParseError(f"--names gives {len(names)} name(s) for {args.players} "
                              "player(s) (--players)")
-    ruleset = check_recordable(ruleset_from_args(args, Ruleset(players=args.players)))
+    ruleset = ruleset_from_args(args, Ruleset(players=args.players))
     game = CoachGame(args.players, layout.name if layout is not None else "official", names,
                      seed=args.seed, ruleset=ruleset)
     if args.record is not None and os.path.exists(args.record):

@@ -22,7 +22,6 @@ from ..ruleset import Ruleset
 from ..validation.generate import generate_records
 from ..validation.options import (
     add_ruleset_arguments,
-    check_recordable,
     ruleset_from_args,
 )
 from ._args import add_layout_argument, ascii_int, layout_from_args, path_arg
@@ -65,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         raise ParseError(f"--games with --out writes at most {MAX_FILES} files (about 10 KB "
                          f"each), not {args.games}; write more as JSON Lines to standard "
                          f"output (at most {MAX_GAMES})")
-    ruleset = check_recordable(ruleset_from_args(args, Ruleset(players=args.players)))
+    ruleset = ruleset_from_args(args, Ruleset(players=args.players))
     records = generate_records(args.games, args.seed, ruleset,
                                layout_from_args(args) or OFFICIAL)
     if args.out is None:

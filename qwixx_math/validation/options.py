@@ -16,7 +16,6 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from ..errors import ParseError
 from ..ruleset import (
     BP_LOCK_MARKS,
     BonusTrigger,
@@ -30,7 +29,7 @@ from ..ruleset import (
 )
 
 __all__ = ["VARIANT_FLAGS", "add_ruleset_arguments", "add_variant_arguments",
-           "check_recordable", "ruleset_from_args", "variant_ruleset"]
+           "ruleset_from_args", "variant_ruleset"]
 
 
 def add_ruleset_arguments(parser: argparse.ArgumentParser) -> None:
@@ -146,15 +145,3 @@ def variant_ruleset(args: argparse.Namespace, base: Ruleset) -> Ruleset:
             changes[name] = _ENUMS[name](value) if name in _ENUMS \
                 else int(value) if name == "bp_lock_marks" else value
     return replace(base, **changes) if changes else base
-
-
-def check_recordable(ruleset: Ruleset) -> Ruleset:
-    """``ruleset`` when a game record can carry it, for a command that writes records
-    (``generate``, ``coach``); ParseError (BB2) otherwise: a record's ruleset does not yet
-    carry the Bonus B Option ``bb_fewest_candidates`` (the record reader refuses the field),
-    so a record written under ``open_rows`` could not be read back nor validated."""
-    if ruleset.bb_fewest_candidates is not CircleCandidates.OPEN_WITH_NEXT_CELL:
-        raise ParseError("--bb-fewest-candidates open_rows cannot be written in a game "
-                         "record yet (a record's ruleset does not carry "
-                         "bb_fewest_candidates): use it with validate or prob", rule="BB2")
-    return ruleset

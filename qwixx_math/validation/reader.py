@@ -41,6 +41,8 @@ from ..ruleset import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     BonusTrigger,
+    CircleCandidates,
+    DiamondOrder,
     DieRemoval,
     EndCheck,
     LuckyCandidates,
@@ -64,7 +66,8 @@ _RESULT_FIELDS = ("scores", "winners", "ended_by")
 _RULESET_FIELDS = ("players", "action2_after_game_end", "die_removal", "end_check",
                    "simultaneous_close", "xc_field_without_cross", "xc_in_action2", "da_scope",
                    "da_same_turn", "lg_lucky_mode", "lg_lucky_candidates",
-                   "bp_colour_trigger", "bp_lock_marks")
+                   "bb_fewest_candidates", "bb_diamond_order", "bp_colour_trigger",
+                   "bp_lock_marks")
 _COLOUR_NAMES = {c.value: c for c in COLOURS}
 
 
@@ -275,6 +278,15 @@ def _ruleset(value: object, players: int) -> Ruleset:
     if "lg_lucky_candidates" in data:
         candidates = _choice(LuckyCandidates, data["lg_lucky_candidates"],
                              f"{path}.lg_lucky_candidates")
+    circle, diamond = official.bb_fewest_candidates, official.bb_diamond_order
+    if "bb_fewest_candidates" in data:  # Qwixx Bonus B (BB2)
+        circle = _choice(CircleCandidates, data["bb_fewest_candidates"],
+                         f"{path}.bb_fewest_candidates")
+    if "bb_diamond_order" in data:  # Qwixx Bonus B (BB3): only colour_order is played
+        diamond = _choice(DiamondOrder, data["bb_diamond_order"], f"{path}.bb_diamond_order")
+        if diamond is not official.bb_diamond_order:
+            raise _fail(f"{path}.bb_diamond_order", "must be 'colour_order' (BB3: "
+                                                    "'player_choice' is not played yet)")
     trigger = official.bp_colour_trigger
     if "bp_colour_trigger" in data:  # Qwixx Big Points (BP3)
         trigger = _choice(BonusTrigger, data["bp_colour_trigger"], f"{path}.bp_colour_trigger")
@@ -292,6 +304,7 @@ def _ruleset(value: object, players: int) -> Ruleset:
                    xc_field_without_cross=flags["xc_field_without_cross"],
                    da_same_turn=flags["da_same_turn"],
                    lg_lucky_mode=mode, lg_lucky_candidates=candidates,
+                   bb_fewest_candidates=circle, bb_diamond_order=diamond,
                    bp_colour_trigger=trigger, bp_lock_marks=lock_marks)
 
 
