@@ -198,10 +198,12 @@ def greedy_game(layout: SheetLayout, seed: int) -> GameState:
     return solitaire_game(make(Ruleset(1), seed), layout, seed)
 
 
-def solitaire_game(player: Player, layout: SheetLayout, seed: int) -> GameState:
+def solitaire_game(player: Player, layout: SheetLayout, seed: int,
+                   ruleset: Ruleset | None = None) -> GameState:
     """One solitaire game of ``player`` on ``layout`` with dice from ``seed`` (the same
-    draws for every player until the players close different rows)."""
-    ruleset = Ruleset(1)
+    draws for every player until the players close different rows), under ``ruleset``
+    (default: solitaire, R15 default)."""
+    ruleset = Ruleset(1) if ruleset is None else ruleset
     rng = random.Random(seed)
     state = new_game(ruleset=ruleset, layout=layout)
     player.new_game(0, state)

@@ -6,6 +6,8 @@ win-rate assertion: its figures are benchmarks/bench_strong_pads.py's."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from test_arena_layouts import LAYOUTS
@@ -215,3 +217,43 @@ def test_stand_ins_follow_the_feature_not_the_name() -> None:
                five, Ruleset(2), games=2, seed=14)
     with pytest.raises(ParseError):
         stand_in_name("connected-chain")  # type: ignore[arg-type]
+
+
+def _bench_openings(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[tuple[float, str]]]:
+    """benchmarks/bench_strong_pads.py's ``openings`` (the benchmark is not in the package)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_strong_pads
+
+    return bench_strong_pads.openings
+
+
+def test_openings_on_the_official_sheet_are_the_tables(
+        official_table: SolverTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benchmark's first crosses (found through the rules core, on every first roll) are
+    the 40 cells that are not a lock number, each valued as the exact table values the
+    sheet with that one cross (Sheet.from_marks), minus the start value."""
+    openings = _bench_openings(monkeypatch)
+    found = openings(OFFICIAL, Ruleset(1), evaluation_for(OFFICIAL, Ruleset(1)))
+    expected = {
+        f"{colour.letter}{number}":
+            official_table.value(Sheet.from_marks({colour: [number]})) - official_table.start_value
+        for colour, numbers in zip(OFFICIAL.locks, OFFICIAL.numbers, strict=True)
+        for number in numbers[:-1]}
+    assert len(found) == 40
+    assert {mark: value for value, mark in found} == pytest.approx(expected, abs=1e-9)
+    assert [value for value, _ in found] == sorted(expected.values(), reverse=True)
+    assert {mark for _, mark in found[:4]} == {"r2", "y2", "g12", "b12"}
+
+
+def test_openings_apply_the_chain_partner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Valued by the score, a first cross on a Chain cell scores 2 (its partner crossed too,
+    CC2), any other non-lock cell 1: the rules core applies the partner."""
+    openings = _bench_openings(monkeypatch)
+    found = {mark: value for value, mark in openings(CONNECTED_CHAIN, Ruleset(1), BY_SCORE)}
+    chained = {cell for pair in CONNECTED_CHAIN.chain for cell in pair}
+    expected = {
+        f"{colour.letter}{numbers[position]}": 2.0 if (row, position) in chained else 1.0
+        for row, (colour, numbers) in enumerate(zip(CONNECTED_CHAIN.locks,
+                                                    CONNECTED_CHAIN.numbers, strict=True))
+        for position in range(len(numbers) - 1)}
+    assert found == expected
