@@ -110,15 +110,6 @@ VARIANT_FLAGS: dict[str, str] = {
     name: ("--" if choices is not None else "--[no-]") + name.replace("_", "-")
     for name, (choices, _) in _VARIANT_OPTIONS.items()}
 
-#: The enum of each Option that has one; the others are booleans, ``da_scope`` (a string)
-#: and ``bp_lock_marks`` (a number).
-_ENUMS: dict[str, type[BonusTrigger | CircleCandidates | DiamondOrder | LuckyCandidates
-                      | LuckyMode]] = {
-    "bb_fewest_candidates": CircleCandidates, "bb_diamond_order": DiamondOrder,
-    "bp_colour_trigger": BonusTrigger, "lg_lucky_mode": LuckyMode,
-    "lg_lucky_candidates": LuckyCandidates}
-
-
 def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
     """Add a flag for every variant pad's Option (:data:`VARIANT_FLAGS`); each left out
     keeps the base ruleset's value."""
@@ -142,6 +133,6 @@ def variant_ruleset(args: argparse.Namespace, base: Ruleset) -> Ruleset:
     for name in VARIANT_FLAGS:
         value = getattr(args, name, None)
         if value is not None:
-            changes[name] = _ENUMS[name](value) if name in _ENUMS \
-                else int(value) if name == "bp_lock_marks" else value
-    return replace(base, **changes) if changes else base
+            changes[name] = int(value) if name == "bp_lock_marks" else value
+    # the Ruleset's own JSON reading turns the enums' values into enums
+    return Ruleset.from_json({**base.to_json(), **changes}) if changes else base
