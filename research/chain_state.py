@@ -41,8 +41,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 
@@ -52,8 +53,9 @@ from qwixx_math.model import Sheet
 from qwixx_math.rules import GameState, Phase, legal_plans
 from qwixx_math.ruleset import Ruleset
 
-__all__ = ["FullSolver", "ReducedSolver", "Row", "State", "count_states", "reduced_of",
-           "reduced_states", "tiny_chain_layout"]
+__all__ = ["TINY_COLOURS", "FullSolver", "ReducedSolver", "Row", "State", "action2_cells",
+           "count_states", "expected_best", "layout_argument", "reduced_of", "reduced_states",
+           "rolls", "tiny_chain_layout", "tiny_layout"]
 
 #: One row of a reduced state: (last position or -1, count with the lock box, closed).
 Row = tuple[int, int, bool]
@@ -67,23 +69,36 @@ def _triangle(n: int) -> int:
     return n * (n + 1) // 2
 
 
+#: The rows' colours of the tiny pads, in layout order.
+TINY_COLOURS = ("red", "yellow", "green", "blue")
+
+
+def tiny_layout(name: str, directions: str, length: int, *, lock_threshold: int = 2,
+                penalty_boxes: int = 2, closed_rows_to_end: int = 2,
+                **fields: object) -> SheetLayout:
+    """A small pad through the public layout-file reader: rows of ``length`` cells, read
+    ``a``scending (2, 3, ...) or ``d``escending (12, 11, ...), coloured red, yellow, green,
+    blue (:data:`TINY_COLOURS`); ``fields``: further layout-file fields (chain, symbols)."""
+    rows = []
+    for colour, d in zip(TINY_COLOURS, directions, strict=False):
+        numbers = list(range(2, 2 + length)) if d == "a" else list(range(12, 12 - length, -1))
+        rows.append({"numbers": numbers, "colours": colour})
+    return SheetLayout.from_json({
+        "name": name, "rows": rows, "lock_threshold": lock_threshold,
+        "penalty_boxes": penalty_boxes, "closed_rows_to_end": closed_rows_to_end, **fields})
+
+
 def tiny_chain_layout(name: str, directions: str, length: int,
                       pairs: Sequence[tuple[tuple[int, int], tuple[int, int]]], *,
                       lock_threshold: int = 2, penalty_boxes: int = 2,
                       closed_rows_to_end: int = 2) -> SheetLayout:
-    """A small chain pad through the public layout-file reader: rows of ``length`` cells,
-    read ``a``scending (2, 3, ...) or ``d``escending (12, 11, ...), coloured red, yellow,
-    green, blue; ``pairs`` as ((row index, position), (row index, position))."""
-    colours = ("red", "yellow", "green", "blue")
-    rows = []
-    for colour, d in zip(colours, directions, strict=False):
-        numbers = list(range(2, 2 + length)) if d == "a" else list(range(12, 12 - length, -1))
-        rows.append({"numbers": numbers, "colours": colour})
+    """A small chain pad (:func:`tiny_layout`); ``pairs`` as ((row index, position),
+    (row index, position))."""
+    colours = TINY_COLOURS
     chain = [[[colours[r1], p1], [colours[r2], p2]] for (r1, p1), (r2, p2) in pairs]
-    return SheetLayout.from_json({
-        "name": name, "rows": rows, "lock_threshold": lock_threshold,
-        "penalty_boxes": penalty_boxes, "closed_rows_to_end": closed_rows_to_end,
-        "chain": chain})
+    return tiny_layout(name, directions, length, lock_threshold=lock_threshold,
+                       penalty_boxes=penalty_boxes, closed_rows_to_end=closed_rows_to_end,
+                       chain=chain)
 
 
 # ------------------------------------------------------------------ the full reference
@@ -209,24 +224,11 @@ class ReducedSolver:
         if cached is not None:
             return cached
         rows0, penalties = state
-        in_play = [r for r in range(self.n) if not rows0[r][2]]
-        total = Fraction(0)
-        weights = 0
-        worth: dict[tuple[State, bool], Fraction] = {}
-        for white, colour_faces, weight in _rolls(len(in_play)):
-            dice = dict(zip(in_play, colour_faces, strict=True))
-            best: Fraction | None = None
-            for after, over in self._outcomes(rows0, penalties, white, dice):
-                v = worth.get((after, over))
-                if v is None:
-                    v = worth[(after, over)] = (Fraction(self.score(after[0], after[1]))
-                                                if over else self.value(after))
-                if best is None or v > best:
-                    best = v
-            assert best is not None
-            total += weight * best
-            weights += weight
-        result = total / weights
+        result = expected_best(
+            [r for r in range(self.n) if not rows0[r][2]],
+            lambda white, dice: self._outcomes(rows0, penalties, white, dice),
+            lambda outcome: (Fraction(self.score(*outcome[0])) if outcome[1]
+                             else self.value(outcome[0])))
         self.memo[state] = result
         return result
 
@@ -254,24 +256,60 @@ class ReducedSolver:
             elif a1 is not None:
                 yield self.freeze(rows, penalties), False
             # action 2: one white and the die of an open row (R6)
-            for r in range(self.n):
-                if rows[r][2] or r not in dice:
-                    continue
-                for p in sorted({self.pos[r][w + dice[r]] for w in white}):
-                    if not self.can_cross(rows[r], r, p):
-                        continue
-                    after = [list(row) for row in rows]
-                    self.cross(after, r, p)
-                    shut = sum(1 for row in after if row[2])
-                    for row in after:
-                        if row[2] == 2:
-                            row[2] = 1
-                    yield self.freeze(after, penalties), shut >= k
+            for r, p in action2_cells(rows, white, dice, self.pos, self.can_cross):
+                after = [list(row) for row in rows]
+                self.cross(after, r, p)
+                shut = sum(1 for row in after if row[2])
+                for row in after:
+                    if row[2] == 2:
+                        row[2] = 1
+                yield self.freeze(after, penalties), shut >= k
             if a1 is None:  # R11: nothing marked
                 yield self.freeze(rows, penalties + 1), penalties + 1 >= boxes
 
 
-def _rolls(coloured: int) -> Iterator[tuple[tuple[int, int], tuple[int, ...], int]]:
+def action2_cells(rows: Sequence[Sequence[int]], white: tuple[int, int], dice: dict[int, int],
+                  pos: Sequence[Sequence[int]],
+                  can_cross: Callable[[list[int], int, int], bool]
+                  ) -> Iterator[tuple[int, int]]:
+    """The (row, position) of every legal action-2 cross (R6: one white and the die of an
+    open row; ``rows[r][2]``: closed; ``pos[r][number]``: the number's position or -1)."""
+    for r in range(len(rows)):
+        if rows[r][2] or r not in dice:
+            continue
+        for p in sorted({pos[r][w + dice[r]] for w in white}):
+            if can_cross(list(rows[r]), r, p):
+                yield r, p
+
+
+Outcome = TypeVar("Outcome", bound=Hashable)
+
+
+def expected_best(in_play: Sequence[int],
+                  outcomes: Callable[[tuple[int, int], dict[int, int]], Iterable[Outcome]],
+                  worth: Callable[[Outcome], Fraction]) -> Fraction:
+    """The mean over every roll (:func:`rolls`, the dice of the rows ``in_play``) of the
+    best ``worth`` among the turn's ``outcomes(white, {row: face})``; the worth of one
+    outcome is computed once per state."""
+    total = Fraction(0)
+    weights = 0
+    seen: dict[Outcome, Fraction] = {}
+    for white, colour_faces, weight in rolls(len(in_play)):
+        dice = dict(zip(in_play, colour_faces, strict=True))
+        best: Fraction | None = None
+        for outcome in outcomes(white, dice):
+            v = seen.get(outcome)
+            if v is None:
+                v = seen[outcome] = worth(outcome)
+            if best is None or v > best:
+                best = v
+        assert best is not None  # passing is always possible
+        total += weight * best
+        weights += weight
+    return total / weights
+
+
+def rolls(coloured: int) -> Iterator[tuple[tuple[int, int], tuple[int, ...], int]]:
     """The whites unordered with their weight, times every face of ``coloured`` dice."""
     for a in range(1, 7):
         for b in range(a, 7):
@@ -385,11 +423,16 @@ def _count_vectors(layout: SheetLayout, f: tuple[int, ...], shut: frozenset[int]
     return union
 
 
+def layout_argument(argv: Sequence[str] | None, default: str, description: str
+                    ) -> SheetLayout:
+    """The built-in layout a research script's command line names (``--layout``)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--layout", default=default, choices=sorted(LAYOUTS))
+    return LAYOUTS[parser.parse_args(argv).layout]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--layout", default="connected-chain")
-    args = parser.parse_args(argv)
-    layout = LAYOUTS[args.layout]
+    layout = layout_argument(argv, "connected-chain", __doc__.split("\n")[0])
     start = time.process_time()
     counts = count_states(layout)
     boxes = layout.penalty_boxes
