@@ -26,6 +26,8 @@ from research.bonus_b_state import (
     paid,
     reduced_of,
     reduced_states,
+    table_sizes,
+    undecided,
 )
 from research.chain_state import TINY_COLOURS, FullSolver, tiny_layout
 
@@ -122,3 +124,23 @@ def test_count_states_against_every_consistent_sheet() -> None:
         by_key = Counter((sum(row[2] for row in rows), int(status[2] == DEAD))
                          for rows, status in images)
         assert count_states(layout) == by_key
+
+
+def test_one_bit_per_undecided_symbol() -> None:
+    """The kernel plan's lanes: given the frontiers, each symbol shows at most two statuses
+    among the consistent states, two exactly for the symbols :func:`undecided` counts; and
+    the per-frontier table holds at least every consistent state."""
+    for layout in (pad("b2", "ad", 5, TWO_ROWS), pad("b4", "add", 4, THREE_ROWS)):
+        seen: dict[tuple[int, ...], list[set[int]]] = {}
+        for rows, status in reduced_states(layout):
+            f = tuple(row[0] for row in rows)
+            sets = seen.setdefault(f, [set() for _ in status])
+            for k, s in enumerate(status):
+                sets[k].add(s)
+        assert any(undecided(layout, f) for f in seen)
+        for f, sets in seen.items():
+            assert all(len(s) <= 2 for s in sets), (f, sets)
+            assert sum(len(s) == 2 for s in sets) == undecided(layout, f), (f, sets)
+        sizes = table_sizes(layout)
+        states = sum(count_states(layout).values()) * layout.penalty_boxes
+        assert sizes["official"] < states <= sizes["by_frontiers"] <= sizes["dense_bits"]
