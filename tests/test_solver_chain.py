@@ -1,0 +1,142 @@
+"""The exact solver on chain pads (Qwixx Connected, the Chain, VARIANTS.md §5, CC1-CC9,
+CC3 = True; issue 34).
+
+A partner cross makes the solver's state the official one plus the count of a closed row
+(the lane, :mod:`qwixx_math.solver.chain`).  Checked here:
+
+* the fast solver against the naive reference solver, which plays every roll through the
+  rules core and memoises on the FULL sheet (every cross), on **every** running state the
+  rules core reaches from the empty sheet, both R15 options, to 1e-9, on small pads built
+  with ``SheetLayout.from_json``: pairs between open rows, pairs across columns, a pair into
+  a row that can close (its partner crosses still count, CC2), three rows.  Two full
+  sheets with the same reduced state (a pending pair left of a frontier or not) read one
+  table value, so this is also the check that the reduced state loses nothing;
+* the CC3 = False Option, the table model and the unsupported chain sheets are refused
+  naming their rule; a row closed by another player with too few crosses is refused;
+* the command line (``solve``, ``value``, ``advise``) on a chain pad given as a layout key;
+* Monte-Carlo play of sheet A's optimal policy through the rules core (slow).
+
+Sheet A's solve takes minutes: benchmarks/bench_connected_chain_solve.py.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from test_solver_double import check_optimal_play
+from test_solver_layouts import check_every_state
+
+from qwixx_math.cli import main
+from qwixx_math.errors import ParseError
+from qwixx_math.layouts import CONNECTED_CHAIN, OFFICIAL, SheetLayout
+from qwixx_math.model import Colour, Sheet
+from qwixx_math.ruleset import Ruleset
+from qwixx_math.solver import NaiveSolver, Variant, solve
+from qwixx_math.solver.engine import solve_tables
+
+COLOURS = ("red", "yellow", "green", "blue")
+
+
+def chain_pad(name: str, directions: str, length: int, pairs: list[tuple[int, int, int, int]],
+              **extra: Any) -> SheetLayout:
+    """A small chain pad through the layout-file reader: rows of ``length`` cells read
+    ``a``scending or ``d``escending, pairs (row, position, row, position)."""
+    rows = [{"numbers": list(range(2, 2 + length)) if d == "a"
+             else list(range(12, 12 - length, -1)), "colours": COLOURS[i]}
+            for i, d in enumerate(directions)]
+    return SheetLayout.from_json({
+        "name": name, "rows": rows, "lock_threshold": 2, "penalty_boxes": 2,
+        "closed_rows_to_end": 2, **extra,
+        "chain": [[[COLOURS[r1], p1], [COLOURS[r2], p2]] for r1, p1, r2, p2 in pairs]})
+
+
+#: Small chain pads, each exercising something.
+PADS = {
+    # pairs across columns, one into a row that stays open after the other closed (a
+    # closed row's count grows: the lane moves)
+    "across": chain_pad("across", "ad", 5, [(0, 1, 1, 1), (0, 3, 1, 2)]),
+    # one close ends the game; a partner right of the frontier jumps it (CC3)
+    "one-close": chain_pad("one-close", "ad", 5, [(0, 0, 1, 3), (0, 3, 1, 1)],
+                           closed_rows_to_end=1),
+    # three rows, pairs between different rows, a chain cell left of a lock number
+    "three": chain_pad("three", "ada", 4, [(0, 0, 1, 1), (1, 2, 2, 2), (2, 0, 0, 2)]),
+}
+
+
+@pytest.mark.parametrize(("name", "a2"), [("across", False), ("one-close", True)])
+def test_fast_solver_equals_naive_solver_on_every_state(name: str, a2: bool) -> None:
+    """(Two rows: R15 matters only where one close ends the game.)"""
+    assert check_every_state(PADS[name], a2) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "a2"), [("one-close", False), ("three", False),
+                                          ("three", True)])
+def test_fast_solver_equals_naive_solver_on_every_state_slow(name: str, a2: bool) -> None:
+    assert check_every_state(PADS[name], a2) > 100
+
+
+def test_the_pairs_change_the_value() -> None:
+    """(Else the check above would not see a solver that ignores them.)"""
+    pad = PADS["across"]
+    plain = SheetLayout.from_json({**pad.to_json(), "name": "plain", "chain": []})
+    assert abs(solve(layout=pad, cache=False).start_value
+               - NaiveSolver(Variant(plain)).start_value()) > 0.01
+
+
+def test_chain_variants_differ_from_the_same_rows_without_pairs() -> None:
+    chain, official = Variant(CONNECTED_CHAIN), Variant(OFFICIAL)
+    assert chain != official and chain.key == "connected-chain" and not chain.is_plain
+    assert chain.to_json()["chain"] and chain.chain_layers == 6 and chain.chain_min == 7
+
+
+def test_unsupported_chain_sheets_and_the_table_model_are_refused() -> None:
+    with pytest.raises(ParseError) as exc:
+        Variant(chain_pad("k3", "ada", 4, [(0, 0, 1, 1)], closed_rows_to_end=3))
+    assert exc.value.rule == "CC1"
+    with pytest.raises(ParseError) as exc:
+        solve_tables(Variant(PADS["across"]), False, players=2)
+    assert exc.value.rule == "CC1"
+    with pytest.raises(ParseError) as exc:
+        Ruleset(players=1, cc_partner_moves_frontier=False)
+    assert exc.value.rule == "CC3"
+
+
+def test_a_row_closed_by_another_player_with_few_crosses_is_refused() -> None:
+    pad = PADS["across"]
+    table = solve(layout=pad, cache=False)
+    with pytest.raises(ParseError) as exc:
+        table.value(Sheet.empty(pad), closed=("red",))
+    assert exc.value.rule == "CC1"
+
+
+def test_solve_value_and_advise_on_the_command_line(capsys: pytest.CaptureFixture[str]
+                                                    ) -> None:
+    pad = PADS["across"]
+    table = solve(layout=pad, cache=False)
+    for a2, flag in ((False, []), (True, ["--action2-after-game-end"])):
+        assert main(["solve", "--layout", pad.key, "--json", "--quiet", *flag]) == 0
+        solved = json.loads(capsys.readouterr().out)
+        expected = solve(Ruleset(players=1, action2_after_game_end=a2), layout=pad,
+                         cache=False).start_value
+        assert solved["expected_score"] == pytest.approx(expected, abs=1e-12)
+    # red 3 is a chain cell, crossed with its partner yellow 11 (CC7)
+    assert main(["value", "--sheet", "r:3/y:11", "--layout", pad.key, "--json",
+                 "--quiet"]) == 0
+    valued = json.loads(capsys.readouterr().out)
+    sheet = Sheet.from_marks({Colour.RED: [3], Colour.YELLOW: [11]}, layout=pad)
+    assert valued["expected_score"] == pytest.approx(table.value(sheet), abs=1e-12)
+    assert main(["advise", "--sheet", "r:3/y:11", "--roll", "w:1,2/r:1/y:1", "--layout",
+                 pad.key,
+                 "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("a2", [False, True])
+def test_optimal_play_on_sheet_a_matches_the_exact_value(a2: bool) -> None:
+    """3,000 games of the table's best plans through the rules core: the mean is within
+    4 standard errors of the exact value (about a minute per option from an empty cache)."""
+    check_optimal_play(CONNECTED_CHAIN, a2, seed=34 + a2)
