@@ -7,8 +7,9 @@ row gains a cross (CC2, CC5), and its frontier moves there if the partner lies r
 it (CC3).  The pairs' states follow from the frontiers, so a position is the official
 state (per open row its last mark and count) plus the count of each closed row (it still
 gains partner crosses) and the penalties.  The solver stores that count as the **lane**
-(:mod:`qwixx_math.solver.layout`): lane ``(c - chain_min) * P + p`` for a closed row of
-``c`` crosses and ``p`` penalties; a table of open rows uses the first ``P`` lanes only.
+(:mod:`qwixx_math.solver.layout`): lane ``c * P + p`` for a closed row of ``c`` crosses
+and ``p`` penalties, every count 0 .. L + 1 (a row another player closed holds any); the
+table of open rows has ``P`` lanes only.
 A table ``W_C`` excludes the closed rows' points, as on every sheet: a partner cross into
 a closed row adds ``T(c + 1) - T(c)`` to the plan's value.  The solver plays a pad on
 which at most one row is closed while the game runs (sheet A ends at two closed rows).
@@ -114,7 +115,7 @@ def _copy(open_rows: IntArray, codes: IntArray, marks: IntArray, to_codes: IntAr
 @jit(inline=True)
 def _where(offsets: IntArray, strides: IntArray, points: FloatArray, boxes: int,
            mask: int, open_rows: IntArray, codes: IntArray, marks: IntArray, shut: int,
-           cc: int, cc0: int, chain_min: int, layers: int) -> tuple[int, float]:
+           cc: int, cc0: int, layers: int) -> tuple[int, float]:
     """``(index, points)`` of the position after a turn: its value with x penalties is
     ``points + data[index + x]`` (the points of the rows closed this turn and the closed
     row's partner crosses, plus the table value), index -1 when the game is over, whose
@@ -127,14 +128,12 @@ def _where(offsets: IntArray, strides: IntArray, points: FloatArray, boxes: int,
         for t in range(open_rows.shape[0]):
             total += points[marks[open_rows[t]]]
         return -1, total
-    layer = 0
-    if mask != 0:
-        layer = cc - chain_min
+    layer = cc  # (0 with every row open)
     for t in range(open_rows.shape[0]):
         r = open_rows[t]
         if shut >> r & 1:
             total += points[marks[r]]
-            layer = marks[r] - chain_min
+            layer = marks[r]
     layer = min(max(layer, 0), layers - 1)  # (only unreachable states leave the range)
     idx = offsets[new_mask] + layer * boxes
     for t in range(open_rows.shape[0]):
@@ -150,7 +149,7 @@ def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
                  number_at: IntArray, dcell: IntArray, points: FloatArray, length: int,
                  threshold: int, boxes: int, a2_after_end: bool, mask: int,
                  open_rows: IntArray, codes: IntArray, one: FloatArray, m2: FloatArray,
-                 layer: int, chain_min: int, layers: int, n_sums: int,
+                 layer: int, layers: int, n_sums: int,
                  partner_row: IntArray, partner_pos: IntArray, partner_code: IntArray,
                  work: IntArray) -> None:
     """Fill the lanes of ``layer`` of ``one`` and ``m2`` (laid out as
@@ -161,7 +160,7 @@ def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
     last_q = length - 1
     one_stride = k * n_sums
     lane0 = layer * boxes
-    cc0 = chain_min + layer if mask != 0 else 0
+    cc0 = layer
     for x in range(lane0 * one_stride, (lane0 + boxes) * one_stride):
         one[np.uintp(x)] = -np.inf
     for x in range(lane0 * n_sums * one_stride, (lane0 + boxes) * n_sums * one_stride):
@@ -182,7 +181,7 @@ def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
             shut1, cc1 = _cross(codes1, marks1, i, a, mask, 0, cc0, last_q, next_code,
                                 code_marks, partner_row, partner_pos, partner_code)
             idx, total = _where(offsets, strides, points, boxes, mask, open_rows, codes1,
-                                marks1, shut1, cc1, cc0, chain_min, layers)
+                                marks1, shut1, cc1, cc0, layers)
             s = number_at[i, a] - 2
             d = dcell[i, a]
             for x in range(boxes):
@@ -211,7 +210,7 @@ def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
                                         next_code, code_marks, partner_row, partner_pos,
                                         partner_code)
                     idx, total = _where(offsets, strides, points, boxes, mask, open_rows,
-                                        codes2, marks2, shut2, cc2, cc0, chain_min, layers)
+                                        codes2, marks2, shut2, cc2, cc0, layers)
                     n = number_at[j, q] - 2
                     for x in range(boxes):
                         v = (total + data[np.uintp(idx + x)] if idx >= 0
@@ -262,7 +261,7 @@ def solve_chain_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
                       number_at: IntArray, die_at: IntArray, points: FloatArray,
                       n_codes: int, length: int, threshold: int, lanes: int, boxes: int,
                       a2_after_end: bool, mask: int, open_rows: IntArray, items: IntArray,
-                      products: IntArray, chain_min: int, partner_row: IntArray,
+                      products: IntArray, partner_row: IntArray,
                       partner_pos: IntArray, partner_code: IntArray, start: int,
                       stop: int) -> None:
     """Solve the configurations ``items[start:stop]`` of table ``mask`` (the open rows'
@@ -305,11 +304,11 @@ def solve_chain_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
         for layer in range(layer_hi):
             _chain_plans(data, offsets, strides, code_last, code_marks, next_code,
                          number_at, dcell, points, length, threshold, boxes, a2_after_end,
-                         mask, open_rows, codes, one, m2, layer, chain_min, layers, n_sums,
+                         mask, open_rows, codes, one, m2, layer, layers, n_sums,
                          partner_row, partner_pos, partner_code, work)
         turn_values(lanes, 1, k, score, one, m2, vals, zv, zd, products, boxes, 0,
                     layer_hi * boxes, step_points, n_sums, 6, 8, no_fields, False, a1x)
-        for p in range(lanes):
+        for p in range(layer_hi * boxes):  # (P lanes with every row open)
             data[base + p] = vals[p]
 
 
@@ -347,7 +346,7 @@ def solve_chain(layout: Layout, action2_after_action1_end: bool,
                     layout.die_at, layout.points, variant.open_codes, variant.row_length,
                     variant.lock_threshold, layout.lanes, variant.penalty_boxes,
                     action2_after_action1_end, mask, open_rows, batch, products,
-                    variant.chain_min, partner_row, partner_pos, partner_code)
+                    partner_row, partner_pos, partner_code)
             n = len(batch)
             if pool is None or n < PARALLEL_MIN:
                 solve_chain_batch(*args, 0, n)

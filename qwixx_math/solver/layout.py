@@ -21,9 +21,9 @@ to the last one taken, 0 .. 12 (:mod:`.bar`); a mark on a boxed cell moves them,
 kernel plays those marks in :mod:`.bar` (``step_shift`` sends them out of every lane).
 
 On a sheet with chain pairs (Qwixx Connected, the Chain, CC1) the lanes are the count
-of the closed row: lane ``(c - chain_min) * P + p`` for a closed row of ``c`` crosses (it
-still gains partner crosses, CC2; every table of one closed row at most, :mod:`.chain`);
-a table of open rows only uses the first ``P`` lanes.
+of the closed row: lane ``c * P + p`` for a closed row of ``c`` crosses (it still gains
+partner crosses, CC2; every table of one closed row at most, :mod:`.chain`); the table
+of open rows has ``P`` lanes only (its strides say so; ``lanes`` is the others').
 
 On a sheet with an X-Change track (Qwixx X-Change, XC1) the lanes are the last field
 used instead of the step totals: lane ``(f + 1) * P + p`` for field ``f`` (``-1``: none
@@ -141,7 +141,8 @@ class Layout:
         for mask in masks:
             open_rows = [r for r in range(m) if not mask >> r & 1]
             offsets[mask] = size
-            stride = lanes
+            # (a chain pad's table of open rows has no closed row's count: P lanes)
+            stride = lanes if mask or not variant.has_chain else penalties
             for r in reversed(open_rows):
                 strides[mask, r] = stride
                 stride *= n_codes
@@ -248,7 +249,8 @@ class Layout:
     def table_size(self, mask: int) -> int:
         """The number of values in table ``mask``."""
         k = self.variant.rows - mask.bit_count()
-        return int(self.variant.open_codes**k * self.lanes)
+        lanes = self.lanes if mask or not self.variant.has_chain else self.variant.penalty_boxes
+        return int(self.variant.open_codes**k * lanes)
 
     def locate(self, rows: Sequence[RowState], penalties: int, before_me: int = 0,
                steps: int = 0, last_field: int = -1, bar: int = 0) -> tuple[int, int]:

@@ -94,7 +94,7 @@ class SolverTable:
         self._steps = bool(sheet.steps)
         self._exchange = bool(sheet.exchange)
         self._bar = bool(sheet.bar)
-        self._chain = (variant.chain_min, variant.chain_layers) if sheet.chain else None
+        self._chain = bool(sheet.chain)
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -227,27 +227,13 @@ class SolverTable:
             index += (sheet.last_field + 1) * self._boxes
         if self._bar:  # the bonus bar's lane: the fields up to the last taken (BA1)
             index += sheet.bar_taken.bit_length() * self._boxes
-        if self._chain is not None and mask:  # the closed row's count (CC2, :mod:`.chain`)
-            index += self._chain_lane(sheet, mask) * self._boxes
+        if self._chain and mask:  # the closed row's count (CC2, :mod:`.chain`)
+            index += sum(sheet.count(colour) for r, _, colour, _, _ in self._rows
+                         if mask >> r & 1) * self._boxes
         for r, ci, _, _, code in self._rows:
             if not mask >> r & 1:
                 index += strides[r] * code[masks[ci]]
         return points + float(self._data[before_me * self._level_size + index])
-
-    def _chain_lane(self, sheet: Sheet, mask: int) -> int:
-        """The chain lane of the one closed row of ``mask``: its count less the fewest a
-        row closed by this sheet holds (a row closed by another player with fewer
-        crosses, or a sheet of more closed rows, is not in the table: ParseError, CC1)."""
-        assert self._chain is not None
-        low, layers = self._chain
-        (r,) = [r for r in range(len(self._rows)) if mask >> r & 1] or [-1]
-        lane = sheet.count(self._rows[r][2]) - low if r >= 0 else -1
-        if not 0 <= lane < layers:
-            raise ParseError(f"the solver's table of {self.variant.sheet.name} holds a closed "
-                             f"row's count from {low} to {low + layers - 1} (closed by this "
-                             "sheet): a row closed by another player with fewer crosses is "
-                             "not in it", rule="CC1")
-        return lane
 
     # ------------------------------------------------------------------ turns
 

@@ -288,16 +288,11 @@ class Variant:
         return bool(self.sheet.chain)
 
     @property
-    def chain_min(self) -> int:
-        """The fewest crosses a closed row holds (the lock threshold, the last number and
-        the lock box, R8, R9): the count of a closed row's first chain lane."""
-        return self.lock_threshold + 2
-
-    @property
     def chain_layers(self) -> int:
-        """The counts a closed row of a chain pad holds, ``chain_min`` .. every number and
-        the lock (it still gains partner crosses, CC2: :mod:`.chain`); 1 on other sheets."""
-        return self.row_length + 2 - self.chain_min if self.has_chain else 1
+        """The counts a closed row of a chain pad may hold, 0 .. every number and the lock
+        (it still gains partner crosses, CC2, and a row another player closed holds any
+        count: :mod:`.chain`); 1 on other sheets."""
+        return self.row_length + 2 if self.has_chain else 1
 
     def is_boxed_at(self, row: int, position: int) -> bool:
         """Whether the cell at ``position`` of ``row`` is a boxed cell (BA1)."""
