@@ -14,7 +14,8 @@ A partner cross makes the solver's state the official one plus the count of a cl
 * the ``solo`` player in the arena, where other players close rows (any count);
 * the CC3 = False Option, the table model and the unsupported chain sheets are refused
   naming their rule;
-* the command line (``solve``, ``value``, ``advise``) on a chain pad given as a layout key;
+* the command line (``solve``, ``value``, ``advise``) on a chain pad given as a layout key,
+  and ``review_game`` of a chain game;
 * Monte-Carlo play of sheet A's optimal policy through the rules core (slow).
 
 Sheet A's solve takes minutes: benchmarks/bench_connected_chain_solve.py.
@@ -27,7 +28,7 @@ import math
 from typing import Any
 
 import pytest
-from test_solver_double import check_optimal_play
+from test_solver_double import check_optimal_play, check_review
 from test_solver_layouts import check_every_state
 
 from qwixx_math.cli import main
@@ -142,6 +143,11 @@ def test_solve_value_and_advise_on_the_command_line(capsys: pytest.CaptureFixtur
                  pad.key,
                  "--json", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out)
+
+
+def test_review_prices_a_chain_game() -> None:
+    """A random game loses >= 0 per decision, the table's own plans lose nothing."""
+    assert check_review(PADS["across"])
 
 
 @pytest.mark.slow
