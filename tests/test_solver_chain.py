@@ -36,7 +36,7 @@ from qwixx_math.errors import ParseError
 from qwixx_math.layouts import CONNECTED_CHAIN, OFFICIAL, SheetLayout
 from qwixx_math.model import Colour, Sheet
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, Variant, solve
+from qwixx_math.solver import NaiveSolver, Variant, solve, symmetry_group
 from qwixx_math.solver.engine import solve_tables
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -93,6 +93,12 @@ def test_chain_variants_differ_from_the_same_rows_without_pairs() -> None:
     chain, official = Variant(CONNECTED_CHAIN), Variant(OFFICIAL)
     assert chain != official and chain.key == "connected-chain" and not chain.is_plain
     assert chain.to_json()["chain"] and chain.chain_layers == 13
+    # the pairs break the official sheet's eight symmetries (R6-Y6 has no image pair)
+    assert len(symmetry_group(chain)) == 1 and len(symmetry_group(official)) == 8
+    # and keep a swap that maps the pairs onto themselves
+    twin = Variant(chain_pad("twin", "aa", 4, [(0, 1, 1, 1)]))
+    assert len(symmetry_group(twin)) == 2
+    assert len(symmetry_group(Variant(chain_pad("lop", "aa", 4, [(0, 1, 1, 2)])))) == 1
 
 
 def test_unsupported_chain_sheets_and_the_table_model_are_refused() -> None:
