@@ -50,8 +50,8 @@ def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
     when ``flip``, maps ``variant``'s sheet onto itself (the X-Change track too: the
     flip must map every field's pair onto itself, XC1; rows do not touch the track), the
     boxed cells and the bonus bar (BA1: a row whose colour is on the bar keeps its place),
-    the chain pairs (CC1), and the lucky numbers onto themselves (LG3: the fewest crosses are the same after any
-    row permutation)."""
+    the chain pairs (CC1), and the lucky numbers onto themselves (LG3: the fewest crosses
+    are the same after any row permutation)."""
     top = 2 * variant.faces + 2
     if flip and any({top - a, top - b} != {a, b} for a, b in variant.sheet.exchange):
         return False
