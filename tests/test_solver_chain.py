@@ -65,17 +65,22 @@ PADS = {
                            closed_rows_to_end=1),
     # three rows, pairs between different rows, a chain cell left of a lock number
     "three": chain_pad("three", "ada", 4, [(0, 0, 1, 1), (1, 2, 2, 2), (2, 0, 0, 2)]),
+    # the first two, shorter (the fast suite's): pairs across columns, a closed row's
+    # count growing; one close ending the game
+    "across4": chain_pad("across4", "ad", 4, [(0, 1, 1, 0), (0, 2, 1, 1)]),
+    "one4": chain_pad("one4", "ad", 4, [(0, 0, 1, 2), (0, 2, 1, 0)], closed_rows_to_end=1),
 }
 
 
-@pytest.mark.parametrize(("name", "a2"), [("across", False), ("one-close", True)])
+@pytest.mark.parametrize(("name", "a2"), [("across4", False), ("one4", True)])
 def test_fast_solver_equals_naive_solver_on_every_state(name: str, a2: bool) -> None:
     """(Two rows: R15 matters only where one close ends the game.)"""
-    assert check_every_state(PADS[name], a2) > 100
+    assert check_every_state(PADS[name], a2) > 30
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "a2"), [("one-close", False), ("three", False),
+@pytest.mark.parametrize(("name", "a2"), [("across", False), ("one-close", True),
+                                          ("one-close", False), ("three", False),
                                           ("three", True)])
 def test_fast_solver_equals_naive_solver_on_every_state_slow(name: str, a2: bool) -> None:
     assert check_every_state(PADS[name], a2) > 100
@@ -83,7 +88,7 @@ def test_fast_solver_equals_naive_solver_on_every_state_slow(name: str, a2: bool
 
 def test_the_pairs_change_the_value() -> None:
     """(Else the check above would not see a solver that ignores them.)"""
-    pad = PADS["across"]
+    pad = PADS["across4"]
     plain = SheetLayout.from_json({**pad.to_json(), "name": "plain", "chain": []})
     assert abs(solve(layout=pad, cache=False).start_value
                - NaiveSolver(Variant(plain)).start_value()) > 0.01
