@@ -37,8 +37,14 @@ STEPS_PADS = tuple(name for name, layout in LAYOUTS.items() if layout.steps)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--layout", action="append", choices=STEPS_PADS)
+    return pads_main(__doc__ or "", STEPS_PADS)
+
+
+def pads_main(doc: str, pads: tuple[str, ...]) -> int:
+    """Solve and report the layouts ``pads`` (the command line of ``doc``'s benchmark;
+    bench_connected_chain_solve.py uses it too)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--layout", action="append", choices=pads)
     parser.add_argument("--cache", type=Path, default=None,
                         help="solve into DIR/LAYOUT and keep the tables (it must not hold "
                              "them yet); default a temporary directory")
@@ -54,7 +60,7 @@ def main() -> int:
     options = {"both": (False, True), "off": (False,), "on": (True,)}[args.a2]
     with tempfile.TemporaryDirectory() as temporary:
         root = args.cache if args.cache is not None else Path(temporary)
-        for name in args.layout or ("connected-steps", "connected-steps-s21"):
+        for name in args.layout or pads:
             layout = layout_named(name)
             cache = root / name
             for a2 in () if args.only_tables else options:

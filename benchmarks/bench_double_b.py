@@ -119,7 +119,8 @@ def openings(table: SolverTable, layout: SheetLayout) -> list[tuple[float, str, 
     out = []
     for colour, numbers in zip(layout.locks, layout.numbers, strict=True):
         for number in numbers[:-layout.lock_cells]:  # a lock number cannot open (DB2, LG2)
-            sheet = Sheet.from_marks({colour: [number]}, layout=layout)
+            # (marked: a chain cell crosses its partner too, CC1)
+            sheet = Sheet.empty(layout).marked(colour.index, layout.pos[colour.index][number])
             out.append((table.value(sheet) - table.start_value, colour.value, number))
     out.sort(key=lambda x: -x[0])
     return out

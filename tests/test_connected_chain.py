@@ -228,12 +228,12 @@ def test_cc7_a_sheet_with_half_a_pair_is_refused() -> None:
         Sheet((0, 1 << 1, 0, 0), 0, CC)
 
 
-def test_solver_keys_markov_and_policies_refuse_the_chain_naming_cc1() -> None:
+def test_keys_and_markov_refuse_the_chain_naming_cc1() -> None:
+    """(The exact solver plays the chain: tests/test_solver_chain.py.)"""
     from qwixx_math.dice.markov import turns_to_close
     from qwixx_math.keys import key_space, sheet_key
-    from qwixx_math.solver.variant import Variant
 
-    for call in (lambda: Variant(CC), lambda: key_space(CC),
+    for call in (lambda: key_space(CC),
                  lambda: sheet_key(Sheet.empty(CC)),
                  lambda: turns_to_close(Colour.RED, layout=CC)):
         with pytest.raises(ParseError) as exc:
@@ -526,10 +526,10 @@ def test_turn_events_on_a_chain_sheet_equal_the_brute_force_count() -> None:
     assert turn_events(sheet) == brute_force_events(sheet)
 
 
-def test_solver_commands_refuse_the_chain_with_exit_2(capsys: pytest.CaptureFixture[str]
-                                                      ) -> None:
-    for argv in (["solve", "--layout", "connected-chain"],
-                 ["value", "--layout", "connected-chain", "--sheet", "connected-chain|r:2"]):
+def test_the_table_model_refuses_the_chain_with_exit_2(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    """(Solitaire solves it: tests/test_solver_chain.py.)"""
+    for argv in (["solve", "--layout", "connected-chain", "--players", "2"],):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "CC1" in err[0] and "chain pairs" in err[0]

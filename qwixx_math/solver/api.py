@@ -82,6 +82,10 @@ def solve(
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play the "
                          "bonus bar (forced crosses on other players' rolls); solve it "
                          "solitaire", rule="BA1")
+    if players != 1 and variant.has_chain:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play chain "
+                         "pairs (partner crosses on other players' rolls); solve it "
+                         "solitaire", rule="CC1")
     # and so are Longo's lucky Options (LG4, LG5)
     variant = lucky_variant(variant, ruleset)
     if players != 1 and variant.has_exchange:

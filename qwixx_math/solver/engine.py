@@ -27,6 +27,7 @@ import numpy.typing as npt
 from ..errors import ParseError
 from . import kernel
 from .bar import bar_arrays
+from .chain import solve_chain
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
 from .threads import solver_threads
@@ -160,12 +161,20 @@ def solve_tables(
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
                          "lucky crosses yet (every player may take one, LG3); solve it "
                          "solitaire", rule="LG3")
+    if players != 1 and variant.has_chain:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play chain "
+                         "pairs yet (partner crosses on other players' rolls)", rule="CC1")
     start = time.perf_counter()
     stats = SolveStats()
     layout = Layout.of(variant, players)
     threads = solver_threads()
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
+        if variant.has_chain:  # its own plans and lanes (:mod:`.chain`)
+            data, stats.canonical_configurations = solve_chain(
+                layout, action2_after_action1_end, pool, threads, progress)
+            stats.seconds_kernel = stats.seconds_total = time.perf_counter() - start
+            return data, stats
         data, plan = _prepare(variant, layout, symmetry, pool, threads, stats)
         stats.seconds_setup = time.perf_counter() - start
         _solve_plan(variant, layout, data, plan, pool, threads, stats, progress,

@@ -61,6 +61,7 @@ __all__ = [
     "derive_table",
     "level_items",
     "solve_batch",
+    "turn_values",
 ]
 
 
@@ -682,6 +683,10 @@ def _turn_values(
                     best = max(best, one[np.uintp(row + ii * N_SUMS + s)])
                 acc += (s + 1 if s < F else N_SUMS - s) * best
             vals[level * P + p] = acc / float(F * F)
+
+
+#: Step 2 under its public name, for the kernels of other modules (:mod:`.chain`).
+turn_values = _turn_values
 
 
 @jit()

@@ -20,6 +20,11 @@ On a sheet with a bonus bar (Qwixx Bonus, pad A, BA1) the lanes are the bar's fi
 to the last one taken, 0 .. 12 (:mod:`.bar`); a mark on a boxed cell moves them, and the
 kernel plays those marks in :mod:`.bar` (``step_shift`` sends them out of every lane).
 
+On a sheet with chain pairs (Qwixx Connected, the Chain, CC1) the lanes are the count
+of the closed row: lane ``c * P + p`` for a closed row of ``c`` crosses (it still gains
+partner crosses, CC2; every table of one closed row at most, :mod:`.chain`); the table
+of open rows has ``P`` lanes only (its strides say so; ``lanes`` is the others').
+
 On a sheet with an X-Change track (Qwixx X-Change, XC1) the lanes are the last field
 used instead of the step totals: lane ``(f + 1) * P + p`` for field ``f`` (``-1``: none
 used), ``len(exchange) + 1`` of them (the two never share a sheet).  No mark moves a
@@ -125,7 +130,8 @@ class Layout:
         n_codes = variant.open_codes
         length = variant.row_length
         penalties = variant.penalty_boxes
-        lanes = penalties * variant.step_layers * variant.field_layers * variant.bar_layers
+        lanes = (penalties * variant.step_layers * variant.field_layers * variant.bar_layers
+                 * variant.chain_layers)
         masks = tuple(
             mask for mask in range(1 << m) if mask.bit_count() < variant.closed_rows_to_end
         )
@@ -135,7 +141,8 @@ class Layout:
         for mask in masks:
             open_rows = [r for r in range(m) if not mask >> r & 1]
             offsets[mask] = size
-            stride = lanes
+            # (a chain pad's table of open rows has no closed row's count: P lanes)
+            stride = lanes if mask or not variant.has_chain else penalties
             for r in reversed(open_rows):
                 strides[mask, r] = stride
                 stride *= n_codes
@@ -242,7 +249,8 @@ class Layout:
     def table_size(self, mask: int) -> int:
         """The number of values in table ``mask``."""
         k = self.variant.rows - mask.bit_count()
-        return int(self.variant.open_codes**k * self.lanes)
+        lanes = self.lanes if mask or not self.variant.has_chain else self.variant.penalty_boxes
+        return int(self.variant.open_codes**k * lanes)
 
     def locate(self, rows: Sequence[RowState], penalties: int, before_me: int = 0,
                steps: int = 0, last_field: int = -1, bar: int = 0) -> tuple[int, int]:

@@ -119,7 +119,7 @@ class NaiveSolver:
         # (the compact key holds each row's last mark and count, not which cells are
         # steps: a sheet with step cells also needs their total, CS2, and one with an
         # X-Change track the last field used, XC2, and one with a bonus bar the bar, BA1)
-        key = (sheet_key(sheet, state.closed), sheet.steps_crossed, sheet.last_field,
+        key = (self._key(sheet, state), sheet.steps_crossed, sheet.last_field,
                sheet.bar_taken, sheet.bar_void, before_me)
         cached = self._memo.get(key)
         if cached is not None:
@@ -127,6 +127,17 @@ class NaiveSolver:
         result = self._passive(state, before_me) if before_me else self._active(state)
         self._memo[key] = result
         return result
+
+    def _key(self, sheet: Sheet, state: GameState) -> int:
+        """The memo's key of a position: the compact key (:func:`qwixx_math.keys.sheet_key`),
+        or on a sheet with chain pairs, whose compact key would lose the pairs (CC1), every
+        cross of the sheet, its penalties and closed colours."""
+        if not self.layout.chain:
+            return sheet_key(sheet, state.closed)
+        packed = sheet.penalties
+        for mask in sheet.masks:
+            packed = (packed << 16) | mask
+        return (packed << 4) | sum(1 << c.index for c in state.closed)
 
     def _active(self, state: GameState) -> float:
         """This player's own roll: every outcome of the dice in play, the best legal plan.
@@ -176,7 +187,8 @@ class NaiveSolver:
     def states(self) -> Iterator[GameState]:
         """Every position of the layout in which the game is not over: one sheet per
         compact key (:func:`qwixx_math.keys.sheet_from_key`) whose closed rows this player
-        locked, every penalty count that leaves the game running; on a sheet with step
+        locked, every penalty count that leaves the game running; on a sheet with chain
+        pairs (CC1) every sheet the rules core reaches from the empty one; on a sheet with step
         cells (CS2), one sheet per key and total of crossed step cells; on a sheet with
         an X-Change track (XC2), one sheet per key and last field used."""
         if self.layout.exchange:
@@ -190,6 +202,9 @@ class NaiveSolver:
         if self.layout.bar:
             yield from self._bar_states()
             return
+        if self.layout.chain:
+            yield from self._reached_states()
+            return
         if not self.layout.steps:
             yield from self._key_states()
             return
@@ -200,6 +215,27 @@ class NaiveSolver:
                 if found not in seen:
                     seen.add(found)
                     yield self.position(sheet)
+
+    def _reached_states(self) -> Iterator[GameState]:
+        """Every running position reached from the empty sheet by some rolls and legal
+        plans of the rules core (on a sheet with chain pairs, whose compact keys cannot
+        spell a sheet, CC1), each once."""
+        start = self.position(Sheet.empty(self.layout))
+        seen = {self._key(start.sheets[0], start)}
+        todo = [start]
+        while todo:
+            state = todo.pop()
+            yield state
+            for roll, _ in _rolls(state.dice_in_play, self.layout.faces):
+                for plan in legal_plans(state, roll):
+                    after = state.play_plan(roll, plan)
+                    if after.is_over:
+                        continue
+                    after = self.position(after.sheets[0])
+                    key = self._key(after.sheets[0], after)
+                    if key not in seen:
+                        seen.add(key)
+                        todo.append(after)
 
     def _bar_states(self) -> Iterator[GameState]:
         """Every sheet of every compact key (the marks moved, :meth:`_same_key`) with every

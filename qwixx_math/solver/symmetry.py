@@ -50,8 +50,8 @@ def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
     when ``flip``, maps ``variant``'s sheet onto itself (the X-Change track too: the
     flip must map every field's pair onto itself, XC1; rows do not touch the track), the
     boxed cells and the bonus bar (BA1: a row whose colour is on the bar keeps its place),
-    and the lucky numbers onto themselves (LG3: the fewest crosses are the same after any
-    row permutation)."""
+    the chain pairs (CC1), and the lucky numbers onto themselves (LG3: the fewest crosses
+    are the same after any row permutation)."""
     top = 2 * variant.faces + 2
     if flip and any({top - a, top - b} != {a, b} for a, b in variant.sheet.exchange):
         return False
@@ -59,6 +59,10 @@ def is_symmetry(variant: Variant, perm: Permutation, flip: bool) -> bool:
         return False  # the bonus bar's fields keep their colours (BA1)
     if flip and {top - n for n in variant.lucky} != set(variant.lucky):
         return False  # the flip maps a lucky white sum S to top - S (LG3)
+    pairs = set(variant.sheet.chain)
+    if {tuple(sorted(((perm[r1], p1), (perm[r2], p2)))) for (r1, p1), (r2, p2) in pairs} \
+            != pairs:
+        return False  # a chain pair must go to a chain pair (CC1)
     for i in range(variant.rows):
         for p in range(variant.row_length):
             n = variant.number_at(i, p)

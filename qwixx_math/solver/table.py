@@ -94,6 +94,7 @@ class SolverTable:
         self._steps = bool(sheet.steps)
         self._exchange = bool(sheet.exchange)
         self._bar = bool(sheet.bar)
+        self._chain = bool(sheet.chain)
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -226,11 +227,13 @@ class SolverTable:
             index += (sheet.last_field + 1) * self._boxes
         if self._bar:  # the bonus bar's lane: the fields up to the last taken (BA1)
             index += sheet.bar_taken.bit_length() * self._boxes
+        if self._chain and mask:  # the closed row's count (CC2, :mod:`.chain`)
+            index += sum(sheet.count(colour) for r, _, colour, _, _ in self._rows
+                         if mask >> r & 1) * self._boxes
         for r, ci, _, _, code in self._rows:
             if not mask >> r & 1:
                 index += strides[r] * code[masks[ci]]
         return points + float(self._data[before_me * self._level_size + index])
-
 
     # ------------------------------------------------------------------ turns
 

@@ -96,7 +96,8 @@ def row_points(marks: int) -> int:
 _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, int, int,
                   tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int,
                   tuple[tuple[int, int], ...], bool, tuple[tuple[int, int], ...],
-                  tuple[int, ...], tuple[int, ...], bool, bool]
+                  tuple[int, ...], tuple[int, ...], bool, bool,
+                  tuple[tuple[tuple[int, int], tuple[int, int]], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +129,7 @@ class Variant:
         sheet = self.sheet
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
-        sheet.check_no_chain("the exact solver")
+        _check_chain_sheet(sheet)
         sheet.check_no_second_crosses("the exact solver")
         if not isinstance(self.field_without_cross, bool):
             raise ParseError(f"field_without_cross must be True or False, not "
@@ -176,7 +177,7 @@ class Variant:
             bool(sheet.exchange) and self.field_without_cross, sheet.boxed,
             tuple(locks.index(c) for c in sheet.bar), sheet.lucky,
             bool(sheet.lucky) and self.lucky_additional,
-            bool(sheet.lucky) and self.lucky_next_cell))
+            bool(sheet.lucky) and self.lucky_next_cell, sheet.chain))
 
     @classmethod
     def official(cls) -> Variant:
@@ -281,6 +282,18 @@ class Variant:
         """Each bar field's row (the row its colour locks), left to right (BA1)."""
         return self._identity[12]
 
+    @property
+    def has_chain(self) -> bool:
+        """Whether the sheet has chain pairs (Qwixx Connected, the Chain, CC1)."""
+        return bool(self.sheet.chain)
+
+    @property
+    def chain_layers(self) -> int:
+        """The counts a closed row of a chain pad may hold, 0 .. every number and the lock
+        (it still gains partner crosses, CC2, and a row another player closed holds any
+        count: :mod:`.chain`); 1 on other sheets."""
+        return self.row_length + 2 if self.has_chain else 1
+
     def is_boxed_at(self, row: int, position: int) -> bool:
         """Whether the cell at ``position`` of ``row`` is a boxed cell (BA1)."""
         self.number_at(row, position)
@@ -373,7 +386,7 @@ class Variant:
         and has no double cell, step cell nor bonus bar, of 6-sided dice and one lock number (the
         official sheet and :meth:`from_letters`' variants)."""
         return not uses_row_codes(self.sheet) and not self.has_steps \
-            and not self.has_exchange and not self.has_bar \
+            and not self.has_exchange and not self.has_bar and not self.has_chain \
             and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
 
@@ -471,12 +484,28 @@ class Variant:
                if self.has_exchange else {}),
             **({"boxed": [list(c) for c in self.sheet.boxed],
                 "bar": [c.value for c in self.sheet.bar]} if self.has_bar else {}),
+            **({"chain": [[list(c) for c in pair] for pair in self.sheet.chain]}
+               if self.has_chain else {}),
             **({"lucky": list(self.lucky),
                 "lg_lucky_mode": "additional" if self.lucky_additional else "instead",
                 "lg_lucky_candidates": ("open_with_next_cell" if self.lucky_next_cell
                                         else "open_rows")}
                if self.lucky else {}),
         }
+
+
+def _check_chain_sheet(sheet: SheetLayout) -> None:
+    """The chain pads the exact solver plays (:mod:`.chain`): single cells of 6-sided dice,
+    one lock number, no other feature, at most one closed row while the game runs (its
+    count is the lane); else a ParseError naming CC1."""
+    if not sheet.chain:
+        return
+    if (uses_row_codes(sheet) or sheet.steps or sheet.exchange or sheet.bar or sheet.lucky
+            or sheet.symbols or sheet.bonus_rows or sheet.second_crosses
+            or sheet.closed_rows_to_end > 2):
+        raise ParseError(f"layout {sheet.name}: the exact solver plays chain pairs only on "
+                         "single cells of 6-sided dice with one lock number, no other "
+                         "feature, and a game that ends at 1 or 2 closed rows", rule="CC1")
 
 
 def _longo_key(sheet: SheetLayout) -> str:
