@@ -20,7 +20,7 @@ after the turn); they are optional and checked by the validator.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +28,7 @@ from .errors import IllegalMoveError, ParseError, QwixxError
 from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import Mark, Roll
 from .notation import mark_from_json, mark_to_json, roll_from_json, roll_to_json
-from .rules import GameState, Phase, legal_action1, legal_action2, new_game, random_roll
+from .rules import GameState, Phase, RandomChooser, new_game, random_turn
 from .ruleset import Ruleset
 
 __all__ = [
@@ -290,7 +290,7 @@ def replay(record: GameRecord) -> list[GameState]:
 
 #: A player's choice function: (state in the ACTION1 or ACTION2 phase, player, legal marks,
 #: rng) -> the chosen mark or None.
-Chooser = Callable[[GameState, int, Sequence[Mark], random.Random], Mark | None]
+Chooser = RandomChooser
 
 
 def uniform_chooser(state: GameState, player: int, legal: Sequence[Mark],
@@ -339,27 +339,11 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
     lay = layout_named(layout)
     state = new_game(ruleset=rs, layout=lay)
     turns: list[TurnRecord] = []
-    while not state.is_over:
+    unchecked = TurnRecord.unchecked
+    while state.phase is not Phase.OVER:
         if len(turns) >= max_turns:
             raise QwixxError(f"the game did not end within max_turns={max_turns} turns")
-        roll = random_roll(rng, state.dice_in_play, state.sheets[0].layout.faces)
-        rolled = state.with_roll(roll)
-        choices: list[Mark | None] = [
-            chooser(rolled, i, legal_action1(rolled, i), rng) for i in range(n)]
-        while True:  # dialect switches can make a later player's choice illegal
-            try:
-                after1 = rolled.with_action1(choices)
-                break
-            except IllegalMoveError as exc:
-                if exc.player is None:  # pragma: no cover - a bug, not a dialect clash
-                    raise
-                choices[exc.player] = None
-        a2: Mark | None = None
-        if after1.phase is Phase.ACTION2:
-            a2 = chooser(after1, state.active, legal_action2(after1), rng)
-            end = after1.with_action2(a2)
-        else:
-            end = after1
-        turns.append(TurnRecord.unchecked(state.active, roll, tuple(choices), a2))
-        state = end
+        active = state.active
+        state, roll, choices, a2 = random_turn(state, rng, chooser)
+        turns.append(unchecked(active, roll, choices, a2))
     return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state), lay)

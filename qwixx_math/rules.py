@@ -35,7 +35,7 @@ Where RULES.md is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
@@ -90,6 +90,7 @@ __all__ = [
     "new_game",
     "plan_key",
     "random_roll",
+    "random_turn",
     "second_cross_options",
     "turn_outcomes",
     "why_not_exchange",
@@ -646,48 +647,54 @@ class GameState:
     def with_action2(self, mark: Mark | None) -> GameState:
         """The state after the active player's action-2 choice (R6-R9, R11, R13, R14)."""
         self._expect(Phase.ACTION2, "choose the action-2 mark")
-        roll, action1 = self.roll, self.action1
-        assert roll is not None and action1 is not None
-        a = self.active
-        sheets = list(self.sheets)
-        closed = self.closed
         if mark is not None:
+            a = self.active
             if not isinstance(mark, Mark):
                 raise ParseError("the action-2 choice must be a Mark or None")
             if isinstance(mark, LuckyMark):
                 raise self._illegal("LG3", f"a lucky cross ({mark}) is made in action 1 only; a "
                                            "white + colour sum never triggers it", a)
-            if isinstance(mark, BonusMark):  # Big Points (BP3): no close, no penalty (BP7)
+            if isinstance(mark, BonusMark):  # Big Points (BP3)
                 reason = self._why_not_bonus_action2(mark)
-                if reason is not None:
-                    raise self._illegal(reason[0], reason[1], a)
-                sheets[a] = big_points.with_bonus(sheets[a], mark)
-                return self.end_turn(sheets, closed)
-            reason = self._why_not_action2(mark)
+            else:
+                reason = self._why_not_action2(mark)
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
-            layout = sheets[a].layout
-            ci = mark.colour.index
-            pos = layout.pos[ci][mark.number]
-            if mark.second:  # DA1: a second cross never closes a row
-                sheets[a] = sheets[a].seconded(ci, pos)
-            elif layout.bar:  # Bonus A: forced crosses; a close takes effect at once (V5, BA6)
-                sheets[a], _, shut = bonus_cross(sheets[a], ci, pos, closed, True)
-                if shut - closed:  # closed at once, its fields void at once (BA6)
-                    closed = closed | shut
-                    sheets = void_closed(sheets, closed)
-            elif layout.symbols:  # Bonus B: the nesting; a close takes effect at once (V5)
-                sheets[a], _, shut = symbols_cross(sheets[a], ci, pos, closed, True,
-                                                   self.ruleset.bb_fewest_candidates)
+        return self._applied_action2(mark)
+
+    def _applied_action2(self, mark: Mark | None) -> GameState:
+        """:meth:`with_action2` of a legal ``mark`` (or None), without its checks."""
+        a = self.active
+        sheets = list(self.sheets)
+        closed = self.closed
+        if mark is None:
+            assert self.action1 is not None
+            if self.action1[a] is None:
+                sheets[a] = sheets[a].with_penalty()  # R11
+            return self.end_turn(sheets, closed)
+        if isinstance(mark, BonusMark):  # Big Points (BP3): no close, no penalty (BP7)
+            sheets[a] = big_points.with_bonus(sheets[a], mark)
+            return self.end_turn(sheets, closed)
+        layout = sheets[a].layout
+        ci = mark.colour.index
+        pos = layout.pos[ci][mark.number]
+        if mark.second:  # DA1: a second cross never closes a row
+            sheets[a] = sheets[a].seconded(ci, pos)
+        elif layout.bar:  # Bonus A: forced crosses; a close takes effect at once (V5, BA6)
+            sheets[a], _, shut = bonus_cross(sheets[a], ci, pos, closed, True)
+            if shut - closed:  # closed at once, its fields void at once (BA6)
                 closed = closed | shut
-            else:
-                sheets[a] = sheets[a].marked(ci, pos)
-            # closes(layout, mark), from the position: a lock number closes its row (R8,
-            # LG2; the action-2 mark is a plain or a second cross, never an exchange)
-            if not mark.second and 1 << pos & layout.lock_bits[ci]:
-                closed = closed | {mark.colour}
-        elif action1[a] is None:
-            sheets[a] = sheets[a].with_penalty()  # R11
+                sheets = void_closed(sheets, closed)
+        elif layout.symbols:  # Bonus B: the nesting; a close takes effect at once (V5)
+            sheets[a], _, shut = symbols_cross(sheets[a], ci, pos, closed, True,
+                                               self.ruleset.bb_fewest_candidates)
+            closed = closed | shut
+        else:
+            sheets[a] = sheets[a].marked(ci, pos)
+        # closes(layout, mark), from the position: a lock number closes its row (R8,
+        # LG2; the action-2 mark is a plain or a second cross, never an exchange)
+        if not mark.second and 1 << pos & layout.lock_bits[ci]:
+            closed = closed | {mark.colour}
         return self.end_turn(sheets, closed)
 
     def end_turn(self, sheets: Sequence[Sheet], closed: frozenset[Colour]) -> GameState:
@@ -1049,26 +1056,68 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
     if not (player.__class__ is int or _is_int(player)) or not 0 <= player < len(sheets):
         raise ParseError(f"player {player!r} does not exist")
     sheet = sheets[player]
-    masks = sheet.masks
-    closed = state.closed
     layout = sheet.layout
-    white_sum = roll.white[0] + roll.white[1]
-    if layout is OFFICIAL:
-        return tuple([mark for row, bit, colour, mark in _ACTION1[white_sum]
-                      if ALLOWED[masks[row]] & bit and colour not in closed])
+    lister = _ACTION1_LISTERS.get(layout) or _action1_lister(layout)
+    return lister(sheet, roll.white[0] + roll.white[1], state.closed, state.ruleset)
+
+
+#: A layout's way of listing the legal action-1 marks: (sheet, white sum, closed colours,
+#: ruleset) -> the marks, sorted (the body of :func:`legal_action1`).
+_Action1Lister = Callable[[Sheet, int, frozenset[Colour], Ruleset], tuple[Mark, ...]]
+
+
+def _official_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                      ruleset: Ruleset) -> tuple[Mark, ...]:
+    masks = sheet.masks
+    return tuple([mark for row, bit, colour, mark in _ACTION1[white_sum]
+                  if ALLOWED[masks[row]] & bit and colour not in closed])
+
+
+def _double_a_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                      ruleset: Ruleset) -> tuple[Mark, ...]:
+    return _da_action1(sheet, white_sum, closed)
+
+
+_ACTION1_LISTERS: dict[SheetLayout, _Action1Lister] = {OFFICIAL: _official_action1}
+
+
+def _action1_lister(layout: SheetLayout) -> _Action1Lister:
+    """How :func:`legal_action1` lists ``layout``'s action-1 marks, chosen once per layout:
+    the white sum in each open row that allows it (R5, R7-R9, from a lookup table), then
+    Big Points' bonus cells (BP2), X-Change's exchanges (XC1) or Longo's lucky crosses."""
     if layout.second_crosses:
-        return _da_action1(sheet, white_sum, closed)
-    allowed = layout.allowed
-    plain = tuple([mark for row, bit, colour, mark
-                   in (_ACTION1_TABLES.get(layout) or _action1_for(layout))[white_sum]
-                   if allowed[row][masks[row]] & bit and colour not in closed])
-    if layout.bonus_rows:  # Big Points: the bonus cells of the white sum after (BP2)
-        return plain + big_points.bonus_action1(sheet, white_sum)
-    if layout.exchange:  # exchange marks after the plain one of the same cell (XC1)
-        return _with_exchanges(state.ruleset, sheet, closed, white_sum, plain)
-    if layout.lucky:
-        return plain + _lucky_action1(state.ruleset, sheet, closed, white_sum, plain)
-    return plain
+        lister = _double_a_action1
+    else:
+        table = _action1_for(layout)
+        allowed = layout.allowed
+
+        def plain(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                  ruleset: Ruleset) -> tuple[Mark, ...]:
+            masks = sheet.masks
+            return tuple([mark for row, bit, colour, mark in table[white_sum]
+                          if allowed[row][masks[row]] & bit and colour not in closed])
+
+        def bonus(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                  ruleset: Ruleset) -> tuple[Mark, ...]:
+            # Big Points: the bonus cells of the white sum after (BP2)
+            return plain(sheet, white_sum, closed, ruleset) \
+                + big_points.bonus_action1(sheet, white_sum)
+
+        def exchange(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                     ruleset: Ruleset) -> tuple[Mark, ...]:
+            # exchange marks after the plain one of the same cell (XC1)
+            return _with_exchanges(ruleset, sheet, closed, white_sum,
+                                   plain(sheet, white_sum, closed, ruleset))
+
+        def lucky(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                  ruleset: Ruleset) -> tuple[Mark, ...]:
+            marks = plain(sheet, white_sum, closed, ruleset)
+            return marks + _lucky_action1(ruleset, sheet, closed, white_sum, marks)
+
+        lister = (bonus if layout.bonus_rows else exchange if layout.exchange
+                  else lucky if layout.lucky else plain)
+    _ACTION1_LISTERS[layout] = lister
+    return lister
 
 
 def why_not_exchange(sheet: Sheet, mark: Mark, white_sum: int,
@@ -1755,6 +1804,63 @@ def turn_outcomes(state: GameState, roll: Roll | None = None,
     return out
 
 
+#: A player's choice in a random game (:data:`qwixx_math.record.Chooser`): (state in the
+#: ACTION1 or ACTION2 phase, player, legal marks, rng) -> the chosen mark or None.
+RandomChooser = Callable[[GameState, int, Sequence[Mark], random.Random], Mark | None]
+
+
+def random_turn(state: GameState, rng: random.Random, chooser: RandomChooser
+                ) -> tuple[GameState, Roll, tuple[Mark | None, ...], Mark | None]:
+    """One turn of a random game from ``state`` (phase ROLL), as
+    :func:`~qwixx_math.record.random_game` plays it: the active player rolls the dice in
+    play (:func:`random_roll` with ``rng``); each player in seat order chooses
+    ``chooser(rolled, player, legal_action1(rolled, player), rng)``; a choice that another
+    player's choice forbids (the dialect switches ``simultaneous_close=False`` and
+    ``end_check=sequential``) becomes a pass; then, unless the game ended in action 1
+    (R15), the active player chooses ``chooser(after, active, legal_action2(after), rng)``.
+
+    Returns the state after the turn, the roll, every player's action-1 choice and the
+    action-2 choice.  A choice that is not one of the legal marks offered is checked
+    as :meth:`GameState.with_action1` / :meth:`GameState.with_action2` check any choice
+    (IllegalMoveError); one of them is applied without checking it again.
+    """
+    if state.__class__ is not GameState or state.phase is not Phase.ROLL:
+        _require_state(state)
+        state._expect(Phase.ROLL, "roll the dice")
+    if not isinstance(rng, random.Random):
+        raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
+    sheets = state.sheets
+    n = len(sheets)
+    roll = _draw(rng.random, state.dice_in_play, sheets[0].layout.faces)
+    # with_roll without its checks: the roll shows exactly the dice in play
+    rolled = GameState.make(state.ruleset, sheets, state.active, state.closed, Phase.ACTION1,
+                            roll, None, None, state.turn)
+    layout = sheets[0].layout
+    lister = _ACTION1_LISTERS.get(layout) or _action1_lister(layout)  # legal_action1's
+    white_sum = roll.white[0] + roll.white[1]
+    closed, rs = state.closed, state.ruleset
+    choices: list[Mark | None] = [
+        chooser(rolled, i, lister(sheets[i], white_sum, closed, rs), rng) for i in range(n)]
+    while True:  # dialect switches can make a later player's choice illegal
+        try:
+            after1 = rolled.with_action1(choices)
+            break
+        except IllegalMoveError as exc:
+            if exc.player is None:  # pragma: no cover - a bug, not a dialect clash
+                raise
+            choices[exc.player] = None
+    if after1.phase is not Phase.ACTION2:
+        return after1, roll, tuple(choices), None
+    legal = legal_action2(after1)
+    mark = chooser(after1, state.active, legal, rng)
+    if mark is None:
+        return after1._applied_action2(None), roll, tuple(choices), None
+    for offered in legal:
+        if offered is mark:  # one of the legal marks, as listed: no need to check it
+            return after1._applied_action2(mark), roll, tuple(choices), mark
+    return after1.with_action2(mark), roll, tuple(choices), mark
+
+
 def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
                 faces: int = 6) -> Roll:
     """A uniformly random roll of the whites and the coloured dice ``in_play`` (default all),
@@ -1764,14 +1870,21 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
         raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
     if in_play is not None:
         in_play = colour_set(in_play, "in_play")
+    if faces != 6 and (not isinstance(faces, int) or isinstance(faces, bool)
+                       or faces not in FACES):
+        raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}", rule="LG1")
+    return _draw(rng.random, in_play, faces)
+
+
+def _draw(r: Callable[[], float], in_play: frozenset[Colour] | None, faces: int) -> Roll:
+    """:func:`random_roll` without its checks: ``r`` is the generator's ``random``."""
     if faces != 6:
-        if not isinstance(faces, int) or isinstance(faces, bool) or faces not in FACES:
-            raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}",
-                             rule="LG1")
-        return _random_roll_faces(rng, in_play, faces)
-    r = rng.random
+        w = (int(r() * faces) + 1, int(r() * faces) + 1)
+        c = tuple(int(r() * faces) + 1 if in_play is None or c in in_play else None
+                  for c in COLOURS)
+        return Roll.unchecked(w, (c[0], c[1], c[2], c[3]), faces)
     w = (int(r() * 6) + 1, int(r() * 6) + 1)
-    if in_play is None:
+    if in_play is None or in_play is _EVERY_COLOUR:
         return Roll.unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
                                   int(r() * 6) + 1))
     # the dice in play, in colour order (each r() in the same order as ever, so seeded
@@ -1780,14 +1893,3 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
                               int(r() * 6) + 1 if _YELLOW in in_play else None,
                               int(r() * 6) + 1 if _GREEN in in_play else None,
                               int(r() * 6) + 1 if _BLUE in in_play else None))
-
-
-def _random_roll_faces(rng: random.Random, in_play: frozenset[Colour] | None,
-                       faces: int) -> Roll:
-    """:func:`random_roll` with dice of ``faces`` sides (the six-sided path is kept as it
-    is, so that seeded official games replay byte for byte)."""
-    r = rng.random
-    w = (int(r() * faces) + 1, int(r() * faces) + 1)
-    c = tuple(int(r() * faces) + 1 if in_play is None or c in in_play else None
-              for c in COLOURS)
-    return Roll.unchecked(w, (c[0], c[1], c[2], c[3]), faces)
