@@ -28,7 +28,7 @@ from .errors import IllegalMoveError, ParseError, QwixxError
 from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import Mark, Roll
 from .notation import mark_from_json, mark_to_json, roll_from_json, roll_to_json
-from .rules import GameState, Phase, RandomChooser, new_game, random_turn
+from .rules import GameState, Phase, RandomChooser, new_game, random_turn, uniform_chooser
 from .ruleset import Ruleset
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "TurnRecord",
     "random_game",
     "replay",
+    "uniform_chooser",
 ]
 
 RECORD_FORMAT = "qwixx-math/game-record"
@@ -291,13 +292,6 @@ def replay(record: GameRecord) -> list[GameState]:
 #: A player's choice function: (state in the ACTION1 or ACTION2 phase, player, legal marks,
 #: rng) -> the chosen mark or None.
 Chooser = RandomChooser
-
-
-def uniform_chooser(state: GameState, player: int, legal: Sequence[Mark],
-                    rng: random.Random) -> Mark | None:
-    """Pick uniformly among passing and every legal mark."""
-    k = int(rng.random() * (len(legal) + 1))
-    return legal[k - 1] if k else None
 
 
 def random_game(players: int | None = None, seed: int | None = None, ruleset: Ruleset | None = None,

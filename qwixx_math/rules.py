@@ -93,6 +93,7 @@ __all__ = [
     "random_turn",
     "second_cross_options",
     "turn_outcomes",
+    "uniform_chooser",
     "why_not_exchange",
     "why_not_lucky",
     "why_not_mark",
@@ -469,6 +470,11 @@ class GameState:
                 not isinstance(choices, Sequence) or isinstance(choices, str))) \
                 or len(choices) != n:
             raise ParseError(f"action 1 needs one choice (a Mark or None) for each of {n} players")
+        for mark in choices:
+            if mark is not None:
+                break
+        else:  # everybody passes: nothing to check or write
+            return self.after_action1(self.sheets, self.closed, tuple(choices))
         s = roll.white_sum
         sheets = list(self.sheets)
         layout = sheets[0].layout
@@ -1069,8 +1075,11 @@ _Action1Lister = Callable[[Sheet, int, frozenset[Colour], Ruleset], tuple[Mark, 
 def _official_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
                       ruleset: Ruleset) -> tuple[Mark, ...]:
     masks = sheet.masks
-    return tuple([mark for row, bit, colour, mark in _ACTION1[white_sum]
-                  if ALLOWED[masks[row]] & bit and colour not in closed])
+    marks = []
+    for row, bit, colour, mark in _ACTION1[white_sum]:
+        if ALLOWED[masks[row]] & bit and colour not in closed:
+            marks.append(mark)
+    return tuple(marks)
 
 
 def _double_a_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
@@ -1091,23 +1100,40 @@ def _action1_lister(layout: SheetLayout) -> _Action1Lister:
         table = _action1_for(layout)
         allowed = layout.allowed
 
+        # (a loop, not a comprehension: the lists are short, and a comprehension is a
+        # call of its own)
         def plain(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
                   ruleset: Ruleset) -> tuple[Mark, ...]:
             masks = sheet.masks
-            return tuple([mark for row, bit, colour, mark in table[white_sum]
-                          if allowed[row][masks[row]] & bit and colour not in closed])
+            marks = []
+            for row, bit, colour, mark in table[white_sum]:
+                if allowed[row][masks[row]] & bit and colour not in closed:
+                    marks.append(mark)
+            return tuple(marks)
 
         def bonus(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
                   ruleset: Ruleset) -> tuple[Mark, ...]:
+            masks = sheet.masks
+            marks: list[Mark] = []
+            for row, bit, colour, mark in table[white_sum]:
+                if allowed[row][masks[row]] & bit and colour not in closed:
+                    marks.append(mark)
             # Big Points: the bonus cells of the white sum after (BP2)
-            return plain(sheet, white_sum, closed, ruleset) \
-                + big_points.bonus_action1(sheet, white_sum)
+            return (*marks, *big_points.bonus_action1(sheet, white_sum))
+
+        # the last field of the track whose pair holds each white sum (-1: none): a sheet
+        # that used it, or a field right of it, has no exchange left for that sum (XC2)
+        fields = _exchange_for(layout)[1]
+        top = tuple(max((k for k, _ in spends), default=-1) for spends in fields)
 
         def exchange(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
                      ruleset: Ruleset) -> tuple[Mark, ...]:
+            marks = plain(sheet, white_sum, closed, ruleset)
+            used = sheet.used_fields
+            if used and used[-1] >= top[white_sum]:
+                return marks
             # exchange marks after the plain one of the same cell (XC1)
-            return _with_exchanges(ruleset, sheet, closed, white_sum,
-                                   plain(sheet, white_sum, closed, ruleset))
+            return _with_exchanges(ruleset, sheet, closed, white_sum, marks)
 
         def lucky(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
                   ruleset: Ruleset) -> tuple[Mark, ...]:
@@ -1191,6 +1217,11 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     if state.__class__ is not GameState or state.phase is not Phase.ACTION2:
         _require_state(state)
         state._expect(Phase.ACTION2, "list action-2 marks")
+    return _action2_marks(state)
+
+
+def _action2_marks(state: GameState) -> tuple[Mark, ...]:
+    """:func:`legal_action2` of a state in the ACTION2 phase, without its checks."""
     roll = state.roll
     assert roll is not None
     sheet = state.sheets[state.active]
@@ -1809,6 +1840,14 @@ def turn_outcomes(state: GameState, roll: Roll | None = None,
 RandomChooser = Callable[[GameState, int, Sequence[Mark], random.Random], Mark | None]
 
 
+def uniform_chooser(state: GameState, player: int, legal: Sequence[Mark],
+                    rng: random.Random) -> Mark | None:
+    """Pick uniformly among passing and every legal mark (the default chooser of
+    :func:`~qwixx_math.record.random_game`)."""
+    k = int(rng.random() * (len(legal) + 1))
+    return legal[k - 1] if k else None
+
+
 def random_turn(state: GameState, rng: random.Random, chooser: RandomChooser
                 ) -> tuple[GameState, Roll, tuple[Mark | None, ...], Mark | None]:
     """One turn of a random game from ``state`` (phase ROLL), as
@@ -1831,16 +1870,27 @@ def random_turn(state: GameState, rng: random.Random, chooser: RandomChooser
         raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
     sheets = state.sheets
     n = len(sheets)
-    roll = _draw(rng.random, state.dice_in_play, sheets[0].layout.faces)
-    # with_roll without its checks: the roll shows exactly the dice in play
-    rolled = GameState.make(state.ruleset, sheets, state.active, state.closed, Phase.ACTION1,
-                            roll, None, None, state.turn)
     layout = sheets[0].layout
+    closed = state.closed
+    roll = _draw(rng.random, _EVERY_COLOUR if not closed and len(layout.locks) == len(COLOURS)
+                 else frozenset(layout.locks) - closed, layout.faces)  # dice_in_play
+    # with_roll without its checks: the roll shows exactly the dice in play
+    rolled = GameState.make(state.ruleset, sheets, state.active, closed, Phase.ACTION1,
+                            roll, None, None, state.turn)
     lister = _ACTION1_LISTERS.get(layout) or _action1_lister(layout)  # legal_action1's
     white_sum = roll.white[0] + roll.white[1]
-    closed, rs = state.closed, state.ruleset
-    choices: list[Mark | None] = [
-        chooser(rolled, i, lister(sheets[i], white_sum, closed, rs), rng) for i in range(n)]
+    rs = state.ruleset
+    choices: list[Mark | None]
+    if chooser is uniform_chooser:  # its body, inline: the same draws, the same picks
+        r = rng.random
+        choices = []
+        for i in range(n):
+            listed = lister(sheets[i], white_sum, closed, rs)
+            k = int(r() * (len(listed) + 1))
+            choices.append(listed[k - 1] if k else None)
+    else:
+        choices = [chooser(rolled, i, lister(sheets[i], white_sum, closed, rs), rng)
+                   for i in range(n)]
     while True:  # dialect switches can make a later player's choice illegal
         try:
             after1 = rolled.with_action1(choices)
@@ -1851,7 +1901,11 @@ def random_turn(state: GameState, rng: random.Random, chooser: RandomChooser
             choices[exc.player] = None
     if after1.phase is not Phase.ACTION2:
         return after1, roll, tuple(choices), None
-    legal = legal_action2(after1)
+    legal = _action2_marks(after1)  # legal_action2, the phase known
+    if chooser is uniform_chooser:  # a listed mark or None
+        k = int(rng.random() * (len(legal) + 1))
+        mark = legal[k - 1] if k else None
+        return after1._applied_action2(mark), roll, tuple(choices), mark
     mark = chooser(after1, state.active, legal, rng)
     if mark is None:
         return after1._applied_action2(None), roll, tuple(choices), None
