@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import IllegalMoveError, ParseError, QwixxError
@@ -82,14 +82,15 @@ class TurnRecord:
     def unchecked(cls, active: int, roll: Roll, action1: tuple[Mark | None, ...],
                   action2: Mark | None) -> TurnRecord:
         """Build without validation; only for the turns of a game the rules core played."""
+        # the slot descriptors' own setters, as GameState.make: the effect of
+        # object.__setattr__, quicker (a record is built per turn of a random game)
         turn = object.__new__(cls)
-        set_ = object.__setattr__
-        set_(turn, "active", active)
-        set_(turn, "roll", roll)
-        set_(turn, "action1", action1)
-        set_(turn, "action2", action2)
-        set_(turn, "scores", None)
-        set_(turn, "penalties", None)
+        _SET_ACTIVE(turn, active)
+        _SET_ROLL(turn, roll)
+        _SET_ACTION1(turn, action1)
+        _SET_ACTION2(turn, action2)
+        _SET_SCORES(turn, None)
+        _SET_PENALTIES(turn, None)
         return turn
 
 
@@ -131,6 +132,10 @@ class TurnRecord:
                        mark_from_json(data["action2"], top), claims[0], claims[1])
         except ParseError as exc:
             raise ParseError(f"{where}: {exc}") from None
+
+
+(_SET_ACTIVE, _SET_ROLL, _SET_ACTION1, _SET_ACTION2, _SET_SCORES, _SET_PENALTIES) = (
+    getattr(TurnRecord, f.name).__set__ for f in fields(TurnRecord))
 
 
 @dataclass(frozen=True, slots=True)

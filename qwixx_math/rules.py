@@ -461,7 +461,8 @@ class GameState:
 
         ``choices[i]`` is player ``i``'s mark of the white sum, or None to pass.
         """
-        self._expect(Phase.ACTION1, "choose action-1 marks")
+        if self.phase is not Phase.ACTION1:
+            self._expect(Phase.ACTION1, "choose action-1 marks")
         roll = self.roll
         assert roll is not None
         rs = self.ruleset
@@ -475,40 +476,45 @@ class GameState:
                 break
         else:  # everybody passes: nothing to check or write
             return self.after_action1(self.sheets, self.closed, tuple(choices))
-        s = roll.white_sum
+        s = roll.white[0] + roll.white[1]
         sheets = list(self.sheets)
         layout = sheets[0].layout
         lpos = layout.pos
         allowed_t = layout.allowed
         lock_bits = layout.lock_bits
         to_end = layout.closed_rows_to_end
+        sequential = rs.end_check is EndCheck.SEQUENTIAL
         closed = set(self.closed)
         closers: dict[Colour, int] = {}
         ended_at: int | None = None  # player whose mark ended the game (sequential check)
+        active = self.active
         for k in range(n):
-            i = (self.active + k) % n
+            i = (active + k) % n
             mark = choices[i]
             if mark is None:
                 continue
-            if not isinstance(mark, Mark):
-                raise ParseError(f"player {i}'s action-1 choice must be a Mark or None")
             if ended_at is not None:
+                if not isinstance(mark, Mark):
+                    raise ParseError(f"player {i}'s action-1 choice must be a Mark or None")
                 raise self._illegal(
                     "R14", f"the game ended when player {ended_at}'s mark closed a second "
                            f"colour; player {i} may not mark {mark.describe()} "
                            "(end_check=sequential)", i)
-            if isinstance(mark, BonusMark):  # Big Points: a bonus cell of the white sum (BP2)
-                sheets[i] = self._bonus_cross1(i, sheets[i], mark, s)
-                continue
             lucky: LuckyMark | None = None
-            if isinstance(mark, LuckyMark):  # Longo's lucky cross (LG3-LG5)
-                lucky = mark
-                if mark.first is None:
-                    sheets[i] = self._lucky_cross(i, sheets[i], mark, closed, closers)
-                    if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
-                        ended_at = i
+            if mark.__class__ is not Mark:  # a plain mark, the common case, is a Mark
+                if not isinstance(mark, Mark):
+                    raise ParseError(f"player {i}'s action-1 choice must be a Mark or None")
+                if isinstance(mark, BonusMark):  # Big Points: a bonus cell of the white sum
+                    sheets[i] = self._bonus_cross1(i, sheets[i], mark, s)  # (BP2)
                     continue
-                mark = mark.first
+                if isinstance(mark, LuckyMark):  # Longo's lucky cross (LG3-LG5)
+                    lucky = mark
+                    if mark.first is None:
+                        sheets[i] = self._lucky_cross(i, sheets[i], mark, closed, closers)
+                        if sequential and len(closed) >= to_end:
+                            ended_at = i
+                        continue
+                    mark = mark.first
             if mark.field is not None:  # an exchange (XC1-XC4): the field is used
                 sheets[i] = self._exchanged(i, mark, sheets[i], s)
                 if not mark.crosses:
@@ -554,7 +560,7 @@ class GameState:
                 sheets[i] = sheet.marked(colour.index, pos)
             if lucky is not None:
                 sheets[i] = self._lucky_cross(i, sheets[i], lucky, closed, closers)
-            if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
+            if sequential and len(closed) >= to_end:
                 ended_at = i
         if layout.bar and len(closed) > len(self.closed):  # closed in action 1: void (BA6)
             return self.after_action1(void_closed(sheets, closed), frozenset(closed),
@@ -1082,11 +1088,6 @@ def _official_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
     return tuple(marks)
 
 
-def _double_a_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
-                      ruleset: Ruleset) -> tuple[Mark, ...]:
-    return _da_action1(sheet, white_sum, closed)
-
-
 _ACTION1_LISTERS: dict[SheetLayout, _Action1Lister] = {OFFICIAL: _official_action1}
 
 
@@ -1095,7 +1096,7 @@ def _action1_lister(layout: SheetLayout) -> _Action1Lister:
     the white sum in each open row that allows it (R5, R7-R9, from a lookup table), then
     Big Points' bonus cells (BP2), X-Change's exchanges (XC1) or Longo's lucky crosses."""
     if layout.second_crosses:
-        lister = _double_a_action1
+        lister = _da_lister(layout)
     else:
         table = _action1_for(layout)
         allowed = layout.allowed
@@ -1270,17 +1271,18 @@ def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
     numbers, all right of it; and the lock counts the second crosses (DA5)."""
     w1, w2 = roll.white
     coloured = roll.coloured
-    pos, allowed, lock_bits = layout.pos, layout.allowed, layout.lock_bits
+    allowed, lock_bits = layout.allowed, layout.lock_bits
+    by_whites = _OWN_CELLS.get(layout) or _own_cells(layout)
+    cells = by_whites[w1 * (layout.faces + 1) + w2]
     out: list[Mark] = []
-    for c in COLOURS:
-        ci = c.index
+    for ci, c in _INDEXED_COLOURS:
         d = coloured[ci]
         if d is None or c in gone:
             continue
         mask = masks[ci]
         open_ = allowed[ci][mask]
-        n1, n2 = w1 + d, w2 + d
         if seconds is not None:
+            n1, n2 = w1 + d, w2 + d
             extra, lock = seconds.seconds[ci], lock_bits[ci]
             if mask and not mask & lock:
                 last = mask.bit_length() - 1
@@ -1291,14 +1293,38 @@ def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
                 if extra and layout.count[ci][mask] + extra.bit_count() \
                         >= layout.lock_threshold:
                     open_ |= lock  # Sheet.open_mask: the lock reached with them (DA5)
-        row_pos = pos[ci]
-        p1, p2 = row_pos[n1], row_pos[n2]
-        if p1 > p2:
-            p1, p2, n1, n2 = p2, p1, n2, n1
-        if p1 >= 0 and open_ >> p1 & 1:  # -1: a number the row does not show
-            out.append(MARKS[ci][n1])
-        if p2 != p1 and open_ >> p2 & 1:
-            out.append(MARKS[ci][n2])
+        for bit, mark in cells[ci][d]:
+            if open_ & bit:
+                out.append(mark)
+    return out
+
+
+_INDEXED_COLOURS = tuple((c.index, c) for c in COLOURS)
+_OwnCells = tuple[tuple[tuple[tuple[tuple[int, Mark], ...], ...], ...], ...]
+#: Per layout whose cells have their row's colour, for :func:`_own_colour_action2`.
+_OWN_CELLS: dict[SheetLayout, _OwnCells] = {}
+
+
+def _own_cells(layout: SheetLayout) -> _OwnCells:
+    """[w1 * (faces + 1) + w2][colour index][die d]: (position bit, mark) of the cells
+    the row of that colour shows for w1 + d and w2 + d, left to right, each once (R6; a
+    row shows a number at most once, so two different sums are two different cells)."""
+    faces = layout.faces
+    table = []
+    for w1 in range(faces + 1):
+        for w2 in range(faces + 1):
+            per_colour = []
+            for c in COLOURS:
+                ci = c.index
+                per_die = []
+                for d in range(faces + 1):
+                    sums = {w1 + d, w2 + d} if w1 and w2 and d else set()
+                    found = sorted((layout.pos[ci][n], n) for n in sums
+                                   if n < len(layout.pos[ci]) and layout.pos[ci][n] >= 0)
+                    per_die.append(tuple((1 << p, MARKS[ci][n]) for p, n in found))
+                per_colour.append(tuple(per_die))
+            table.append(tuple(per_colour))
+    _OWN_CELLS[layout] = out = tuple(table)
     return out
 
 
@@ -1350,39 +1376,51 @@ def second_cross_options(sheet: Sheet, numbers: Iterable[int],
     return tuple(out)
 
 
-#: :func:`_action1_for` with each sum's cells in colour order, for Double A layouts.
-_DA_ACTION1: dict[SheetLayout, _Action1Table] = {}
-
-
-def _da_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour]) -> tuple[Mark, ...]:
-    """:func:`legal_action1` on a Double A sheet: the white sum as a new number (R5, R7,
+def _da_lister(layout: SheetLayout) -> _Action1Lister:
+    """:func:`legal_action1` on a Double A layout: the white sum as a new number (R5, R7,
     the lock counting second crosses, DA5) or as a second cross (DA1), open rows only."""
-    layout = sheet.layout
-    masks, seconds, lock_bits = sheet.masks, sheet.seconds, layout.lock_bits
-    allowed, count, threshold = layout.allowed, layout.count, layout.lock_threshold
-    marks = []
-    # a row shows the sum at most once: its plain cross if open, else its second cross if
-    # the sum is the row's rightmost cross (second_cross_options); rows in colour order,
-    # which is the sort order (row, position, a plain cross before a second one)
-    table = _DA_ACTION1.get(layout)
-    if table is None:
-        table = _DA_ACTION1[layout] = tuple(tuple(sorted(cells))
-                                            for cells in _action1_for(layout))
-    for row, bit, colour, mark in table[white_sum]:
-        if colour in closed:
-            continue
-        mask = masks[row]
-        lock = lock_bits[row]
-        # Sheet.open_mask(row) & bit, inline: R7/R8, and the lock reached with the
-        # second crosses counted (DA5)
-        if allowed[row][mask] & bit or (
-                bit & lock and seconds[row] and not mask & lock
-                and count[row][mask] + seconds[row].bit_count() >= threshold):
-            marks.append(mark)
-        elif mask.bit_length() == bit.bit_length() and not mask & lock \
-                and not seconds[row] & bit:
-            marks.append(SECOND_MARKS[row][white_sum])
-    return tuple(marks)
+    lock_bits, allowed = layout.lock_bits, layout.allowed
+    count, threshold = layout.count, layout.lock_threshold
+    # each sum's cells in colour order, which is the sort order (row, position, a plain
+    # cross before a second one): (row, bit, (position, colour, mark, second cross,
+    # whether the cell is the row's lock))
+    table = tuple(
+        tuple((row, bit, (bit.bit_length() - 1, colour, mark, SECOND_MARKS[row][s],
+                          bool(bit & lock_bits[row])))
+              for row, bit, colour, mark in sorted(cells))
+        for s, cells in enumerate(_action1_for(layout)))
+    # [row][mask]: the cells that may take a cross (plain, or the lock with the second
+    # crosses counted) or a second cross: the open ones, the rightmost cross and the lock
+    maybe = tuple(tuple(open_ | (1 << mask.bit_length() >> 1) | lock_bits[row]
+                        for mask, open_ in enumerate(allowed[row]))
+                  for row in range(len(COLOURS)))
+
+    def double_a(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                 ruleset: Ruleset) -> tuple[Mark, ...]:
+        masks, seconds = sheet.masks, sheet.seconds
+        marks: list[Mark] = []
+        # a row shows the sum at most once: its plain cross if open (R7/R8, or the lock
+        # reached with the second crosses counted, DA5), else its second cross if the sum
+        # is the row's rightmost cross, not doubled, the row not closed (DA1, DA3;
+        # second_cross_options)
+        for row, bit, cell in table[white_sum]:
+            mask = masks[row]
+            if not maybe[row][mask] & bit:
+                continue
+            position, colour, mark, second, is_lock = cell
+            if colour in closed:
+                continue
+            if allowed[row][mask] & bit:
+                marks.append(mark)
+            elif mask >> position == 1:  # the row's rightmost cross
+                if not seconds[row] & bit and not mask & lock_bits[row]:
+                    marks.append(second)
+            elif is_lock and seconds[row] and not mask & lock_bits[row] \
+                    and count[row][mask] + seconds[row].bit_count() >= threshold:
+                marks.append(mark)
+        return tuple(marks)
+
+    return double_a
 
 
 def _da_action2(state: GameState, sheet: Sheet, roll: Roll, gone: frozenset[Colour]
