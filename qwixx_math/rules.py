@@ -1100,6 +1100,7 @@ def _action1_lister(layout: SheetLayout) -> _Action1Lister:
     else:
         table = _action1_for(layout)
         allowed = layout.allowed
+        bonus_cells = big_points.bonus_cells_action1
 
         # (a loop, not a comprehension: the lists are short, and a comprehension is a
         # call of its own)
@@ -1120,7 +1121,8 @@ def _action1_lister(layout: SheetLayout) -> _Action1Lister:
                 if allowed[row][masks[row]] & bit and colour not in closed:
                     marks.append(mark)
             # Big Points: the bonus cells of the white sum after (BP2)
-            return (*marks, *big_points.bonus_action1(sheet, white_sum))
+            crosses = bonus_cells(sheet, white_sum)
+            return (*marks, *crosses) if crosses else tuple(marks)
 
         # the last field of the track whose pair holds each white sum (-1: none): a sheet
         # that used it, or a field right of it, has no exchange left for that sum (XC2)
@@ -1231,12 +1233,13 @@ def _action2_marks(state: GameState) -> tuple[Mark, ...]:
     layout = sheet.layout
     if layout.second_crosses:
         return _da_action2(state, sheet, roll, gone)
-    if layout is OFFICIAL or _own_colours(layout):
+    if _OWN_COLOURS.get(layout) or _own_colours(layout):
         marks = tuple(_own_colour_action2(layout, masks, roll, gone))
     else:
         marks = _layout_action2(sheet, roll, gone)
     if layout.bonus_rows:  # Big Points: the bonus crosses after (BP3)
-        return marks + big_points.bonus_action2(sheet, roll, gone, state.ruleset)
+        crosses = big_points.bonus_action2(sheet, roll, gone, state.ruleset)
+        return marks + crosses if crosses else marks
     return marks
 
 
@@ -1922,10 +1925,11 @@ def random_turn(state: GameState, rng: random.Random, chooser: RandomChooser
     if chooser is uniform_chooser:  # its body, inline: the same draws, the same picks
         r = rng.random
         choices = []
-        for i in range(n):
-            listed = lister(sheets[i], white_sum, closed, rs)
+        append = choices.append
+        for sheet in sheets:
+            listed = lister(sheet, white_sum, closed, rs)
             k = int(r() * (len(listed) + 1))
-            choices.append(listed[k - 1] if k else None)
+            append(listed[k - 1] if k else None)
     else:
         choices = [chooser(rolled, i, lister(sheets[i], white_sum, closed, rs), rng)
                    for i in range(n)]
