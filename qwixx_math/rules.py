@@ -1278,6 +1278,10 @@ def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
     by_whites = _OWN_CELLS.get(layout) or _own_cells(layout)
     cells = by_whites[w1 * (layout.faces + 1) + w2]
     out: list[Mark] = []
+    if seconds is not None:
+        doubled = seconds.seconds
+        rightmost = _RIGHTMOST.get(layout) or _rightmost(layout)
+        count, threshold = layout.count, layout.lock_threshold
     for ci, c in _INDEXED_COLOURS:
         d = coloured[ci]
         if d is None or c in gone:
@@ -1285,17 +1289,14 @@ def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
         mask = masks[ci]
         open_ = allowed[ci][mask]
         if seconds is not None:
-            n1, n2 = w1 + d, w2 + d
-            extra, lock = seconds.seconds[ci], lock_bits[ci]
-            if mask and not mask & lock:
-                last = mask.bit_length() - 1
-                number = layout.numbers[layout.row_of[ci]][last]
-                if not extra >> last & 1 and number in (n1, n2) and not (
+            top, number = rightmost[ci][mask]
+            if top:  # the row has crosses and this player has not closed it
+                extra = doubled[ci]
+                if not extra & top and (number == w1 + d or number == w2 + d) and not (
                         first is not None and first.colour is c and first.number == number):
                     out.append(SECOND_MARKS[ci][number])
-                if extra and layout.count[ci][mask] + extra.bit_count() \
-                        >= layout.lock_threshold:
-                    open_ |= lock  # Sheet.open_mask: the lock reached with them (DA5)
+                if extra and count[ci][mask] + extra.bit_count() >= threshold:
+                    open_ |= lock_bits[ci]  # Sheet.open_mask: the lock reached (DA5)
         for bit, mark in cells[ci][d]:
             if open_ & bit:
                 out.append(mark)
@@ -1303,6 +1304,20 @@ def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
 
 
 _INDEXED_COLOURS = tuple((c.index, c) for c in COLOURS)
+#: [colour index][row mask]: (bit, number) of the row's rightmost cross, (0, 0) for an
+#: empty row or one whose lock is crossed (a Double A second cross goes there, DA1, DA3).
+_RIGHTMOST: dict[SheetLayout, tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def _rightmost(layout: SheetLayout) -> tuple[tuple[tuple[int, int], ...], ...]:
+    table = tuple(
+        tuple((1 << mask.bit_length() >> 1,
+               layout.numbers[layout.row_of[ci]][mask.bit_length() - 1])
+              if mask and not mask & layout.lock_bits[ci] else (0, 0)
+              for mask in range(len(layout.allowed[ci])))
+        for ci in range(len(COLOURS)))
+    _RIGHTMOST[layout] = table
+    return table
 _OwnCells = tuple[tuple[tuple[tuple[tuple[int, Mark], ...], ...], ...], ...]
 #: Per layout whose cells have their row's colour, for :func:`_own_colour_action2`.
 _OWN_CELLS: dict[SheetLayout, _OwnCells] = {}
@@ -1548,9 +1563,9 @@ def lucky_cells(sheet: Sheet, closed: frozenset[Colour],
         rows = [row for row in rows if row[2] >= 0]
     if not rows:
         return ()
-    fewest = min(crosses for _, crosses, _ in rows)
-    return tuple(MARKS[ci][layout.numbers[layout.row_of[ci]][nxt]]
-                 for ci, crosses, nxt in rows if crosses == fewest and nxt >= 0)
+    fewest = min([crosses for _, crosses, _ in rows])
+    return tuple([MARKS[ci][layout.numbers[layout.row_of[ci]][nxt]]
+                  for ci, crosses, nxt in rows if crosses == fewest and nxt >= 0])
 
 
 def why_not_lucky(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], white_sum: int,
@@ -1599,8 +1614,8 @@ def _lucky_action1(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], wh
     sheet it leaves."""
     if white_sum not in sheet.layout.lucky:
         return ()
-    out = [LuckyMark(m.colour, m.number) for m in lucky_cells(
-        sheet, closed, ruleset.lg_lucky_candidates)]
+    out: list[Mark] = [_LUCKY_MARKS[m.colour.index][m.number] or _lucky_mark(m)
+                       for m in lucky_cells(sheet, closed, ruleset.lg_lucky_candidates)]
     if ruleset.lg_lucky_mode is LuckyMode.ADDITIONAL:
         layout = sheet.layout
         for first in marks:
@@ -1608,6 +1623,16 @@ def _lucky_action1(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], wh
             out.extend(LuckyMark(m.colour, m.number, first=first) for m in lucky_cells(
                 after, closed, ruleset.lg_lucky_candidates))
     return tuple(out)
+
+
+#: The lucky cross of each cell (LuckyMark(colour, number)), made once: a mark is a value.
+#: [colour index][number], None until first asked.
+_LUCKY_MARKS: list[list[LuckyMark | None]] = [[None] * (2 * max(FACES) + 1) for _ in COLOURS]
+
+
+def _lucky_mark(cell: Mark) -> LuckyMark:
+    mark = _LUCKY_MARKS[cell.colour.index][cell.number] = LuckyMark(cell.colour, cell.number)
+    return mark
 
 
 def _check_lucky_on_sheet(sheet: Sheet, player: int, mark: LuckyMark, white_sum: int) -> None:
@@ -1974,11 +1999,14 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
 
 def _draw(r: Callable[[], float], in_play: frozenset[Colour] | None, faces: int) -> Roll:
     """:func:`random_roll` without its checks: ``r`` is the generator's ``random``."""
-    if faces != 6:
+    if faces != 6:  # the same draws in the same order as the six-sided dice below
         w = (int(r() * faces) + 1, int(r() * faces) + 1)
-        c = tuple(int(r() * faces) + 1 if in_play is None or c in in_play else None
-                  for c in COLOURS)
-        return Roll.unchecked(w, (c[0], c[1], c[2], c[3]), faces)
+        if in_play is None:
+            in_play = _EVERY_COLOUR
+        return Roll.unchecked(w, (int(r() * faces) + 1 if _RED in in_play else None,
+                                  int(r() * faces) + 1 if _YELLOW in in_play else None,
+                                  int(r() * faces) + 1 if _GREEN in in_play else None,
+                                  int(r() * faces) + 1 if _BLUE in in_play else None), faces)
     w = (int(r() * 6) + 1, int(r() * 6) + 1)
     if in_play is None or in_play is _EVERY_COLOUR:
         return Roll.unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
