@@ -39,7 +39,6 @@ __all__ = [
     "TurnRecord",
     "random_game",
     "replay",
-    "uniform_chooser",
 ]
 
 RECORD_FORMAT = "qwixx-math/game-record"

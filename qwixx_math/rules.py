@@ -93,7 +93,6 @@ __all__ = [
     "random_turn",
     "second_cross_options",
     "turn_outcomes",
-    "uniform_chooser",
     "why_not_exchange",
     "why_not_lucky",
     "why_not_mark",
@@ -1934,6 +1933,8 @@ def random_turn(state: GameState, rng: random.Random, chooser: RandomChooser
         state._expect(Phase.ROLL, "roll the dice")
     if not isinstance(rng, random.Random):
         raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
+    if not callable(chooser):
+        raise ParseError(f"chooser must be a function, not {chooser!r}")
     sheets = state.sheets
     n = len(sheets)
     layout = sheets[0].layout

@@ -141,6 +141,8 @@ def test_random_turn_refuses_bad_arguments() -> None:
         random_turn(game, 3, uniform_chooser)  # type: ignore[arg-type]
     with pytest.raises(ParseError):
         random_turn("game", random.Random(0), uniform_chooser)  # type: ignore[arg-type]
+    with pytest.raises(ParseError):
+        random_turn(game, random.Random(0), "uniform")  # type: ignore[arg-type]
 
 
 def test_every_pad_is_replayed() -> None:
