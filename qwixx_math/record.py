@@ -28,7 +28,8 @@ from .errors import IllegalMoveError, ParseError, QwixxError
 from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import Mark, Roll
 from .notation import mark_from_json, mark_to_json, roll_from_json, roll_to_json
-from .rules import GameState, Phase, RandomChooser, new_game, random_turn, uniform_chooser
+from .rules import GameState, Phase, RandomChooser, new_game, random_turn
+from .rules import uniform_chooser as uniform_chooser  # re-exported: its home was here
 from .ruleset import Ruleset
 
 __all__ = [
