@@ -16,7 +16,8 @@ average is printed too), in games per second of wall-clock time and, steadier on
 loaded machine, per second of this process's CPU time.  The goal for the uniform
 chooser is >= 1,000 games/s on every pad (issue 34): ``--layout`` names one pad (or a
 layout file), ``all`` (the default) runs every pad of :data:`~qwixx_math.layouts.LAYOUTS`
-in turn.
+in turn.  ``benchmarks/bench_rules_instructions.py`` counts the instructions a game takes
+(valgrind's cachegrind), a figure the load does not move.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ __all__ = [
     "BonusMark",
     "bonus_action1",
     "bonus_action2",
+    "bonus_cells_action1",
     "bonus_column",
     "bonus_number",
     "bonus_numbers",
@@ -261,6 +262,12 @@ def bonus_action1(sheet: Sheet, white_sum: int) -> tuple[BonusMark, ...]:
     without its words (the tests compare the two)."""
     if not sheet.layout.bonus_rows or not 2 <= white_sum <= 12:
         return ()
+    return bonus_cells_action1(sheet, white_sum)
+
+
+def bonus_cells_action1(sheet: Sheet, white_sum: int) -> tuple[BonusMark, ...]:
+    """:func:`bonus_action1` of a Big Points ``sheet`` and a white sum 2 to 12, without
+    checking either (the rules core's lister, which knows both)."""
     rows, masks = sheet.bonus_rows, sheet.masks
     ry, gb = white_sum - 2, 12 - white_sum  # the columns (bonus_column) of RY and GB
     if not rows[0] >> ry and (masks[0] | masks[1]) >> ry & 1:

@@ -20,15 +20,16 @@ after the turn); they are optional and checked by the validator.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import IllegalMoveError, ParseError, QwixxError
 from .layouts import OFFICIAL, SheetLayout, layout_named
 from .model import Mark, Roll
 from .notation import mark_from_json, mark_to_json, roll_from_json, roll_to_json
-from .rules import GameState, Phase, legal_action1, legal_action2, new_game, random_roll
+from .rules import GameState, Phase, RandomChooser, new_game, random_turn
+from .rules import uniform_chooser as uniform_chooser  # re-exported: its home was here
 from .ruleset import Ruleset
 
 __all__ = [
@@ -81,14 +82,15 @@ class TurnRecord:
     def unchecked(cls, active: int, roll: Roll, action1: tuple[Mark | None, ...],
                   action2: Mark | None) -> TurnRecord:
         """Build without validation; only for the turns of a game the rules core played."""
+        # the slot descriptors' own setters, as GameState.make: the effect of
+        # object.__setattr__, quicker (a record is built per turn of a random game)
         turn = object.__new__(cls)
-        set_ = object.__setattr__
-        set_(turn, "active", active)
-        set_(turn, "roll", roll)
-        set_(turn, "action1", action1)
-        set_(turn, "action2", action2)
-        set_(turn, "scores", None)
-        set_(turn, "penalties", None)
+        _SET_ACTIVE(turn, active)
+        _SET_ROLL(turn, roll)
+        _SET_ACTION1(turn, action1)
+        _SET_ACTION2(turn, action2)
+        _SET_SCORES(turn, None)
+        _SET_PENALTIES(turn, None)
         return turn
 
 
@@ -130,6 +132,10 @@ class TurnRecord:
                        mark_from_json(data["action2"], top), claims[0], claims[1])
         except ParseError as exc:
             raise ParseError(f"{where}: {exc}") from None
+
+
+(_SET_ACTIVE, _SET_ROLL, _SET_ACTION1, _SET_ACTION2, _SET_SCORES, _SET_PENALTIES) = (
+    getattr(TurnRecord, f.name).__set__ for f in fields(TurnRecord))
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,14 +296,7 @@ def replay(record: GameRecord) -> list[GameState]:
 
 #: A player's choice function: (state in the ACTION1 or ACTION2 phase, player, legal marks,
 #: rng) -> the chosen mark or None.
-Chooser = Callable[[GameState, int, Sequence[Mark], random.Random], Mark | None]
-
-
-def uniform_chooser(state: GameState, player: int, legal: Sequence[Mark],
-                    rng: random.Random) -> Mark | None:
-    """Pick uniformly among passing and every legal mark."""
-    k = int(rng.random() * (len(legal) + 1))
-    return legal[k - 1] if k else None
+Chooser = RandomChooser
 
 
 def random_game(players: int | None = None, seed: int | None = None, ruleset: Ruleset | None = None,
@@ -339,27 +338,11 @@ def random_game(players: int | None = None, seed: int | None = None, ruleset: Ru
     lay = layout_named(layout)
     state = new_game(ruleset=rs, layout=lay)
     turns: list[TurnRecord] = []
-    while not state.is_over:
+    unchecked = TurnRecord.unchecked
+    while state.phase is not Phase.OVER:
         if len(turns) >= max_turns:
             raise QwixxError(f"the game did not end within max_turns={max_turns} turns")
-        roll = random_roll(rng, state.dice_in_play, state.sheets[0].layout.faces)
-        rolled = state.with_roll(roll)
-        choices: list[Mark | None] = [
-            chooser(rolled, i, legal_action1(rolled, i), rng) for i in range(n)]
-        while True:  # dialect switches can make a later player's choice illegal
-            try:
-                after1 = rolled.with_action1(choices)
-                break
-            except IllegalMoveError as exc:
-                if exc.player is None:  # pragma: no cover - a bug, not a dialect clash
-                    raise
-                choices[exc.player] = None
-        a2: Mark | None = None
-        if after1.phase is Phase.ACTION2:
-            a2 = chooser(after1, state.active, legal_action2(after1), rng)
-            end = after1.with_action2(a2)
-        else:
-            end = after1
-        turns.append(TurnRecord.unchecked(state.active, roll, tuple(choices), a2))
-        state = end
+        active = state.active
+        state, roll, choices, a2 = random_turn(state, rng, chooser)
+        turns.append(unchecked(active, roll, choices, a2))
     return GameRecord(player_names, rs, tuple(turns), 0, seed, GameResult.of(state), lay)

@@ -35,7 +35,7 @@ Where RULES.md is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
@@ -90,6 +90,7 @@ __all__ = [
     "new_game",
     "plan_key",
     "random_roll",
+    "random_turn",
     "second_cross_options",
     "turn_outcomes",
     "why_not_exchange",
@@ -459,7 +460,8 @@ class GameState:
 
         ``choices[i]`` is player ``i``'s mark of the white sum, or None to pass.
         """
-        self._expect(Phase.ACTION1, "choose action-1 marks")
+        if self.phase is not Phase.ACTION1:
+            self._expect(Phase.ACTION1, "choose action-1 marks")
         roll = self.roll
         assert roll is not None
         rs = self.ruleset
@@ -468,40 +470,50 @@ class GameState:
                 not isinstance(choices, Sequence) or isinstance(choices, str))) \
                 or len(choices) != n:
             raise ParseError(f"action 1 needs one choice (a Mark or None) for each of {n} players")
-        s = roll.white_sum
+        for mark in choices:
+            if mark is not None:
+                break
+        else:  # everybody passes: nothing to check or write
+            return self.after_action1(self.sheets, self.closed, tuple(choices))
+        s = roll.white[0] + roll.white[1]
         sheets = list(self.sheets)
         layout = sheets[0].layout
         lpos = layout.pos
         allowed_t = layout.allowed
         lock_bits = layout.lock_bits
         to_end = layout.closed_rows_to_end
+        sequential = rs.end_check is EndCheck.SEQUENTIAL
         closed = set(self.closed)
         closers: dict[Colour, int] = {}
         ended_at: int | None = None  # player whose mark ended the game (sequential check)
+        active = self.active
         for k in range(n):
-            i = (self.active + k) % n
+            i = (active + k) % n
             mark = choices[i]
             if mark is None:
                 continue
-            if not isinstance(mark, Mark):
-                raise ParseError(f"player {i}'s action-1 choice must be a Mark or None")
             if ended_at is not None:
+                if not isinstance(mark, Mark):
+                    raise ParseError(f"player {i}'s action-1 choice must be a Mark or None")
                 raise self._illegal(
                     "R14", f"the game ended when player {ended_at}'s mark closed a second "
                            f"colour; player {i} may not mark {mark.describe()} "
                            "(end_check=sequential)", i)
-            if isinstance(mark, BonusMark):  # Big Points: a bonus cell of the white sum (BP2)
-                sheets[i] = self._bonus_cross1(i, sheets[i], mark, s)
-                continue
             lucky: LuckyMark | None = None
-            if isinstance(mark, LuckyMark):  # Longo's lucky cross (LG3-LG5)
-                lucky = mark
-                if mark.first is None:
-                    sheets[i] = self._lucky_cross(i, sheets[i], mark, closed, closers)
-                    if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
-                        ended_at = i
+            if mark.__class__ is not Mark:  # a plain mark, the common case, is a Mark
+                if not isinstance(mark, Mark):
+                    raise ParseError(f"player {i}'s action-1 choice must be a Mark or None")
+                if isinstance(mark, BonusMark):  # Big Points: a bonus cell of the white sum
+                    sheets[i] = self._bonus_cross1(i, sheets[i], mark, s)  # (BP2)
                     continue
-                mark = mark.first
+                if isinstance(mark, LuckyMark):  # Longo's lucky cross (LG3-LG5)
+                    lucky = mark
+                    if mark.first is None:
+                        sheets[i] = self._lucky_cross(i, sheets[i], mark, closed, closers)
+                        if sequential and len(closed) >= to_end:
+                            ended_at = i
+                        continue
+                    mark = mark.first
             if mark.field is not None:  # an exchange (XC1-XC4): the field is used
                 sheets[i] = self._exchanged(i, mark, sheets[i], s)
                 if not mark.crosses:
@@ -547,7 +559,7 @@ class GameState:
                 sheets[i] = sheet.marked(colour.index, pos)
             if lucky is not None:
                 sheets[i] = self._lucky_cross(i, sheets[i], lucky, closed, closers)
-            if rs.end_check is EndCheck.SEQUENTIAL and len(closed) >= to_end:
+            if sequential and len(closed) >= to_end:
                 ended_at = i
         if layout.bar and len(closed) > len(self.closed):  # closed in action 1: void (BA6)
             return self.after_action1(void_closed(sheets, closed), frozenset(closed),
@@ -646,48 +658,54 @@ class GameState:
     def with_action2(self, mark: Mark | None) -> GameState:
         """The state after the active player's action-2 choice (R6-R9, R11, R13, R14)."""
         self._expect(Phase.ACTION2, "choose the action-2 mark")
-        roll, action1 = self.roll, self.action1
-        assert roll is not None and action1 is not None
-        a = self.active
-        sheets = list(self.sheets)
-        closed = self.closed
         if mark is not None:
+            a = self.active
             if not isinstance(mark, Mark):
                 raise ParseError("the action-2 choice must be a Mark or None")
             if isinstance(mark, LuckyMark):
                 raise self._illegal("LG3", f"a lucky cross ({mark}) is made in action 1 only; a "
                                            "white + colour sum never triggers it", a)
-            if isinstance(mark, BonusMark):  # Big Points (BP3): no close, no penalty (BP7)
+            if isinstance(mark, BonusMark):  # Big Points (BP3)
                 reason = self._why_not_bonus_action2(mark)
-                if reason is not None:
-                    raise self._illegal(reason[0], reason[1], a)
-                sheets[a] = big_points.with_bonus(sheets[a], mark)
-                return self.end_turn(sheets, closed)
-            reason = self._why_not_action2(mark)
+            else:
+                reason = self._why_not_action2(mark)
             if reason is not None:
                 raise self._illegal(reason[0], reason[1], a)
-            layout = sheets[a].layout
-            ci = mark.colour.index
-            pos = layout.pos[ci][mark.number]
-            if mark.second:  # DA1: a second cross never closes a row
-                sheets[a] = sheets[a].seconded(ci, pos)
-            elif layout.bar:  # Bonus A: forced crosses; a close takes effect at once (V5, BA6)
-                sheets[a], _, shut = bonus_cross(sheets[a], ci, pos, closed, True)
-                if shut - closed:  # closed at once, its fields void at once (BA6)
-                    closed = closed | shut
-                    sheets = void_closed(sheets, closed)
-            elif layout.symbols:  # Bonus B: the nesting; a close takes effect at once (V5)
-                sheets[a], _, shut = symbols_cross(sheets[a], ci, pos, closed, True,
-                                                   self.ruleset.bb_fewest_candidates)
+        return self._applied_action2(mark)
+
+    def _applied_action2(self, mark: Mark | None) -> GameState:
+        """:meth:`with_action2` of a legal ``mark`` (or None), without its checks."""
+        a = self.active
+        sheets = list(self.sheets)
+        closed = self.closed
+        if mark is None:
+            assert self.action1 is not None
+            if self.action1[a] is None:
+                sheets[a] = sheets[a].with_penalty()  # R11
+            return self.end_turn(sheets, closed)
+        if isinstance(mark, BonusMark):  # Big Points (BP3): no close, no penalty (BP7)
+            sheets[a] = big_points.with_bonus(sheets[a], mark)
+            return self.end_turn(sheets, closed)
+        layout = sheets[a].layout
+        ci = mark.colour.index
+        pos = layout.pos[ci][mark.number]
+        if mark.second:  # DA1: a second cross never closes a row
+            sheets[a] = sheets[a].seconded(ci, pos)
+        elif layout.bar:  # Bonus A: forced crosses; a close takes effect at once (V5, BA6)
+            sheets[a], _, shut = bonus_cross(sheets[a], ci, pos, closed, True)
+            if shut - closed:  # closed at once, its fields void at once (BA6)
                 closed = closed | shut
-            else:
-                sheets[a] = sheets[a].marked(ci, pos)
-            # closes(layout, mark), from the position: a lock number closes its row (R8,
-            # LG2; the action-2 mark is a plain or a second cross, never an exchange)
-            if not mark.second and 1 << pos & layout.lock_bits[ci]:
-                closed = closed | {mark.colour}
-        elif action1[a] is None:
-            sheets[a] = sheets[a].with_penalty()  # R11
+                sheets = void_closed(sheets, closed)
+        elif layout.symbols:  # Bonus B: the nesting; a close takes effect at once (V5)
+            sheets[a], _, shut = symbols_cross(sheets[a], ci, pos, closed, True,
+                                               self.ruleset.bb_fewest_candidates)
+            closed = closed | shut
+        else:
+            sheets[a] = sheets[a].marked(ci, pos)
+        # closes(layout, mark), from the position: a lock number closes its row (R8,
+        # LG2; the action-2 mark is a plain or a second cross, never an exchange)
+        if not mark.second and 1 << pos & layout.lock_bits[ci]:
+            closed = closed | {mark.colour}
         return self.end_turn(sheets, closed)
 
     def end_turn(self, sheets: Sequence[Sheet], closed: frozenset[Colour]) -> GameState:
@@ -1049,26 +1067,85 @@ def legal_action1(state: GameState, player: int, roll: Roll | None = None) -> tu
     if not (player.__class__ is int or _is_int(player)) or not 0 <= player < len(sheets):
         raise ParseError(f"player {player!r} does not exist")
     sheet = sheets[player]
-    masks = sheet.masks
-    closed = state.closed
     layout = sheet.layout
-    white_sum = roll.white[0] + roll.white[1]
-    if layout is OFFICIAL:
-        return tuple([mark for row, bit, colour, mark in _ACTION1[white_sum]
-                      if ALLOWED[masks[row]] & bit and colour not in closed])
+    lister = _ACTION1_LISTERS.get(layout) or _action1_lister(layout)
+    return lister(sheet, roll.white[0] + roll.white[1], state.closed, state.ruleset)
+
+
+#: A layout's way of listing the legal action-1 marks: (sheet, white sum, closed colours,
+#: ruleset) -> the marks, sorted (the body of :func:`legal_action1`).
+_Action1Lister = Callable[[Sheet, int, frozenset[Colour], Ruleset], tuple[Mark, ...]]
+
+
+def _official_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                      ruleset: Ruleset) -> tuple[Mark, ...]:
+    masks = sheet.masks
+    marks = []
+    for row, bit, colour, mark in _ACTION1[white_sum]:
+        if ALLOWED[masks[row]] & bit and colour not in closed:
+            marks.append(mark)
+    return tuple(marks)
+
+
+_ACTION1_LISTERS: dict[SheetLayout, _Action1Lister] = {OFFICIAL: _official_action1}
+
+
+def _action1_lister(layout: SheetLayout) -> _Action1Lister:
+    """How :func:`legal_action1` lists ``layout``'s action-1 marks, chosen once per layout:
+    the white sum in each open row that allows it (R5, R7-R9, from a lookup table), then
+    Big Points' bonus cells (BP2), X-Change's exchanges (XC1) or Longo's lucky crosses."""
     if layout.second_crosses:
-        return _da_action1(sheet, white_sum, closed)
-    allowed = layout.allowed
-    plain = tuple([mark for row, bit, colour, mark
-                   in (_ACTION1_TABLES.get(layout) or _action1_for(layout))[white_sum]
-                   if allowed[row][masks[row]] & bit and colour not in closed])
-    if layout.bonus_rows:  # Big Points: the bonus cells of the white sum after (BP2)
-        return plain + big_points.bonus_action1(sheet, white_sum)
-    if layout.exchange:  # exchange marks after the plain one of the same cell (XC1)
-        return _with_exchanges(state.ruleset, sheet, closed, white_sum, plain)
-    if layout.lucky:
-        return plain + _lucky_action1(state.ruleset, sheet, closed, white_sum, plain)
-    return plain
+        lister = _da_lister(layout)
+    else:
+        table = _action1_for(layout)
+        allowed = layout.allowed
+        bonus_cells = big_points.bonus_cells_action1
+
+        # (a loop, not a comprehension: the lists are short, and a comprehension is a
+        # call of its own)
+        def plain(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                  ruleset: Ruleset) -> tuple[Mark, ...]:
+            masks = sheet.masks
+            marks = []
+            for row, bit, colour, mark in table[white_sum]:
+                if allowed[row][masks[row]] & bit and colour not in closed:
+                    marks.append(mark)
+            return tuple(marks)
+
+        def bonus(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                  ruleset: Ruleset) -> tuple[Mark, ...]:
+            masks = sheet.masks
+            marks: list[Mark] = []
+            for row, bit, colour, mark in table[white_sum]:
+                if allowed[row][masks[row]] & bit and colour not in closed:
+                    marks.append(mark)
+            # Big Points: the bonus cells of the white sum after (BP2)
+            crosses = bonus_cells(sheet, white_sum)
+            return (*marks, *crosses) if crosses else tuple(marks)
+
+        # the last field of the track whose pair holds each white sum (-1: none): a sheet
+        # that used it, or a field right of it, has no exchange left for that sum (XC2)
+        fields = _exchange_for(layout)[1]
+        top = tuple(max((k for k, _ in spends), default=-1) for spends in fields)
+
+        def exchange(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                     ruleset: Ruleset) -> tuple[Mark, ...]:
+            marks = plain(sheet, white_sum, closed, ruleset)
+            used = sheet.used_fields
+            if used and used[-1] >= top[white_sum]:
+                return marks
+            # exchange marks after the plain one of the same cell (XC1)
+            return _with_exchanges(ruleset, sheet, closed, white_sum, marks)
+
+        def lucky(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                  ruleset: Ruleset) -> tuple[Mark, ...]:
+            marks = plain(sheet, white_sum, closed, ruleset)
+            return marks + _lucky_action1(ruleset, sheet, closed, white_sum, marks)
+
+        lister = (bonus if layout.bonus_rows else exchange if layout.exchange
+                  else lucky if layout.lucky else plain)
+    _ACTION1_LISTERS[layout] = lister
+    return lister
 
 
 def why_not_exchange(sheet: Sheet, mark: Mark, white_sum: int,
@@ -1142,6 +1219,11 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     if state.__class__ is not GameState or state.phase is not Phase.ACTION2:
         _require_state(state)
         state._expect(Phase.ACTION2, "list action-2 marks")
+    return _action2_marks(state)
+
+
+def _action2_marks(state: GameState) -> tuple[Mark, ...]:
+    """:func:`legal_action2` of a state in the ACTION2 phase, without its checks."""
     roll = state.roll
     assert roll is not None
     sheet = state.sheets[state.active]
@@ -1150,12 +1232,13 @@ def legal_action2(state: GameState) -> tuple[Mark, ...]:
     layout = sheet.layout
     if layout.second_crosses:
         return _da_action2(state, sheet, roll, gone)
-    if layout is OFFICIAL or _own_colours(layout):
+    if _OWN_COLOURS.get(layout) or _own_colours(layout):
         marks = tuple(_own_colour_action2(layout, masks, roll, gone))
     else:
         marks = _layout_action2(sheet, roll, gone)
     if layout.bonus_rows:  # Big Points: the bonus crosses after (BP3)
-        return marks + big_points.bonus_action2(sheet, roll, gone, state.ruleset)
+        crosses = big_points.bonus_action2(sheet, roll, gone, state.ruleset)
+        return marks + crosses if crosses else marks
     return marks
 
 
@@ -1190,35 +1273,75 @@ def _own_colour_action2(layout: SheetLayout, masks: Sequence[int], roll: Roll,
     numbers, all right of it; and the lock counts the second crosses (DA5)."""
     w1, w2 = roll.white
     coloured = roll.coloured
-    pos, allowed, lock_bits = layout.pos, layout.allowed, layout.lock_bits
+    allowed, lock_bits = layout.allowed, layout.lock_bits
+    by_whites = _OWN_CELLS.get(layout) or _own_cells(layout)
+    cells = by_whites[w1 * (layout.faces + 1) + w2]
     out: list[Mark] = []
-    for c in COLOURS:
-        ci = c.index
+    if seconds is not None:
+        doubled = seconds.seconds
+        rightmost = _RIGHTMOST.get(layout) or _rightmost(layout)
+        count, threshold = layout.count, layout.lock_threshold
+    for ci, c in _INDEXED_COLOURS:
         d = coloured[ci]
         if d is None or c in gone:
             continue
         mask = masks[ci]
         open_ = allowed[ci][mask]
-        n1, n2 = w1 + d, w2 + d
         if seconds is not None:
-            extra, lock = seconds.seconds[ci], lock_bits[ci]
-            if mask and not mask & lock:
-                last = mask.bit_length() - 1
-                number = layout.numbers[layout.row_of[ci]][last]
-                if not extra >> last & 1 and number in (n1, n2) and not (
+            top, number = rightmost[ci][mask]
+            if top:  # the row has crosses and this player has not closed it
+                extra = doubled[ci]
+                if not extra & top and (number == w1 + d or number == w2 + d) and not (
                         first is not None and first.colour is c and first.number == number):
                     out.append(SECOND_MARKS[ci][number])
-                if extra and layout.count[ci][mask] + extra.bit_count() \
-                        >= layout.lock_threshold:
-                    open_ |= lock  # Sheet.open_mask: the lock reached with them (DA5)
-        row_pos = pos[ci]
-        p1, p2 = row_pos[n1], row_pos[n2]
-        if p1 > p2:
-            p1, p2, n1, n2 = p2, p1, n2, n1
-        if p1 >= 0 and open_ >> p1 & 1:  # -1: a number the row does not show
-            out.append(MARKS[ci][n1])
-        if p2 != p1 and open_ >> p2 & 1:
-            out.append(MARKS[ci][n2])
+                if extra and count[ci][mask] + extra.bit_count() >= threshold:
+                    open_ |= lock_bits[ci]  # Sheet.open_mask: the lock reached (DA5)
+        for bit, mark in cells[ci][d]:
+            if open_ & bit:
+                out.append(mark)
+    return out
+
+
+_INDEXED_COLOURS = tuple((c.index, c) for c in COLOURS)
+#: [colour index][row mask]: (bit, number) of the row's rightmost cross, (0, 0) for an
+#: empty row or one whose lock is crossed (a Double A second cross goes there, DA1, DA3).
+_RIGHTMOST: dict[SheetLayout, tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def _rightmost(layout: SheetLayout) -> tuple[tuple[tuple[int, int], ...], ...]:
+    table = tuple(
+        tuple((1 << mask.bit_length() >> 1,
+               layout.numbers[layout.row_of[ci]][mask.bit_length() - 1])
+              if mask and not mask & layout.lock_bits[ci] else (0, 0)
+              for mask in range(len(layout.allowed[ci])))
+        for ci in range(len(COLOURS)))
+    _RIGHTMOST[layout] = table
+    return table
+_OwnCells = tuple[tuple[tuple[tuple[tuple[int, Mark], ...], ...], ...], ...]
+#: Per layout whose cells have their row's colour, for :func:`_own_colour_action2`.
+_OWN_CELLS: dict[SheetLayout, _OwnCells] = {}
+
+
+def _own_cells(layout: SheetLayout) -> _OwnCells:
+    """[w1 * (faces + 1) + w2][colour index][die d]: (position bit, mark) of the cells
+    the row of that colour shows for w1 + d and w2 + d, left to right, each once (R6; a
+    row shows a number at most once, so two different sums are two different cells)."""
+    faces = layout.faces
+    table = []
+    for w1 in range(faces + 1):
+        for w2 in range(faces + 1):
+            per_colour = []
+            for c in COLOURS:
+                ci = c.index
+                per_die = []
+                for d in range(faces + 1):
+                    sums = {w1 + d, w2 + d} if w1 and w2 and d else set()
+                    found = sorted((layout.pos[ci][n], n) for n in sums
+                                   if n < len(layout.pos[ci]) and layout.pos[ci][n] >= 0)
+                    per_die.append(tuple((1 << p, MARKS[ci][n]) for p, n in found))
+                per_colour.append(tuple(per_die))
+            table.append(tuple(per_colour))
+    _OWN_CELLS[layout] = out = tuple(table)
     return out
 
 
@@ -1270,39 +1393,51 @@ def second_cross_options(sheet: Sheet, numbers: Iterable[int],
     return tuple(out)
 
 
-#: :func:`_action1_for` with each sum's cells in colour order, for Double A layouts.
-_DA_ACTION1: dict[SheetLayout, _Action1Table] = {}
-
-
-def _da_action1(sheet: Sheet, white_sum: int, closed: frozenset[Colour]) -> tuple[Mark, ...]:
-    """:func:`legal_action1` on a Double A sheet: the white sum as a new number (R5, R7,
+def _da_lister(layout: SheetLayout) -> _Action1Lister:
+    """:func:`legal_action1` on a Double A layout: the white sum as a new number (R5, R7,
     the lock counting second crosses, DA5) or as a second cross (DA1), open rows only."""
-    layout = sheet.layout
-    masks, seconds, lock_bits = sheet.masks, sheet.seconds, layout.lock_bits
-    allowed, count, threshold = layout.allowed, layout.count, layout.lock_threshold
-    marks = []
-    # a row shows the sum at most once: its plain cross if open, else its second cross if
-    # the sum is the row's rightmost cross (second_cross_options); rows in colour order,
-    # which is the sort order (row, position, a plain cross before a second one)
-    table = _DA_ACTION1.get(layout)
-    if table is None:
-        table = _DA_ACTION1[layout] = tuple(tuple(sorted(cells))
-                                            for cells in _action1_for(layout))
-    for row, bit, colour, mark in table[white_sum]:
-        if colour in closed:
-            continue
-        mask = masks[row]
-        lock = lock_bits[row]
-        # Sheet.open_mask(row) & bit, inline: R7/R8, and the lock reached with the
-        # second crosses counted (DA5)
-        if allowed[row][mask] & bit or (
-                bit & lock and seconds[row] and not mask & lock
-                and count[row][mask] + seconds[row].bit_count() >= threshold):
-            marks.append(mark)
-        elif mask.bit_length() == bit.bit_length() and not mask & lock \
-                and not seconds[row] & bit:
-            marks.append(SECOND_MARKS[row][white_sum])
-    return tuple(marks)
+    lock_bits, allowed = layout.lock_bits, layout.allowed
+    count, threshold = layout.count, layout.lock_threshold
+    # each sum's cells in colour order, which is the sort order (row, position, a plain
+    # cross before a second one): (row, bit, (position, colour, mark, second cross,
+    # whether the cell is the row's lock))
+    table = tuple(
+        tuple((row, bit, (bit.bit_length() - 1, colour, mark, SECOND_MARKS[row][s],
+                          bool(bit & lock_bits[row])))
+              for row, bit, colour, mark in sorted(cells))
+        for s, cells in enumerate(_action1_for(layout)))
+    # [row][mask]: the cells that may take a cross (plain, or the lock with the second
+    # crosses counted) or a second cross: the open ones, the rightmost cross and the lock
+    maybe = tuple(tuple(open_ | (1 << mask.bit_length() >> 1) | lock_bits[row]
+                        for mask, open_ in enumerate(allowed[row]))
+                  for row in range(len(COLOURS)))
+
+    def double_a(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
+                 ruleset: Ruleset) -> tuple[Mark, ...]:
+        masks, seconds = sheet.masks, sheet.seconds
+        marks: list[Mark] = []
+        # a row shows the sum at most once: its plain cross if open (R7/R8, or the lock
+        # reached with the second crosses counted, DA5), else its second cross if the sum
+        # is the row's rightmost cross, not doubled, the row not closed (DA1, DA3;
+        # second_cross_options)
+        for row, bit, cell in table[white_sum]:
+            mask = masks[row]
+            if not maybe[row][mask] & bit:
+                continue
+            position, colour, mark, second, is_lock = cell
+            if colour in closed:
+                continue
+            if allowed[row][mask] & bit:
+                marks.append(mark)
+            elif mask >> position == 1:  # the row's rightmost cross
+                if not seconds[row] & bit and not mask & lock_bits[row]:
+                    marks.append(second)
+            elif is_lock and seconds[row] and not mask & lock_bits[row] \
+                    and count[row][mask] + seconds[row].bit_count() >= threshold:
+                marks.append(mark)
+        return tuple(marks)
+
+    return double_a
 
 
 def _da_action2(state: GameState, sheet: Sheet, roll: Roll, gone: frozenset[Colour]
@@ -1427,9 +1562,9 @@ def lucky_cells(sheet: Sheet, closed: frozenset[Colour],
         rows = [row for row in rows if row[2] >= 0]
     if not rows:
         return ()
-    fewest = min(crosses for _, crosses, _ in rows)
-    return tuple(MARKS[ci][layout.numbers[layout.row_of[ci]][nxt]]
-                 for ci, crosses, nxt in rows if crosses == fewest and nxt >= 0)
+    fewest = min([crosses for _, crosses, _ in rows])
+    return tuple([MARKS[ci][layout.numbers[layout.row_of[ci]][nxt]]
+                  for ci, crosses, nxt in rows if crosses == fewest and nxt >= 0])
 
 
 def why_not_lucky(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], white_sum: int,
@@ -1478,8 +1613,8 @@ def _lucky_action1(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], wh
     sheet it leaves."""
     if white_sum not in sheet.layout.lucky:
         return ()
-    out = [LuckyMark(m.colour, m.number) for m in lucky_cells(
-        sheet, closed, ruleset.lg_lucky_candidates)]
+    out: list[Mark] = [_LUCKY_MARKS[m.colour.index][m.number] or _lucky_mark(m)
+                       for m in lucky_cells(sheet, closed, ruleset.lg_lucky_candidates)]
     if ruleset.lg_lucky_mode is LuckyMode.ADDITIONAL:
         layout = sheet.layout
         for first in marks:
@@ -1487,6 +1622,16 @@ def _lucky_action1(ruleset: Ruleset, sheet: Sheet, closed: frozenset[Colour], wh
             out.extend(LuckyMark(m.colour, m.number, first=first) for m in lucky_cells(
                 after, closed, ruleset.lg_lucky_candidates))
     return tuple(out)
+
+
+#: The lucky cross of each cell (LuckyMark(colour, number)), made once: a mark is a value.
+#: [colour index][number], None until first asked.
+_LUCKY_MARKS: list[list[LuckyMark | None]] = [[None] * (2 * max(FACES) + 1) for _ in COLOURS]
+
+
+def _lucky_mark(cell: Mark) -> LuckyMark:
+    mark = _LUCKY_MARKS[cell.colour.index][cell.number] = LuckyMark(cell.colour, cell.number)
+    return mark
 
 
 def _check_lucky_on_sheet(sheet: Sheet, player: int, mark: LuckyMark, white_sum: int) -> None:
@@ -1755,6 +1900,89 @@ def turn_outcomes(state: GameState, roll: Roll | None = None,
     return out
 
 
+#: A player's choice in a random game (:data:`qwixx_math.record.Chooser`): (state in the
+#: ACTION1 or ACTION2 phase, player, legal marks, rng) -> the chosen mark or None.
+RandomChooser = Callable[[GameState, int, Sequence[Mark], random.Random], Mark | None]
+
+
+def uniform_chooser(state: GameState, player: int, legal: Sequence[Mark],
+                    rng: random.Random) -> Mark | None:
+    """Pick uniformly among passing and every legal mark (the default chooser of
+    :func:`~qwixx_math.record.random_game`)."""
+    k = int(rng.random() * (len(legal) + 1))
+    return legal[k - 1] if k else None
+
+
+def random_turn(state: GameState, rng: random.Random, chooser: RandomChooser
+                ) -> tuple[GameState, Roll, tuple[Mark | None, ...], Mark | None]:
+    """One turn of a random game from ``state`` (phase ROLL), as
+    :func:`~qwixx_math.record.random_game` plays it: the active player rolls the dice in
+    play (:func:`random_roll` with ``rng``); each player in seat order chooses
+    ``chooser(rolled, player, legal_action1(rolled, player), rng)``; a choice that another
+    player's choice forbids (the dialect switches ``simultaneous_close=False`` and
+    ``end_check=sequential``) becomes a pass; then, unless the game ended in action 1
+    (R15), the active player chooses ``chooser(after, active, legal_action2(after), rng)``.
+
+    Returns the state after the turn, the roll, every player's action-1 choice and the
+    action-2 choice.  A choice that is not one of the legal marks offered is checked
+    as :meth:`GameState.with_action1` / :meth:`GameState.with_action2` check any choice
+    (IllegalMoveError); one of them is applied without checking it again.
+    """
+    if state.__class__ is not GameState or state.phase is not Phase.ROLL:
+        _require_state(state)
+        state._expect(Phase.ROLL, "roll the dice")
+    if not isinstance(rng, random.Random):
+        raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
+    if not callable(chooser):
+        raise ParseError(f"chooser must be a function, not {chooser!r}")
+    sheets = state.sheets
+    n = len(sheets)
+    layout = sheets[0].layout
+    closed = state.closed
+    roll = _draw(rng.random, _EVERY_COLOUR if not closed and len(layout.locks) == len(COLOURS)
+                 else frozenset(layout.locks) - closed, layout.faces)  # dice_in_play
+    # with_roll without its checks: the roll shows exactly the dice in play
+    rolled = GameState.make(state.ruleset, sheets, state.active, closed, Phase.ACTION1,
+                            roll, None, None, state.turn)
+    lister = _ACTION1_LISTERS.get(layout) or _action1_lister(layout)  # legal_action1's
+    white_sum = roll.white[0] + roll.white[1]
+    rs = state.ruleset
+    choices: list[Mark | None]
+    if chooser is uniform_chooser:  # its body, inline: the same draws, the same picks
+        r = rng.random
+        choices = []
+        append = choices.append
+        for sheet in sheets:
+            listed = lister(sheet, white_sum, closed, rs)
+            k = int(r() * (len(listed) + 1))
+            append(listed[k - 1] if k else None)
+    else:
+        choices = [chooser(rolled, i, lister(sheets[i], white_sum, closed, rs), rng)
+                   for i in range(n)]
+    while True:  # dialect switches can make a later player's choice illegal
+        try:
+            after1 = rolled.with_action1(choices)
+            break
+        except IllegalMoveError as exc:
+            if exc.player is None:  # pragma: no cover - a bug, not a dialect clash
+                raise
+            choices[exc.player] = None
+    if after1.phase is not Phase.ACTION2:
+        return after1, roll, tuple(choices), None
+    legal = _action2_marks(after1)  # legal_action2, the phase known
+    if chooser is uniform_chooser:  # a listed mark or None
+        k = int(rng.random() * (len(legal) + 1))
+        mark = legal[k - 1] if k else None
+        return after1._applied_action2(mark), roll, tuple(choices), mark
+    mark = chooser(after1, state.active, legal, rng)
+    if mark is None:
+        return after1._applied_action2(None), roll, tuple(choices), None
+    for offered in legal:
+        if offered is mark:  # one of the legal marks, as listed: no need to check it
+            return after1._applied_action2(mark), roll, tuple(choices), mark
+    return after1.with_action2(mark), roll, tuple(choices), mark
+
+
 def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
                 faces: int = 6) -> Roll:
     """A uniformly random roll of the whites and the coloured dice ``in_play`` (default all),
@@ -1764,14 +1992,24 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
         raise ParseError(f"rng must be a random.Random, not {type(rng).__name__}")
     if in_play is not None:
         in_play = colour_set(in_play, "in_play")
-    if faces != 6:
-        if not isinstance(faces, int) or isinstance(faces, bool) or faces not in FACES:
-            raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}",
-                             rule="LG1")
-        return _random_roll_faces(rng, in_play, faces)
-    r = rng.random
+    if faces != 6 and (not isinstance(faces, int) or isinstance(faces, bool)
+                       or faces not in FACES):
+        raise ParseError(f"dice have 6 or 8 sides (8: Qwixx Longo), not {faces!r}", rule="LG1")
+    return _draw(rng.random, in_play, faces)
+
+
+def _draw(r: Callable[[], float], in_play: frozenset[Colour] | None, faces: int) -> Roll:
+    """:func:`random_roll` without its checks: ``r`` is the generator's ``random``."""
+    if faces != 6:  # the same draws in the same order as the six-sided dice below
+        w = (int(r() * faces) + 1, int(r() * faces) + 1)
+        if in_play is None:
+            in_play = _EVERY_COLOUR
+        return Roll.unchecked(w, (int(r() * faces) + 1 if _RED in in_play else None,
+                                  int(r() * faces) + 1 if _YELLOW in in_play else None,
+                                  int(r() * faces) + 1 if _GREEN in in_play else None,
+                                  int(r() * faces) + 1 if _BLUE in in_play else None), faces)
     w = (int(r() * 6) + 1, int(r() * 6) + 1)
-    if in_play is None:
+    if in_play is None or in_play is _EVERY_COLOUR:
         return Roll.unchecked(w, (int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1,
                                   int(r() * 6) + 1))
     # the dice in play, in colour order (each r() in the same order as ever, so seeded
@@ -1780,14 +2018,3 @@ def random_roll(rng: random.Random, in_play: frozenset[Colour] | None = None,
                               int(r() * 6) + 1 if _YELLOW in in_play else None,
                               int(r() * 6) + 1 if _GREEN in in_play else None,
                               int(r() * 6) + 1 if _BLUE in in_play else None))
-
-
-def _random_roll_faces(rng: random.Random, in_play: frozenset[Colour] | None,
-                       faces: int) -> Roll:
-    """:func:`random_roll` with dice of ``faces`` sides (the six-sided path is kept as it
-    is, so that seeded official games replay byte for byte)."""
-    r = rng.random
-    w = (int(r() * faces) + 1, int(r() * faces) + 1)
-    c = tuple(int(r() * faces) + 1 if in_play is None or c in in_play else None
-              for c in COLOURS)
-    return Roll.unchecked(w, (c[0], c[1], c[2], c[3]), faces)
