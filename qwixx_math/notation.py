@@ -320,6 +320,10 @@ def parse_bar(body: str, layout: SheetLayout, text: str = "", offset: int | None
     ``layout`` (a pad with a bonus bar, BA1)."""
     if not isinstance(body, str):
         raise ParseError(f"a bonus bar is text, not {type(body).__name__}")
+    _require(layout, SheetLayout, "the layout of a bonus bar")
+    _require_str(text, "the text a bonus bar was read from")
+    if offset is not None and (not isinstance(offset, int) or isinstance(offset, bool)):
+        raise ParseError(f"a bonus bar's offset is a whole number or None, not {offset!r}")
     if not layout.bar:
         raise ParseError(f"layout {layout.name} has no bonus bar", text or body, offset,
                          rule="BA1")
