@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import sys
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,8 @@ import pytest
 from qwixx_math.errors import CacheError
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import CacheWarning, Variant, cache_dir, solve
-from qwixx_math.solver.cache import read_table, table_filename, write_table
+from qwixx_math.solver import cache as cache_module
+from qwixx_math.solver.cache import crc32_of_blocks, read_table, table_filename, write_table
 from qwixx_math.solver.layout import Layout
 
 TINY = Variant.from_letters("ad", 5, 2, 2, 2)
@@ -172,6 +174,34 @@ def test_read_table_raises_cache_error_for_a_wrong_count(tmp_path: Path) -> None
         read_table(path, TINY, False, data.size + 1)
     with pytest.raises(CacheError, match="foreign table"):
         read_table(path, TINY, True, data.size)
+
+
+@pytest.mark.parametrize("size", [0, 1, 63, 64, 65, 640, 1000, 4096 + 7])
+@pytest.mark.parametrize("block", [1, 8, 64, 333])
+def test_the_payload_checksum_from_the_block_checksums_is_zlibs(size: int, block: int) -> None:
+    payload = np.random.default_rng(size * 1000 + block).bytes(size)
+    blocks = [zlib.crc32(payload[start : start + block]) for start in range(0, size, block)]
+    assert crc32_of_blocks(blocks, size, block) == zlib.crc32(payload)
+
+
+def test_a_table_written_in_blocks_on_every_core_is_the_sequential_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """write_table writes the payload in blocks from threads (os.pwrite) and takes the
+    whole checksum from the blocks': the file is byte for byte the one written in one go
+    with one running checksum, and reads back."""
+    data = np.random.default_rng(7).random(Layout.of(TINY).size)
+    monkeypatch.setattr(cache_module, "_BLOCK", 512)  # many blocks, the last one short
+    assert data.nbytes % 512 != 0 and data.nbytes > 3 * 512
+    path = table_path(tmp_path)
+    write_table(path, TINY, False, data, 1.5)
+    raw = path.read_bytes()
+    loaded = read_table(path, TINY, False, data.size)
+    assert loaded.header["payload_crc32"] == zlib.crc32(data.tobytes())
+    assert loaded.header["payload_block_crc32"] == [
+        zlib.crc32(data.tobytes()[start : start + 512]) for start in range(0, data.nbytes, 512)]
+    offset = loaded.header["payload_offset"]
+    assert raw[offset:] == data.tobytes() and len(raw) == offset + data.nbytes
+    assert np.array_equal(loaded.data, data)
 
 
 def test_a_good_file_gives_no_warning(tmp_path: Path) -> None:

@@ -59,6 +59,7 @@ __all__ = [
     "LoadedTable",
     "atomic_write",
     "cache_dir",
+    "crc32_of_blocks",
     "file_lock",
     "read_table",
     "table_filename",
@@ -146,6 +147,79 @@ def _block_crc32s(array: npt.NDArray[Any]) -> list[int]:
         return list(pool.map(lambda start: zlib.crc32(view[start : start + _BLOCK]), starts))
 
 
+def _gf2_times(matrix: list[int], vector: int) -> int:
+    """The GF(2) product of a 32x32 bit matrix (one column per entry) and a vector."""
+    total = 0
+    i = 0
+    while vector:
+        if vector & 1:
+            total ^= matrix[i]
+        vector >>= 1
+        i += 1
+    return total
+
+
+def _crc32_shift(length: int) -> list[int]:
+    """The GF(2) matrix that advances a CRC-32 register over ``length`` zero bytes
+    (zlib's ``crc32_combine`` operator, by repeated squaring)."""
+    power = [0xEDB88320] + [1 << n for n in range(31)]  # one zero bit
+    for _ in range(3):  # eight zero bits: one byte
+        power = [_gf2_times(power, column) for column in power]
+    result = [1 << n for n in range(32)]  # the identity
+    while length:
+        if length & 1:
+            result = [_gf2_times(power, column) for column in result]
+        length >>= 1
+        if length:
+            power = [_gf2_times(power, column) for column in power]
+    return result
+
+
+def crc32_of_blocks(blocks: list[int], size: int, block: int) -> int:
+    """The CRC-32 of ``size`` bytes from the CRC-32 of each of their ``block``-byte
+    blocks (the last one shorter), as ``zlib.crc32`` of the whole would give it:
+    ``crc(A + B) = shift_len(B)(crc(A)) ^ crc(B)`` (zlib's ``crc32_combine``), so the
+    whole payload's checksum costs no second pass over the table."""
+    if len(blocks) != -(-size // block) or block < 1:
+        raise ValueError(f"{len(blocks)} blocks of {block} bytes cannot hold {size} bytes")
+    if not blocks:
+        return 0
+    full = _crc32_shift(block)
+    crc = blocks[0]
+    for crc_block in blocks[1:-1]:
+        crc = _gf2_times(full, crc) ^ crc_block
+    if len(blocks) > 1:
+        tail = size - block * (len(blocks) - 1)
+        last = full if tail == block else _crc32_shift(tail)
+        crc = _gf2_times(last, crc) ^ blocks[-1]
+    return crc
+
+
+def _write_payload(f: BinaryIO, view: memoryview, offset: int) -> None:
+    """Write ``view`` at byte ``offset`` of the open file ``f`` (its buffered bytes
+    before): in :data:`_BLOCK` pieces on every core with ``os.pwrite`` where there is
+    one (the kernel's page-cache work per page, most of a big table's write, runs on
+    both cores then), else in one go."""
+    f.flush()
+    pwrite = getattr(os, "pwrite", None)
+    if pwrite is None or len(view) <= _BLOCK:  # pragma: no cover - not on POSIX
+        f.seek(offset)
+        f.write(view)
+        return
+    fd = f.fileno()
+
+    def put(start: int) -> None:
+        piece = view[start : start + _BLOCK]
+        done = 0
+        while done < len(piece):  # (a write may be partial)
+            done += pwrite(fd, piece[done:], offset + start + done)
+
+    with ThreadPoolExecutor(max_workers=solver_threads()) as pool:
+        for _ in pool.map(put, range(0, len(view), _BLOCK)):
+            pass
+    f.seek(offset + len(view))
+
+
 def write_table(
     path: Path,
     variant: Variant,
@@ -159,14 +233,15 @@ def write_table(
     payload = np.ascontiguousarray(data, dtype="<f8")
     header: dict[str, Any] = _header_identity(variant, action2_after_action1_end, players)
     header.update(extra or {})
+    blocks = _block_crc32s(payload)  # on every core; the whole one from them
     header.update(
         {
             "start_value": float(start_value),
             "count": int(payload.size),
             "dtype": "<f8",
-            "payload_crc32": _crc32(payload),
+            "payload_crc32": crc32_of_blocks(blocks, payload.nbytes, _BLOCK),
             "payload_block_bytes": _BLOCK,
-            "payload_block_crc32": _block_crc32s(payload),
+            "payload_block_crc32": blocks,
         }
     )
     # the payload offset depends on the header length, which depends on the offset
@@ -185,7 +260,7 @@ def write_table(
         f.write(prefix)
         f.write(text)
         f.write(padding)
-        f.write(_as_bytes(payload))
+        _write_payload(f, _as_bytes(payload), offset)
 
     atomic_write(path, write)
 
