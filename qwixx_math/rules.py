@@ -1114,14 +1114,10 @@ def _action1_lister(layout: SheetLayout) -> _Action1Lister:
 
         def bonus(sheet: Sheet, white_sum: int, closed: frozenset[Colour],
                   ruleset: Ruleset) -> tuple[Mark, ...]:
-            masks = sheet.masks
-            marks: list[Mark] = []
-            for row, bit, colour, mark in table[white_sum]:
-                if allowed[row][masks[row]] & bit and colour not in closed:
-                    marks.append(mark)
+            marks = plain(sheet, white_sum, closed, ruleset)
             # Big Points: the bonus cells of the white sum after (BP2)
             crosses = bonus_cells(sheet, white_sum)
-            return (*marks, *crosses) if crosses else tuple(marks)
+            return marks + crosses if crosses else marks
 
         # the last field of the track whose pair holds each white sum (-1: none): a sheet
         # that used it, or a field right of it, has no exchange left for that sum (XC2)

@@ -285,6 +285,8 @@ def solve_chain_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
     vals = np.empty(lanes)
     zv = np.empty(6 * k + 1)
     zd = np.empty(6 * k + 1, dtype=np.int64)
+    sv = np.empty(6 * k + 1)
+    sd = np.empty(6 * k + 1, dtype=np.int64)
     no_fields = np.zeros((0, 2), dtype=np.int64)
     a1x = np.empty(lanes * n_sums)
     step_points = np.zeros(layers + 2)  # (W_C holds no closed row's points)
@@ -306,7 +308,7 @@ def solve_chain_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
                          number_at, dcell, points, length, threshold, boxes, a2_after_end,
                          mask, open_rows, codes, one, m2, layer, layers, n_sums,
                          partner_row, partner_pos, partner_code, work)
-        turn_values(lanes, 1, k, score, one, m2, vals, zv, zd, products, boxes, 0,
+        turn_values(lanes, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, boxes, 0,
                     layer_hi * boxes, step_points, n_sums, 6, 8, no_fields, False, a1x)
         for p in range(layer_hi * boxes):  # (P lanes with every row open)
             data[base + p] = vals[p]

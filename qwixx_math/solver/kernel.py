@@ -561,6 +561,8 @@ def _turn_values(
     vals: FloatArray,
     zv: FloatArray,
     zd: IntArray,
+    sv: FloatArray,
+    sd: IntArray,
     products: IntArray,
     boxes: int,
     lane_lo: int,
@@ -610,9 +612,6 @@ def _turn_values(
         if p < lane_lo or p >= lane_hi:
             for level in range(players):
                 vals[level * P + p] = -np.inf
-    # the faces that beat b in sorted order
-    sv = np.empty(zv.shape[0])
-    sd = np.empty(zv.shape[0], dtype=np.int64)
     for p in range(lane_hi - 1, lane_lo - 1, -1):
         # R11: a turn without a mark costs a penalty box (R13: the last one ends the game)
         pen = (vals[last + p + 1] if (p + 1) % boxes != 0
@@ -827,6 +826,8 @@ def solve_batch(
     vals = np.empty(block)
     zv = np.empty(die_faces * k + 1)
     zd = np.empty(die_faces * k + 1, dtype=np.int64)
+    sv = np.empty(die_faces * k + 1)  # the faces that beat b, in sorted order
+    sd = np.empty(die_faces * k + 1, dtype=np.int64)
     n_lower = frozen_lower.shape[0]
     frozen_stride = np.empty(k, dtype=np.int64)
     for it in range(start, stop):
@@ -864,7 +865,7 @@ def solve_batch(
                           lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS, lock_cells,
                           lucky_sums, lucky_additional, lucky_next_cell, lucky_scratch)
         if phases & 2:
-            _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, products,
+            _turn_values(penalties, players, k, score, one, m2, vals, zv, zd, sv, sd, products,
                          boxes, lo * boxes, min(penalties, (hi + 1) * boxes), step_points,
                          N_SUMS, die_faces, digit_base, fields, spend, a1x)
         else:
