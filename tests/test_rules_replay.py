@@ -22,9 +22,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from replay_cases import PADS, cases, game_hashes
 
-from qwixx_math.errors import IllegalMoveError, ParseError
+from qwixx_math.errors import IllegalMoveError, ParseError, QwixxError
 from qwixx_math.model import Colour, Mark, Roll
 from qwixx_math.record import Chooser, uniform_chooser
 from qwixx_math.rules import (
@@ -149,3 +151,31 @@ def test_every_pad_is_replayed() -> None:
     assert {"official", "double-a", "big-points", "x-change", "bonus-a", "bonus-b",
             "connected-chain", "longo", "longo:5,13"} <= set(PADS)
     assert Ruleset(4) in {rs for _, _, rs, _ in cases()}
+
+
+_JUNK = [None, 0, -1, 2 ** 70, "", "r8", 1.5, b"r", [], (None,), {"a": 1}, object(),
+         Colour.RED, Phase.ROLL, Mark(Colour.RED, 3), Ruleset(), random.Random(2)]
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(state=st.sampled_from([new_game(2), new_game(1, layout="big-points"),
+                              new_game(3).with_roll(random_roll(random.Random(1)))])
+       | st.sampled_from(_JUNK),
+       rng=st.just(random.Random(5)) | st.sampled_from(_JUNK),
+       kind=st.sampled_from(["uniform", "returns", "is"]),
+       junk=st.sampled_from(_JUNK))
+def test_random_turn_raises_only_documented_errors(state: object, rng: object, kind: str,
+                                                   junk: object) -> None:
+    """Any state, generator and chooser (the uniform one, a function returning anything,
+    or no function at all): a turn is played or a QwixxError says what is wrong."""
+
+    def returns_junk(state: GameState, player: int, legal: Sequence[Mark],
+                     rng: random.Random) -> Mark | None:
+        return junk  # type: ignore[return-value]
+
+    chooser = {"uniform": uniform_chooser, "returns": returns_junk, "is": junk}[kind]
+    try:
+        after = random_turn(state, rng, chooser)  # type: ignore[arg-type]
+    except QwixxError:
+        return
+    assert after[0].phase in (Phase.ROLL, Phase.OVER)
