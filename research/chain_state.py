@@ -118,6 +118,11 @@ class FullSolver:
     def start_value(self) -> Fraction:
         return self.value(Sheet.empty(self.layout))
 
+    def terminal(self, sheet: Sheet) -> Fraction:
+        """The value of a finished game's sheet: its score (a relaxed game overrides it,
+        research/bonus_b_bound.py's reference)."""
+        return Fraction(sheet.score)
+
     def value(self, sheet: Sheet) -> Fraction:
         key = (sheet.masks, sheet.penalties)
         cached = self.memo.get(key)
@@ -134,7 +139,7 @@ class FullSolver:
                 if v is None:
                     after = state.play_plan(roll, plan)
                     mine = after.sheets[0]
-                    v = (Fraction(mine.score) if after.phase is Phase.OVER
+                    v = (self.terminal(mine) if after.phase is Phase.OVER
                          else self.value(mine))
                     worth[plan] = v
                 if best is None or v > best:

@@ -45,7 +45,7 @@ from ..jit import jit
 from ..model import PENALTY_POINTS
 from .variant import Variant
 
-__all__ = ["bar_arrays", "bar_geometry", "bar_plans", "bar_scratch", "chain"]
+__all__ = ["bar_arrays", "bar_geometry", "bar_plans", "bar_scratch", "chain", "where_after"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -151,6 +151,11 @@ def _where(offsets: IntArray, strides: IntArray, points: FloatArray, boxes: int,
         else:
             idx += strides[new_mask, r] * codes[r]
     return idx, total
+
+
+#: :func:`_where` under a public name, for other kernels whose lane is one number per
+#: state too (research/bonus_b_bound.py: the circle's and diamond's live bits).
+where_after = _where
 
 
 @jit()

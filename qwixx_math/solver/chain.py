@@ -43,7 +43,8 @@ from ..model import PENALTY_POINTS
 from .kernel import count_products, level_items, turn_values
 from .layout import Layout
 
-__all__ = ["chain_arrays", "solve_chain", "solve_chain_batch"]
+__all__ = ["batch_scratch", "chain_arrays", "clear_lanes", "keep_action1", "keep_action2",
+           "solve_chain", "solve_chain_batch", "solve_levels"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -143,6 +144,48 @@ def _where(offsets: IntArray, strides: IntArray, points: FloatArray, boxes: int,
     return idx, total
 
 
+@jit(inline=True)
+def clear_lanes(one: FloatArray, m2: FloatArray, lane0: int, boxes: int, one_stride: int,
+                n_sums: int) -> None:
+    """Set the lanes ``lane0`` .. ``lane0 + boxes`` of ``one`` and ``m2`` (laid out as
+    :func:`qwixx_math.solver.kernel.turn_values` reads them) to -inf: no plan yet."""
+    for x in range(lane0 * one_stride, (lane0 + boxes) * one_stride):
+        one[np.uintp(x)] = -np.inf
+    for x in range(lane0 * n_sums * one_stride, (lane0 + boxes) * n_sums * one_stride):
+        m2[np.uintp(x)] = -np.inf
+
+
+@jit(inline=True)
+def keep_action1(one: FloatArray, m2: FloatArray, data: FloatArray, idx: int, total: float,
+                 penalty: float, boxes: int, lane0: int, one_stride: int, n_sums: int,
+                 ii: int, s: int, d: int) -> None:
+    """Keep a plan of one cross at white sum ``s + 2`` in open row ``ii``, leading to
+    ``(idx, total)`` (its value with x penalties ``total + data[idx + x]``, or ``total -
+    penalty * x`` when the game is over): in ``one`` as action 1 alone, and, on a cell
+    of die ``d`` (>= 0), in ``m2`` as the same cross made as action 2 alone, whatever the
+    white sum (the caller's sheet says they lead to the same place)."""
+    for x in range(boxes):
+        v = total + data[np.uintp(idx + x)] if idx >= 0 else total - penalty * x
+        c = np.uintp((lane0 + x) * one_stride + ii * n_sums + s)
+        one[c] = max(one[c], v)  # action 1 alone
+        if d >= 0:
+            for w in range(n_sums):
+                c = np.uintp(((lane0 + x) * n_sums + w) * one_stride + d * n_sums + s)
+                m2[c] = max(m2[c], v)
+
+
+@jit(inline=True)
+def keep_action2(m2: FloatArray, data: FloatArray, idx: int, total: float, penalty: float,
+                 boxes: int, lane0: int, one_stride: int, n_sums: int, s: int, d2: int,
+                 n: int) -> None:
+    """Keep, in ``m2``, a plan of action 1 at white sum ``s + 2`` then action 2 with die
+    ``d2`` on number ``n + 2``, leading to ``(idx, total)`` (as :func:`keep_action1`)."""
+    for x in range(boxes):
+        v = total + data[np.uintp(idx + x)] if idx >= 0 else total - penalty * x
+        c = np.uintp(((lane0 + x) * n_sums + s) * one_stride + d2 * n_sums + n)
+        m2[c] = max(m2[c], v)
+
+
 @jit()
 def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
                  code_last: IntArray, code_marks: IntArray, next_code: IntArray,
@@ -161,10 +204,7 @@ def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
     one_stride = k * n_sums
     lane0 = layer * boxes
     cc0 = layer
-    for x in range(lane0 * one_stride, (lane0 + boxes) * one_stride):
-        one[np.uintp(x)] = -np.inf
-    for x in range(lane0 * n_sums * one_stride, (lane0 + boxes) * n_sums * one_stride):
-        m2[np.uintp(x)] = -np.inf
+    clear_lanes(one, m2, lane0, boxes, one_stride, n_sums)
     codes1 = work[0:m]
     marks1 = work[m:2 * m]
     codes2 = work[2 * m:3 * m]
@@ -184,14 +224,9 @@ def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
                                 marks1, shut1, cc1, cc0, layers)
             s = number_at[i, a] - 2
             d = dcell[i, a]
-            for x in range(boxes):
-                v = total + data[np.uintp(idx + x)] if idx >= 0 else total - PENALTY * x
-                c = np.uintp((lane0 + x) * one_stride + ii * n_sums + s)
-                one[c] = max(one[c], v)  # action 1 alone
-                if d >= 0:  # the same cross as action 2 alone, whatever the white sum
-                    for w in range(n_sums):
-                        c = np.uintp(((lane0 + x) * n_sums + w) * one_stride + d * n_sums + s)
-                        m2[c] = max(m2[c], v)
+            # (as action 2 alone too: the same partner cross, the same sheet)
+            keep_action1(one, m2, data, idx, total, PENALTY, boxes, lane0, one_stride,
+                         n_sums, ii, s, d)
             closed1 = mask | shut1
             if offsets[closed1] < 0 and not a2_after_end:
                 continue  # R15: the game ended in action 1
@@ -211,13 +246,8 @@ def _chain_plans(data: FloatArray, offsets: IntArray, strides: IntArray,
                                         partner_code)
                     idx, total = _where(offsets, strides, points, boxes, mask, open_rows,
                                         codes2, marks2, shut2, cc2, cc0, layers)
-                    n = number_at[j, q] - 2
-                    for x in range(boxes):
-                        v = (total + data[np.uintp(idx + x)] if idx >= 0
-                             else total - PENALTY * x)
-                        c = np.uintp(((lane0 + x) * n_sums + s) * one_stride
-                                     + d2 * n_sums + n)
-                        m2[c] = max(m2[c], v)
+                    keep_action2(m2, data, idx, total, PENALTY, boxes, lane0, one_stride,
+                                 n_sums, s, d2, number_at[j, q] - 2)
 
 
 @jit(inline=True)
@@ -256,6 +286,31 @@ def _consistent(codes: IntArray, open_rows: IntArray, mask: int, code_last: IntA
 
 
 @jit()
+def batch_scratch(lanes: int, n_sums: int, length: int, die_at: IntArray,
+                  open_rows: IntArray
+                  ) -> tuple[IntArray, FloatArray, FloatArray, FloatArray, FloatArray,
+                             IntArray, FloatArray, IntArray, IntArray, FloatArray]:
+    """The scratch of a batch kernel that fills ``one`` and ``m2`` itself and calls
+    :func:`~qwixx_math.solver.kernel.turn_values` (this module's, and research's relaxed
+    Bonus B solver): ``dcell[r, q]``, the open-row index of the die of cell (r, q) (-1:
+    none in play), then ``one``, ``m2``, ``vals``, ``zv``, ``zd``, ``sv``, ``sd``, an
+    empty exchange table and ``a1x``, sized for ``lanes`` lanes."""
+    k = open_rows.shape[0]
+    m = die_at.shape[0]
+    dcell = np.empty((m, length), dtype=np.int64)
+    for r in range(m):
+        for q in range(length):
+            dcell[r, q] = -1
+            for t in range(k):
+                if open_rows[t] == die_at[r, q]:
+                    dcell[r, q] = t
+    return (dcell, np.empty(lanes * k * n_sums), np.empty(lanes * n_sums * k * n_sums),
+            np.empty(lanes), np.empty(6 * k + 1), np.empty(6 * k + 1, dtype=np.int64),
+            np.empty(6 * k + 1), np.empty(6 * k + 1, dtype=np.int64),
+            np.zeros((0, 2), dtype=np.int64), np.empty(lanes * n_sums))
+
+
+@jit()
 def solve_chain_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
                       code_last: IntArray, code_marks: IntArray, next_code: IntArray,
                       number_at: IntArray, die_at: IntArray, points: FloatArray,
@@ -273,22 +328,8 @@ def solve_chain_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
     m = strides.shape[1]
     layers = lanes // boxes
     layer_hi = layers if mask != 0 else 1
-    dcell = np.empty((m, length), dtype=np.int64)
-    for r in range(m):
-        for q in range(length):
-            dcell[r, q] = -1
-            for t in range(k):
-                if open_rows[t] == die_at[r, q]:
-                    dcell[r, q] = t
-    one = np.empty(lanes * k * n_sums)
-    m2 = np.empty(lanes * n_sums * k * n_sums)
-    vals = np.empty(lanes)
-    zv = np.empty(6 * k + 1)
-    zd = np.empty(6 * k + 1, dtype=np.int64)
-    sv = np.empty(6 * k + 1)
-    sd = np.empty(6 * k + 1, dtype=np.int64)
-    no_fields = np.zeros((0, 2), dtype=np.int64)
-    a1x = np.empty(lanes * n_sums)
+    dcell, one, m2, vals, zv, zd, sv, sd, no_fields, a1x = batch_scratch(
+        lanes, n_sums, length, die_at, open_rows)
     step_points = np.zeros(layers + 2)  # (W_C holds no closed row's points)
     codes = np.zeros(m, dtype=np.int64)
     work = np.zeros(5 * m, dtype=np.int64)
@@ -327,7 +368,31 @@ def solve_chain(layout: Layout, action2_after_action1_end: bool,
     data = np.full(layout.size, np.nan)
     partner_row, partner_pos, partner_code = chain_arrays(layout)
     skip = np.zeros((variant.rows, variant.open_codes), dtype=np.bool_)
-    no_perms = np.arange(variant.rows, dtype=np.int64).reshape(1, -1)
+
+    def args_of(mask: int, open_rows: IntArray, batch: IntArray, products: IntArray
+                ) -> tuple[object, ...]:
+        return (data, layout.offsets, layout.strides, layout.code_last,
+                layout.code_marks, layout.row_next_code, layout.number_at,
+                layout.die_at, layout.points, variant.open_codes, variant.row_length,
+                variant.lock_threshold, layout.lanes, variant.penalty_boxes,
+                action2_after_action1_end, mask, open_rows, batch, products,
+                partner_row, partner_pos, partner_code)
+
+    total = solve_levels(layout, skip, solve_chain_batch, args_of, pool, threads, progress)
+    return data, total
+
+
+def solve_levels(layout: Layout, skip: npt.NDArray[np.bool_], kernel: Callable[..., None],
+                 args_of: Callable[[int, IntArray, IntArray, IntArray], tuple[object, ...]],
+                 pool: ThreadPoolExecutor | None, threads: int,
+                 progress: Progress | None = None) -> int:
+    """Run a batch ``kernel`` (``kernel(*args_of(mask, open_rows, batch, products),
+    start, stop)`` solves ``batch[start:stop]``) over every table of ``layout``, the
+    tables with the most closed rows first, inside a table the configurations by their
+    number of marks, most first (every plan adds a mark or closes a row), without
+    symmetry and without the codes ``skip`` marks; the configurations of one level in
+    pieces on ``pool``.  Returns the number of configurations solved."""
+    no_perms = np.arange(layout.variant.rows, dtype=np.int64).reshape(1, -1)
     order = sorted(layout.masks, key=lambda mask: -mask.bit_count())
     plans = []
     for mask in order:
@@ -343,23 +408,18 @@ def solve_chain(layout: Layout, action2_after_action1_end: bool,
         products = count_products(len(open_rows), 8)
         for level in range(len(level_start) - 2, -1, -1):
             batch = items[level_start[level]:level_start[level + 1]]
-            args = (data, layout.offsets, layout.strides, layout.code_last,
-                    layout.code_marks, layout.row_next_code, layout.number_at,
-                    layout.die_at, layout.points, variant.open_codes, variant.row_length,
-                    variant.lock_threshold, layout.lanes, variant.penalty_boxes,
-                    action2_after_action1_end, mask, open_rows, batch, products,
-                    partner_row, partner_pos, partner_code)
+            args = args_of(mask, open_rows, batch, products)
             n = len(batch)
             if pool is None or n < PARALLEL_MIN:
-                solve_chain_batch(*args, 0, n)
+                kernel(*args, 0, n)
             else:
                 pieces = min(n, threads * 4)
                 bounds = [n * i // pieces for i in range(pieces + 1)]
-                futures = [pool.submit(solve_chain_batch, *args, lo, hi)
+                futures = [pool.submit(kernel, *args, lo, hi)
                            for lo, hi in itertools.pairwise(bounds) if hi > lo]
                 for future in futures:
                     future.result()
             done += n
             if progress is not None:
                 progress(done, total)
-    return data, total
+    return total
