@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from qwixx_math.bonus_b import OCTAGON_POINTS
+from qwixx_math.errors import ParseError
 from qwixx_math.jit import jit
 from qwixx_math.layouts import SheetLayout
 from qwixx_math.model import PENALTY_POINTS, Sheet
@@ -418,7 +419,11 @@ def solve_relaxed(sheet: SheetLayout, action2_after_game_end: bool = False,
     R15 Option as given), on ``threads`` threads; ``progress(done, total)`` is called
     after every level of configurations."""
     if len(sheet.symbols) != 5:
-        raise ValueError(f"layout {sheet.name}: the relaxed game needs Bonus B's symbols")
+        raise ParseError(f"layout {sheet.name}: the relaxed game needs Bonus B's five "
+                         f"symbols", rule="BB1")
+    if sheet.has_doubles or sheet.lock_cells != 1 or sheet.faces != 6:
+        raise ParseError(f"layout {sheet.name}: the relaxed game plays single cells, one lock "
+                         f"number and 6-sided dice", rule="BB1")
     variant = Variant(dataclasses.replace(sheet, symbols=()))  # (the geometry only)
     layout = Layout.of(variant)
     boxes = variant.penalty_boxes

@@ -22,7 +22,8 @@ from fractions import Fraction
 
 import pytest
 
-from qwixx_math.layouts import SheetLayout
+from qwixx_math.errors import ParseError
+from qwixx_math.layouts import OFFICIAL, SheetLayout
 from qwixx_math.model import Sheet, row_points
 from qwixx_math.ruleset import Ruleset
 from research.bonus_b_bound import solve_relaxed
@@ -74,3 +75,8 @@ def test_relaxed_solver_equals_reference(name: str, a2: bool) -> None:
         "one-close": pad("b1", "ad", 5, TWO_ROWS, penalty_boxes=1, closed_rows_to_end=1),
     }[name]
     check(layout, a2)
+
+
+def test_a_pad_without_symbols_is_refused() -> None:
+    with pytest.raises(ParseError, match="BB1"):
+        solve_relaxed(OFFICIAL)
