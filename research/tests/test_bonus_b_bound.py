@@ -64,17 +64,24 @@ def test_one_close_ends_the_game() -> None:
     check(pad("b1", "ad", 5, TWO_ROWS, penalty_boxes=1, closed_rows_to_end=1), True)
 
 
+# Which pad under which R15 Option: every pad and both Options appear, not every pair (the
+# Fraction reference on the three-row pad alone takes several minutes, and the slow suite's
+# time is budgeted); the three-row pad checks the relaxed value only (``relaxed >= true`` is
+# checked on the two-row pads, the one-close pad in the default suite too).
+SLOW_CASES = [("two", False, True), ("two", True, True), ("two6", False, True),
+              ("one-close", False, True), ("three", True, False)]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("a2", [False, True])
-@pytest.mark.parametrize("name", ["two", "two6", "three", "one-close"])
-def test_relaxed_solver_equals_reference(name: str, a2: bool) -> None:
+@pytest.mark.parametrize(("name", "a2", "true_value"), SLOW_CASES)
+def test_relaxed_solver_equals_reference(name: str, a2: bool, true_value: bool) -> None:
     layout = {
         "two": pad("b2", "ad", 5, TWO_ROWS),
         "two6": pad("b6", "ad", 6, TWO_ROWS_6),
         "three": pad("b3", "ada", 4, THREE_ROWS),
         "one-close": pad("b1", "ad", 5, TWO_ROWS, penalty_boxes=1, closed_rows_to_end=1),
     }[name]
-    check(layout, a2)
+    check(layout, a2, true_value)
 
 
 def test_a_pad_without_symbols_is_refused() -> None:
