@@ -2,7 +2,7 @@
 (docs/variants.md, README's pad table).
 
     PYTHONPATH=. python benchmarks/bench_bonus_a_solve.py [--cache DIR] [--a2 off|on|both]
-        [--only-tables] [--positions N] [--montecarlo GAMES] [--seed S]
+        [--only-tables] [--positions N] [--montecarlo GAMES] [--seed S] [--compare DIR]
 
 For each R15 option (``action2_after_game_end`` false, then true under ``--a2 both``) the
 ``bonus-a`` table is solved in a fresh process from an empty table cache (``--cache DIR``
@@ -18,7 +18,8 @@ one voluntary cross and the forced crosses it causes, BA1-BA3, before the next r
 the start value; the best five and the best of each row), the mean latency of
 ``Advisor.advise`` over ``--positions`` positions (goal <= 1 ms per call) and, with
 ``--montecarlo``, games
-of the optimal policy through the rules core (an ESTIMATE: mean with its standard error).
+of the optimal policy through the rules core (an ESTIMATE: mean with its standard error);
+with ``--compare DIR``, the values it shares with the table in DIR, bit for bit.
 The machine is shared: the load average is printed with the figures.
 """
 
@@ -29,6 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 from bench_double_b import advice_latency, load_average, monte_carlo, report_solve
 
 from qwixx_math.advice import Advisor
@@ -56,6 +58,29 @@ def openings(table: SolverTable) -> list[tuple[float, str, int]]:
     return out
 
 
+def compare(table: SolverTable, other: SolverTable) -> None:
+    """Print how ``table`` and ``other`` (the same pad and options, solved apart) differ:
+    the values both solved (finite) must be bit-equal; the others are -inf, lanes of the
+    bar a solve skipped (no game reaches them, ``qwixx_math/solver/bar.py``)."""
+    a, b = table.data, other.data
+    assert a.shape == b.shape
+    equal = differ = only_a = only_b = 0
+    chunk = 1 << 24
+    for lo in range(0, len(a), chunk):
+        x, y = np.asarray(a[lo:lo + chunk]), np.asarray(b[lo:lo + chunk])
+        fx, fy = np.isfinite(x), np.isfinite(y)
+        both = fx & fy
+        same = x.view(np.int64)[both] == y.view(np.int64)[both]
+        equal += int(same.sum())
+        differ += int((~same).sum())
+        only_a += int((fx & ~fy).sum())
+        only_b += int((fy & ~fx).sum())
+    print(f"{NAME}: against the table in the other directory: {equal:,} values both solved "
+          f"and bit-equal, {differ:,} different; {only_a:,} solved here only, {only_b:,} "
+          f"there only (start values {table.start_value!r} and {other.start_value!r})",
+          flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=None,
@@ -70,6 +95,10 @@ def main() -> int:
     parser.add_argument("--only-tables", action="store_true",
                         help="skip the solves: read the tables --cache already holds")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--compare", type=Path, default=None, metavar="DIR",
+                        help="compare the R15-default table with the one in DIR (solved "
+                             "earlier, e.g. by another commit): the values both solved "
+                             "must be bit-equal")
     args = parser.parse_args()
     options = {"both": (False, True), "off": (False,), "on": (True,)}[args.a2]
     with tempfile.TemporaryDirectory() as temporary:
@@ -79,6 +108,9 @@ def main() -> int:
         if False not in options:
             return 0
         table = solve(Ruleset(players=1), layout=BONUS_A, cache=cache, progress=False)
+        if args.compare is not None:
+            compare(table, solve(Ruleset(players=1), layout=BONUS_A, cache=args.compare,
+                                 progress=False))
         best = openings(table)
         print(f"{NAME} opening marks (value after the cross and its forced crosses minus "
               f"the start value {table.start_value:.6f}, R15 default), best five: "

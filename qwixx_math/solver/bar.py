@@ -30,7 +30,11 @@ loaded together.
 **The lanes a configuration can hold.**  With every row open no field is void, so ``b``
 is the number of boxed cells crossed: between the fewest and the most boxed cells an
 open row at its code can hold (:func:`bar_geometry`, summed over the rows, as the step
-totals of Qwixx Connected).  Once a row is closed any ``b`` is possible.
+totals of Qwixx Connected).  Once a row is closed a field may be void, so ``b`` may pass
+that sum.  Every taken field of an open colour forced a cross in its row, so a row's
+crosses bound ``b`` from above, and while a field of an open colour is left no boxed
+cross found the bar used up, which bounds it from below (:func:`bar_lanes`): Bonus A's
+solve skips about half of the lanes so (no game reaches them; their values are -inf).
 
 (numba compiles :func:`bar_plans` into the kernel's ``solve_batch``; the on-disk cache
 of compiled kernels is keyed on this module's source too, :func:`qwixx_math.jit.sources_digest`.)
@@ -45,7 +49,8 @@ from ..jit import jit
 from ..model import PENALTY_POINTS
 from .variant import Variant
 
-__all__ = ["bar_arrays", "bar_geometry", "bar_plans", "bar_scratch", "chain", "where_after"]
+__all__ = ["bar_arrays", "bar_geometry", "bar_lanes", "bar_plans", "bar_scratch", "chain",
+           "where_after"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -87,6 +92,60 @@ def bar_arrays(variant: Variant) -> tuple[IntArray, IntArray]:
              for r in range(variant.rows)]
     return (np.array(variant.bar_rows, dtype=np.int64),
             np.array(boxed, dtype=np.int64).reshape(variant.rows, variant.row_length))
+
+
+@jit()
+def bar_lanes(lo: int, hi: int, mask: int, open_rows: IntArray, codes: IntArray,
+              code_last: IntArray, code_marks: IntArray, last_q: int, bar: IntArray
+              ) -> tuple[int, int]:
+    """The bar lanes ``lo`` .. ``hi`` (inclusive) a configuration can hold, narrowed to
+    those some game reaches: ``lo``/``hi`` the kernel's bounds (with every row open the
+    fewest and most boxed cells the rows hold, :func:`bar_geometry`; ``lo`` the same sum
+    over the open rows of a table with closed rows ``mask``), ``codes`` the open rows'.
+
+    **Forced crosses** (BA1, BA2).  A field of an open colour is never void (BA6: only a
+    closed colour's fields are), so every such field left of lane ``b`` was taken, and
+    taking it forced a cross on the next cell of its row, a new cross (its row was open
+    then too); the cross lapses only when that next cell is the lock number and the row
+    lacks the crosses to lock (R8), that is when the row's last cross is on the cell
+    before the lock number.  So an open row whose last cross is further left (or that
+    has none) holds at least one cross per field of its colour left of ``b``, and one
+    more when its crosses are not its first cells (a forced cross takes the cell right
+    of the last one, so a cross that left a cell free was a voluntary one): ``b`` is at
+    most the position of its colour's field number ``forced + 1``, ``forced`` the crosses
+    that may have been forced (no bound when its colour has no more fields).
+
+    **Every boxed cross took a field** while a non-void field was left (BA1, BA5).  With
+    rows closed, while some field of an open colour lies at or right of ``b``, no boxed
+    cross ever found the bar used up (that field was free then), so each took a field
+    left of ``b``: ``b`` is at least the boxed cells the open rows hold (``lo``), unless
+    ``b`` is past the last field of an open colour.
+
+    The lanes outside stay -inf, as those outside ``lo`` .. ``hi`` always did: a plan
+    from a state a game reaches leads to one a game reaches, so none is read
+    (``tests/test_solver_bonus_a.py`` checks every state reached through the rules core
+    on small pads is solved)."""
+    for t in range(open_rows.shape[0]):
+        r = open_rows[t]
+        c = codes[r]
+        if code_last[c] + 1 >= last_q:
+            continue  # a forced cross may have lapsed (R8)
+        crosses = code_marks[c]
+        if code_last[c] >= crosses:
+            crosses -= 1  # a cell left free: one cross was voluntary
+        for f in range(bar.shape[0]):
+            if bar[f] == r:
+                if crosses == 0:
+                    hi = min(hi, f)
+                    break
+                crosses -= 1
+    if mask != 0:
+        last_open = -1
+        for f in range(bar.shape[0]):
+            if not mask >> bar[f] & 1:
+                last_open = f
+        lo = min(lo, last_open + 1)
+    return lo, hi
 
 
 @jit(inline=True)

@@ -259,8 +259,6 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
         progress(0, total)
     for rep, members, open_rows, perms, items, level_start, products in plan:
         t0 = time.perf_counter()
-        # (bar: with a row closed, a field may be void and the lane any, :mod:`.bar`)
-        table_lo = step_lo if rep == 0 or not variant.has_bar else np.zeros_like(step_lo)
         for level in range(len(level_start) - 2, -1, -1):
             batch = items[level_start[level] : level_start[level + 1]]
             if len(batch) == 0:
@@ -271,7 +269,7 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 n_codes, variant.row_length, variant.lock_threshold, layout.lanes,
                 players, layout.level_size, action2_after_action1_end, rep, open_rows,
                 perms, batch, products, top, frozen_lower, frozen_gain,
-                variant.penalty_boxes, layout.step_shift, layout.step_points, table_lo,
+                variant.penalty_boxes, layout.step_shift, layout.step_points, step_lo,
                 step_hi, layout.closed_steps, variant.faces, variant.lock_cells,
                 exchange, variant.field_without_cross, bar, boxed,
                 lucky, variant.lucky_additional, variant.lucky_next_cell,

@@ -53,7 +53,7 @@ import numpy.typing as npt
 
 from ..jit import jit
 from ..model import PENALTY_POINTS
-from .bar import bar_plans, bar_scratch
+from .bar import bar_lanes, bar_plans, bar_scratch
 
 __all__ = [
     "canonical_items",
@@ -845,13 +845,17 @@ def solve_batch(
             score += points[code_marks[codes[r]]]
             lo += step_lo[r, codes[r]]
             hi += step_hi[r, codes[r]]
-        _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
-                dcell, identity, points, length, threshold, penalties, players, level_size,
-                a2_after_end, mask, open_rows, codes, base, one, m2, acodes, amarks, tmp,
-                lk_index, lk_target, lk_values, lk_shift, boxes, step_shift, step_points,
-                lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS, lock_cells, fields,
-                spend, a1x)
-        if bar_fields.shape[0] > 0:
+        if bar_fields.shape[0] > 0:  # the bar lanes no game reaches (:func:`.bar.bar_lanes`)
+            lo, hi = bar_lanes(lo, hi, mask, open_rows, codes, code_last, code_marks,
+                               length - 1, bar_fields)
+        if lo <= hi:  # (else no lane to gather: :func:`_turn_values` writes -inf)
+            _gather(data, offsets, strides, code_last, code_marks, next_code, number_at,
+                    dcell, identity, points, length, threshold, penalties, players,
+                    level_size, a2_after_end, mask, open_rows, codes, base, one, m2, acodes,
+                    amarks, tmp, lk_index, lk_target, lk_values, lk_shift, boxes, step_shift,
+                    step_points, lo * boxes, min(penalties, (hi + 1) * boxes), N_SUMS,
+                    lock_cells, fields, spend, a1x)
+        if bar_fields.shape[0] > 0 and lo <= hi:
             bar_plans(data, offsets, strides, code_last, code_marks, next_code, number_at,
                       dcell, points, length, threshold, boxes, a2_after_end, mask,
                       open_rows, codes, one, m2, lo * boxes,

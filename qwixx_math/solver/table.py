@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ParseError
+from ..errors import InvalidStateError, ParseError
 from ..layouts import SheetLayout
 from ..model import Colour, Roll, Sheet, TurnPlan
 from ..notation import colour_set
@@ -188,6 +188,11 @@ class SolverTable:
         the ``roll`` phase (its active player's sheet and its closed colours).  A
         finished game is worth its score.  ``before_me`` (table model): how many other
         players roll before this player's next own roll, 0..players-1.
+
+        On a sheet with a bonus bar (Qwixx Bonus, pad A) a sheet whose crosses cannot
+        hold the forced crosses of its bar (BA2: a field taken forces a cross in its row)
+        is refused, InvalidStateError naming BA2: no game reaches it, and the solve skips
+        it (:func:`qwixx_math.solver.bar.bar_lanes`).
         """
         sheet, shut = self._position(position, closed)
         if (not isinstance(before_me, int) or isinstance(before_me, bool)
@@ -195,7 +200,12 @@ class SolverTable:
             raise ParseError(f"before_me (other players' rolls before this player's) must be "
                              f"0..{self.players - 1} at a table of {self.players}, "
                              f"not {before_me!r}")
-        return self.unchecked_value(sheet, shut, before_me)
+        value = self.unchecked_value(sheet, shut, before_me)
+        if value == -np.inf and self._bar:
+            raise InvalidStateError(
+                "BA2", f"no game reaches {sheet}: each bonus bar field taken forces a cross "
+                       "in its row, and its crosses cannot hold those of its bar")
+        return value
 
     def unchecked_value(self, sheet: Sheet, closed: frozenset[Colour], before_me: int = 0) -> float:
         """The table's value of ``sheet`` (of the table's layout) with the colours ``closed``
