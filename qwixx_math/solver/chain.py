@@ -30,7 +30,6 @@ die and cells are out of action 2 (R9), a partner cross into that row still coun
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -42,6 +41,7 @@ from ..keys import open_code
 from ..model import PENALTY_POINTS
 from .kernel import count_products, level_items, turn_values
 from .layout import Layout
+from .threads import run_in_slices
 
 __all__ = ["chain_arrays", "solve_chain", "solve_chain_batch"]
 
@@ -350,15 +350,7 @@ def solve_chain(layout: Layout, action2_after_action1_end: bool,
                     action2_after_action1_end, mask, open_rows, batch, products,
                     partner_row, partner_pos, partner_code)
             n = len(batch)
-            if pool is None or n < PARALLEL_MIN:
-                solve_chain_batch(*args, 0, n)
-            else:
-                pieces = min(n, threads * 4)
-                bounds = [n * i // pieces for i in range(pieces + 1)]
-                futures = [pool.submit(solve_chain_batch, *args, lo, hi)
-                           for lo, hi in itertools.pairwise(bounds) if hi > lo]
-                for future in futures:
-                    future.result()
+            run_in_slices(pool, 4, threads, PARALLEL_MIN, solve_chain_batch, args, n)
             done += n
             if progress is not None:
                 progress(done, total)
