@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ from qwixx_math.model import Colour, Roll, Sheet
 from qwixx_math.players.solo import SoloPlayer
 from qwixx_math.rules import Phase, new_game
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import NaiveSolver, Variant, solve
+from qwixx_math.solver import NaiveSolver, Variant, double_a, solve
 from qwixx_math.solver.double_a import DoubleALayout, canonical_index, row_codes, solve_double_a
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -176,3 +177,29 @@ def test_advice_and_the_solo_player_value_second_crosses_as_the_table_does() -> 
         # on with a random plan (the optimal ones would end the game fast)
         state = state.play_plan(roll, rng.choice(sorted(expected, key=str)))
     assert seconds >= 3
+
+
+def test_a_canonical_table_goes_through_the_cache_and_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve`` stores the table of open rows canonically where the dense one would be
+    too big (the Double A pad); made to do so on a small four-row pad, the table it writes,
+    reads back (memory-mapped) and looks up equals the dense one on every state."""
+    pad = second_cross_pad("da-four", "aadd", 3, 1)
+    rules = Ruleset(players=1)
+    dense = solve(rules, layout=pad, cache=False)
+    monkeypatch.setattr(double_a, "CANONICAL_ABOVE", 0)
+    assert DoubleALayout.of(pad).canonical
+    solved = solve(rules, layout=pad, cache=tmp_path)
+    loaded = solve(rules, layout=pad, cache=tmp_path)
+    assert loaded.loaded and not solved.loaded
+    assert loaded.states < dense.states
+    rng = random.Random(34)
+    state = new_game(1, rules, layout=pad)
+    for _ in range(300):
+        if state.is_over:
+            state = new_game(1, rules, layout=pad)
+        assert loaded.value(state) == pytest.approx(dense.value(state), abs=TOLERANCE)
+        dice = {c.value: rng.randint(1, 6) for c in state.dice_in_play}
+        roll = Roll.of(rng.randint(1, 6), rng.randint(1, 6), **dice)
+        plans = sorted({pv.plan for pv in dense.plan_values(state, roll)}, key=str)
+        state = state.play_plan(roll, rng.choice(plans))
