@@ -328,7 +328,8 @@ class Advisor:
                                    else value(mine, after.closed), TurnPlan(a1, a2)))
                     continue
                 ci = a2.colour.index
-                marked = sheet.marked(ci, pos[ci][a2.number])
+                marked = (sheet.seconded(ci, pos[ci][a2.number]) if a2.second  # DA1
+                          else sheet.marked(ci, pos[ci][a2.number]))
                 scored.append((value(marked, closed | {a2.colour}
                                      if closes(rolled.layout, a2) else closed),
                                TurnPlan(a1, a2)))
@@ -578,6 +579,9 @@ def consequences(state: GameState, player: int, plan: TurnPlan) -> tuple[str, ..
                for cell in (mark.cells if isinstance(mark, LuckyMark) else (mark,))]
     for mark in crosses:
         row = mark.colour
+        if mark.second:  # Double A: the rightmost number's second cross skips nothing (DA1)
+            sheet = sheet.with_second(row, mark.number)
+            continue
         done = sheet.marks(row)
         start = 0 if not done else (layout.position(row, done[-1]) or 0) + 1
         end = layout.position(row, mark.number) or 0

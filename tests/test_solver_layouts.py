@@ -87,7 +87,7 @@ def check_every_state(layout: SheetLayout, a2: bool, rules: Ruleset | None = Non
     variant takes (test_solver_longo_lucky)."""
     name = layout.name
     ruleset = rules if rules is not None else Ruleset(players=1, action2_after_game_end=a2)
-    variant = lucky_variant(Variant(layout), ruleset)
+    variant = lucky_variant(Variant(layout), ruleset).with_da_same_turn(ruleset.da_same_turn)
     naive = NaiveSolver(variant, ruleset)
     tables = [fast_table(variant, ruleset, symmetry) for symmetry in (True, False)]
     checked = 0

@@ -53,7 +53,9 @@ class SoloPlayer:
         best: Mark | None = None
         best_value = value(sheet if played else sheet.with_penalty(), closed)
         for mark in legal_action2(state):
-            after = sheet.marked(mark.colour.index, pos[mark.colour.index][mark.number])
+            ci = mark.colour.index
+            after = (sheet.seconded(ci, pos[ci][mark.number]) if mark.second  # DA1
+                     else sheet.marked(ci, pos[ci][mark.number]))
             v = value(after, closed | {mark.colour} if closes(layout, mark) else closed)
             if v > best_value:
                 best, best_value = mark, v

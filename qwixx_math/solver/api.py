@@ -86,6 +86,11 @@ def solve(
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play chain "
                          "pairs (partner crosses on other players' rolls); solve it "
                          "solitaire", rule="CC1")
+    # and so is Double A's Option of a second cross in the same turn (DA4)
+    variant = variant.with_da_same_turn(ruleset.da_same_turn)
+    if players != 1 and variant.has_second_crosses:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play second "
+                         "crosses (Qwixx Double A); solve it solitaire", rule="DA1")
     # and so are Longo's lucky Options (LG4, LG5)
     variant = lucky_variant(variant, ruleset)
     if players != 1 and variant.has_exchange:

@@ -30,7 +30,6 @@ die and cells are out of action 2 (R9), a partner cross into that row still coun
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -42,6 +41,7 @@ from ..keys import open_code
 from ..model import PENALTY_POINTS
 from .kernel import count_products, level_items, turn_values
 from .layout import Layout
+from .threads import run_in_slices
 
 __all__ = ["batch_scratch", "chain_arrays", "clear_lanes", "keep_action1", "keep_action2",
            "solve_chain", "solve_chain_batch", "solve_levels"]
@@ -410,15 +410,7 @@ def solve_levels(layout: Layout, skip: npt.NDArray[np.bool_], kernel: Callable[.
             batch = items[level_start[level]:level_start[level + 1]]
             args = args_of(mask, open_rows, batch, products)
             n = len(batch)
-            if pool is None or n < PARALLEL_MIN:
-                kernel(*args, 0, n)
-            else:
-                pieces = min(n, threads * 4)
-                bounds = [n * i // pieces for i in range(pieces + 1)]
-                futures = [pool.submit(kernel, *args, lo, hi)
-                           for lo, hi in itertools.pairwise(bounds) if hi > lo]
-                for future in futures:
-                    future.result()
+            run_in_slices(pool, 4, threads, PARALLEL_MIN, kernel, args, n)
             done += n
             if progress is not None:
                 progress(done, total)

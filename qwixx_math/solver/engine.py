@@ -28,6 +28,7 @@ from ..errors import ParseError
 from . import kernel
 from .bar import bar_arrays
 from .chain import solve_chain
+from .double_a import solve_double_a
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
 from .threads import solver_threads
@@ -164,6 +165,9 @@ def solve_tables(
     if players != 1 and variant.has_chain:
         raise ParseError(f"layout {variant.sheet.name}: the table model does not play chain "
                          "pairs yet (partner crosses on other players' rolls)", rule="CC1")
+    if players != 1 and variant.has_second_crosses:
+        raise ParseError(f"layout {variant.sheet.name}: the table model does not play second "
+                         "crosses (Qwixx Double A); solve it solitaire", rule="DA1")
     start = time.perf_counter()
     stats = SolveStats()
     layout = Layout.of(variant, players)
@@ -173,6 +177,12 @@ def solve_tables(
         if variant.has_chain:  # its own plans and lanes (:mod:`.chain`)
             data, stats.canonical_configurations = solve_chain(
                 layout, action2_after_action1_end, pool, threads, progress)
+            stats.seconds_kernel = stats.seconds_total = time.perf_counter() - start
+            return data, stats
+        if variant.has_second_crosses:  # its own codes and tables (:mod:`.double_a`)
+            data, stats.canonical_configurations, _ = solve_double_a(
+                variant.sheet, action2_after_action1_end, variant.da_same_turn, pool,
+                threads, progress)
             stats.seconds_kernel = stats.seconds_total = time.perf_counter() - start
             return data, stats
         data, plan = _prepare(variant, layout, symmetry, pool, threads, stats)

@@ -58,6 +58,7 @@ from ..keys import (
     uses_row_codes,
 )
 from .bar import bar_geometry
+from .double_a import DoubleALayout
 from .variant import Variant, row_points
 
 __all__ = ["Layout"]
@@ -216,6 +217,8 @@ class Layout:
             boxed_lo, boxed_hi, excluded = bar_geometry(variant, n_codes, lanes)
             step_lo[:], step_hi[:], step_shift[:] = boxed_lo, boxed_hi, excluded
             closed_steps[1:] = variant.bar_layers - 1
+        if variant.has_second_crosses:  # its own codes and tables (:mod:`.double_a`)
+            size = DoubleALayout.of(variant.sheet).size
         return cls(
             variant=variant,
             players=players,

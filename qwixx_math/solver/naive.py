@@ -107,9 +107,10 @@ class NaiveSolver:
                 or position.ruleset.xc_field_without_cross
                 != self.ruleset.xc_field_without_cross
                 or position.ruleset.lg_lucky_mode != self.ruleset.lg_lucky_mode
-                or position.ruleset.lg_lucky_candidates != self.ruleset.lg_lucky_candidates):
+                or position.ruleset.lg_lucky_candidates != self.ruleset.lg_lucky_candidates
+                or position.ruleset.da_same_turn != self.ruleset.da_same_turn):
             raise ParseError("the naive solver values one-player states of its layout and "
-                             "R15, XC4, LG4 and LG5 options before a roll")
+                             "R15, XC4, LG4, LG5 and DA4 options before a roll")
         return position
 
     def _value(self, state: GameState, before_me: int) -> float:
@@ -130,13 +131,16 @@ class NaiveSolver:
 
     def _key(self, sheet: Sheet, state: GameState) -> int:
         """The memo's key of a position: the compact key (:func:`qwixx_math.keys.sheet_key`),
-        or on a sheet with chain pairs, whose compact key would lose the pairs (CC1), every
-        cross of the sheet, its penalties and closed colours."""
-        if not self.layout.chain:
+        or on a sheet with chain pairs, whose compact key would lose the pairs (CC1), or
+        with second crosses (DA1), every cross of the sheet, its penalties and closed
+        colours."""
+        if not self.layout.chain and not self.layout.second_crosses:
             return sheet_key(sheet, state.closed)
         packed = sheet.penalties
         for mask in sheet.masks:
             packed = (packed << 16) | mask
+        for seconds in sheet.seconds:  # Double A's second crosses (DA1)
+            packed = (packed << 16) | seconds
         return (packed << 4) | sum(1 << c.index for c in state.closed)
 
     def _active(self, state: GameState) -> float:
@@ -188,7 +192,8 @@ class NaiveSolver:
         """Every position of the layout in which the game is not over: one sheet per
         compact key (:func:`qwixx_math.keys.sheet_from_key`) whose closed rows this player
         locked, every penalty count that leaves the game running; on a sheet with chain
-        pairs (CC1) every sheet the rules core reaches from the empty one; on a sheet with step
+        pairs (CC1) or second crosses (DA1) every sheet the rules core reaches from the empty
+        one; on a sheet with step
         cells (CS2), one sheet per key and total of crossed step cells; on a sheet with
         an X-Change track (XC2), one sheet per key and last field used."""
         if self.layout.exchange:
@@ -202,7 +207,7 @@ class NaiveSolver:
         if self.layout.bar:
             yield from self._bar_states()
             return
-        if self.layout.chain:
+        if self.layout.chain or self.layout.second_crosses:
             yield from self._reached_states()
             return
         if not self.layout.steps:

@@ -39,6 +39,7 @@ from ..model import Colour, Roll, Sheet, TurnPlan
 from ..notation import colour_set
 from ..rules import GameState, Phase, plan_key, turn_outcomes
 from ..ruleset import Ruleset
+from .double_a import DoubleALayout
 from .engine import SolveStats
 from .layout import Layout
 from .lucky import check_lucky_ruleset
@@ -95,6 +96,8 @@ class SolverTable:
         self._exchange = bool(sheet.exchange)
         self._bar = bool(sheet.bar)
         self._chain = bool(sheet.chain)
+        #: Double A's codes and canonical table (:mod:`.double_a`), None on other sheets.
+        self._double_a = DoubleALayout.of(sheet) if sheet.second_crosses else None
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -152,6 +155,11 @@ class SolverTable:
                 f"{'allowed' if self.variant.field_without_cross else 'forbidden'}; "
                 "the game's ruleset says otherwise", rule="XC4")
         check_lucky_ruleset(self.variant, ruleset)
+        if self._double_a is not None and ruleset.da_same_turn != self.variant.da_same_turn:
+            raise ParseError(
+                "this table was solved with the number crossed in action 1 "
+                f"{'doubled' if self.variant.da_same_turn else 'not doubled'} in action 2 "
+                "of the same turn; the game's ruleset says otherwise", rule="DA4")
 
     def _position(self, position: Sheet | GameState, closed: Iterable[Colour | str]
                   ) -> tuple[Sheet, frozenset[Colour]]:
@@ -229,6 +237,10 @@ class SolverTable:
                 n_closed += 1
         if n_closed >= self._to_end or sheet.penalties >= self._boxes:
             return float(sheet.score)
+        if self._double_a is not None:  # second crosses: its own codes (:mod:`.double_a`)
+            found = self._double_a.locate(sheet, closed)
+            assert found is not None
+            return found[1] + float(self._data[found[0]])
         strides = self._strides[mask]
         index = self._offsets[mask] + sheet.penalties
         if self._steps:  # the lane of the crossed step cells (CS2)

@@ -97,7 +97,7 @@ _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int,
                   tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int,
                   tuple[tuple[int, int], ...], bool, tuple[tuple[int, int], ...],
                   tuple[int, ...], tuple[int, ...], bool, bool,
-                  tuple[tuple[tuple[int, int], tuple[int, int]], ...]]
+                  tuple[tuple[tuple[int, int], tuple[int, int]], ...], bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +119,9 @@ class Variant:
     #: The Option ``lg_lucky_candidates`` = ``open_with_next_cell`` (LG5: the fewest
     #: crosses among the rows with a next cell); only on a sheet with lucky numbers.
     lucky_next_cell: bool = field(default=False, compare=False)
+    #: The Option ``da_same_turn`` (DA4: the number crossed in action 1 may be doubled in
+    #: action 2 of the same turn); it only matters on a sheet with second crosses.
+    da_same_turn: bool = field(default=True, compare=False)
     _numbers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _dice: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     _targets: tuple[tuple[tuple[int, ...], ...], ...] = field(
@@ -130,7 +133,10 @@ class Variant:
         if not isinstance(sheet, SheetLayout):
             raise ParseError(f"a Variant is made from a SheetLayout, not {sheet!r}")
         _check_chain_sheet(sheet)
-        sheet.check_no_second_crosses("the exact solver")
+        check_second_cross_sheet(sheet)
+        if not isinstance(self.da_same_turn, bool):
+            raise ParseError(f"da_same_turn must be True or False, not "
+                             f"{self.da_same_turn!r}", rule="DA4")
         if not isinstance(self.field_without_cross, bool):
             raise ParseError(f"field_without_cross must be True or False, not "
                              f"{self.field_without_cross!r}", rule="XC4")
@@ -177,7 +183,8 @@ class Variant:
             bool(sheet.exchange) and self.field_without_cross, sheet.boxed,
             tuple(locks.index(c) for c in sheet.bar), sheet.lucky,
             bool(sheet.lucky) and self.lucky_additional,
-            bool(sheet.lucky) and self.lucky_next_cell, sheet.chain))
+            bool(sheet.lucky) and self.lucky_next_cell, sheet.chain,
+            sheet.second_crosses, sheet.second_crosses and self.da_same_turn))
 
     @classmethod
     def official(cls) -> Variant:
@@ -304,7 +311,8 @@ class Variant:
         itself on a sheet without an X-Change track (the Option changes nothing there)."""
         if not self.has_exchange or spend == self.field_without_cross:
             return self
-        return Variant(self.sheet, spend, self.lucky_additional, self.lucky_next_cell)
+        return Variant(self.sheet, spend, self.lucky_additional, self.lucky_next_cell,
+                       self.da_same_turn)
 
     @property
     def lucky(self) -> tuple[int, ...]:
@@ -319,7 +327,21 @@ class Variant:
         if not self.lucky or (additional, next_cell) == (self.lucky_additional,
                                                         self.lucky_next_cell):
             return self
-        return Variant(self.sheet, self.field_without_cross, additional, next_cell)
+        return Variant(self.sheet, self.field_without_cross, additional, next_cell,
+                       self.da_same_turn)
+
+    @property
+    def has_second_crosses(self) -> bool:
+        """Whether the sheet has second-cross boxes (Qwixx Double A, DA1)."""
+        return self.sheet.second_crosses
+
+    def with_da_same_turn(self, same_turn: bool) -> Variant:
+        """This variant under the Option ``da_same_turn`` (DA4); itself on a sheet without
+        second crosses (the Option changes nothing there)."""
+        if not self.sheet.second_crosses or same_turn == self.da_same_turn:
+            return self
+        return Variant(self.sheet, self.field_without_cross, self.lucky_additional,
+                       self.lucky_next_cell, same_turn)
 
     def is_step_at(self, row: int, position: int) -> bool:
         """Whether the cell at ``position`` of ``row`` is a step cell (CS2)."""
@@ -386,6 +408,7 @@ class Variant:
         and has no double cell, step cell nor bonus bar, of 6-sided dice and one lock number (the
         official sheet and :meth:`from_letters`' variants)."""
         return not uses_row_codes(self.sheet) and not self.has_steps \
+            and not self.sheet.second_crosses \
             and not self.has_exchange and not self.has_bar and not self.has_chain \
             and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
@@ -444,6 +467,8 @@ class Variant:
                 return name
         if self.sheet.faces != 6 or self.sheet.lock_cells != 1:
             return _longo_key(self.sheet.without_lucky()) + self._lucky_key()
+        if self.sheet.second_crosses:  # DA4 = False changes the game
+            return self.sheet.key + ("" if self.da_same_turn else "-da4f")
         if self.has_exchange:  # the published pad by name; XC4 changes the game
             return self.sheet.key + ("-xc4" if self.field_without_cross else "")
         return self.sheet.key
@@ -506,6 +531,25 @@ def _check_chain_sheet(sheet: SheetLayout) -> None:
         raise ParseError(f"layout {sheet.name}: the exact solver plays chain pairs only on "
                          "single cells of 6-sided dice with one lock number, no other "
                          "feature, and a game that ends at 1 or 2 closed rows", rule="CC1")
+
+
+def check_second_cross_sheet(sheet: SheetLayout) -> None:
+    """The second-cross pads the exact solver plays (:mod:`.double_a`): rows of one length
+    whose cells have their own row's colour, single cells of 6-sided dice, one lock
+    number, no other feature; else a ParseError naming DA1."""
+    if not sheet.second_crosses:
+        return
+    own = len(sheet.colours) == len(sheet.locks) and all(
+        all(c is lock for c in cols) for cols, lock in zip(sheet.colours, sheet.locks,
+                                                           strict=True))
+    if (not own or sheet.has_doubles or sheet.steps or sheet.exchange or sheet.bar
+            or sheet.chain or sheet.lucky or sheet.symbols or sheet.bonus_rows
+            or sheet.faces != 6 or sheet.lock_cells != 1
+            or len({len(r) for r in sheet.numbers}) != 1):
+        raise ParseError(f"layout {sheet.name}: the exact solver plays second crosses only on "
+                         "rows of one length whose cells have the row's colour, single cells "
+                         "of 6-sided dice with one lock number and no other feature",
+                         rule="DA1")
 
 
 def _longo_key(sheet: SheetLayout) -> str:
