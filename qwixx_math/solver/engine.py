@@ -14,7 +14,6 @@ axes).
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +30,7 @@ from .chain import solve_chain
 from .double_a import solve_double_a
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
-from .threads import solver_threads
+from .threads import run_in_slices, solver_threads
 from .variant import Variant
 
 __all__ = [
@@ -296,7 +295,9 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 exchange, variant.field_without_cross, bar, boxed,
                 lucky, variant.lucky_additional, variant.lucky_next_cell,
             )
-            _run_batch(pool, threads, args, len(batch))
+            # one level's batch: on the calling thread when it is small, else in slices
+            run_in_slices(pool, SLICES_PER_THREAD, threads, PARALLEL_MIN, _solve_slice,
+                          (args,), len(batch))
             done += len(batch)
             if progress is not None:
                 progress(done, total)
@@ -312,21 +313,6 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 players, layout.level_size,
             )
         stats.seconds_derive += time.perf_counter() - t1
-
-
-def _run_batch(pool: ThreadPoolExecutor | None, threads: int, args: tuple[Any, ...],
-               n_items: int) -> None:
-    """Solve one level's batch: on the calling thread when it is small, else in slices on
-    the pool (the kernel releases the GIL; the slices write disjoint values)."""
-    if pool is None or n_items < PARALLEL_MIN:
-        _solve_slice(args, 0, n_items)
-        return
-    pieces = min(n_items, threads * SLICES_PER_THREAD)
-    bounds = [n_items * i // pieces for i in range(pieces + 1)]
-    futures = [pool.submit(_solve_slice, args, lo, hi)
-               for lo, hi in itertools.pairwise(bounds) if hi > lo]
-    for future in futures:
-        future.result()
 
 
 def _solve_slice(args: tuple[Any, ...], start: int, stop: int) -> None:
