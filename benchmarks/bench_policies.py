@@ -187,10 +187,7 @@ def time_sample(spec: PolicySpec, variant: Variant, a2: bool, n: int) -> dict[st
     values = np.full(lay.size, 0.0)  # every page touched before the timing (no page faults)
     table = readonly_table(None, lay.size, False)
     open_rows = geo.open_rows(0)
-    call = (*geo.engine_args(), variant.open_codes, variant.row_length, variant.faces,
-            variant.lock_cells, variant.lock_threshold, variant.penalty_boxes,
-            variant.closed_rows_to_end, a2, int(spec.kind), float(spec.param), table, values,
-            0, open_rows)
+    call = (geo.engine_args(a2), int(spec.kind), float(spec.param), table, values, 0, open_rows)
     engine.evaluate_batch(*call, batch[:16], 8, False)  # compile outside the timing
     t0 = time.perf_counter()
     cpu0 = time.process_time()

@@ -618,31 +618,6 @@ class SheetLayout:
                             ("allowed", tuple(allowed)), ("count", tuple(count))):
             object.__setattr__(self, name, value)
 
-    # Old private names of the cell look-ups, kept while other branches still use them.
-    @property
-    def _row_of(self) -> tuple[int, ...]:
-        return self.row_of
-
-    @property
-    def _pos(self) -> tuple[tuple[int, ...], ...]:
-        return self.pos
-
-    @property
-    def _cell(self) -> tuple[tuple[Colour | None, ...], ...]:
-        return self.cell
-
-    @property
-    def _last_bit(self) -> tuple[int, ...]:
-        return self.last_bit
-
-    @property
-    def _allowed(self) -> tuple[tuple[int, ...], ...]:
-        return self.allowed
-
-    @property
-    def _count(self) -> tuple[tuple[int, ...], ...]:
-        return self.count
-
     # ------------------------------------------------------------------ reading
     @property
     def rows(self) -> int:

@@ -1346,13 +1346,22 @@ def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[
     colour ``c`` of any row still open (its lock colour's die rolled, not ``gone``),
     the die itself in play and not ``gone``; R7 and R8 per row (as :func:`die_options`,
     from a lookup table)."""
-    layout = sheet.layout
     masks = sheet.masks
-    allowed = layout.allowed
+    allowed = sheet.layout.allowed
+    found = [(key, mark) for key, ri, bit, mark in _action2_cells(sheet.layout, roll, gone)
+             if allowed[ri][masks[ri]] & bit]
+    found.sort(key=_first)
+    return tuple([mark for _, mark in found])
+
+
+def _action2_cells(layout: SheetLayout, roll: Roll, gone: frozenset[Colour]
+                   ) -> Iterator[tuple[int, int, int, Mark]]:
+    """Every cell that white + the die of colour ``c`` names in a cell of colour ``c``,
+    that die in play and not ``gone`` (R6, R9), in a row still rolled and not ``gone``:
+    ``(sort key, row index, cell bit, mark)`` from :func:`_action2_for`, before R7/R8."""
     coloured = roll.coloured
     w1, w2 = roll.white
     table = _action2_for(layout)
-    found: list[tuple[int, Mark]] = []
     for c in COLOURS:
         d = coloured[c.index]
         if d is None or c in gone:
@@ -1360,11 +1369,8 @@ def _layout_action2(sheet: Sheet, roll: Roll, gone: frozenset[Colour]) -> tuple[
         cells = table[c.index]
         for n in (w1 + d,) if w1 == w2 else (w1 + d, w2 + d):
             for key, ri, bit, row, mark in cells[n]:
-                if coloured[ri] is not None and row not in gone \
-                        and allowed[ri][masks[ri]] & bit:
-                    found.append((key, mark))
-    found.sort(key=_first)
-    return tuple([mark for _, mark in found])
+                if coloured[ri] is not None and row not in gone:
+                    yield key, ri, bit, mark
 
 
 def second_cross_options(sheet: Sheet, numbers: Iterable[int],
@@ -1450,26 +1456,17 @@ def _da_action2(state: GameState, sheet: Sheet, roll: Roll, gone: frozenset[Colo
         return tuple(_own_colour_action2(layout, sheet.masks, roll, gone, sheet, first))
     coloured = roll.coloured
     w1, w2 = roll.white
-    table = _action2_for(layout)
     masks, seconds, lock_bits = sheet.masks, sheet.seconds, layout.lock_bits
     allowed, count, threshold = layout.allowed, layout.count, layout.lock_threshold
     # (sort key, mark): by row, position, a cell's plain cross before its second cross
     found: list[tuple[int, Mark]] = []
-    for c in COLOURS:
-        d = coloured[c.index]
-        if d is None or c in gone:
-            continue
-        cells = table[c.index]
-        for n in (w1 + d,) if w1 == w2 else (w1 + d, w2 + d):
-            for key, ri, bit, row, mark in cells[n]:
-                if coloured[ri] is None or row in gone:
-                    continue
-                mask = masks[ri]
-                lock = lock_bits[ri]
-                if allowed[ri][mask] & bit or (  # Sheet.open_mask, inline (DA5)
-                        bit & lock and seconds[ri] and not mask & lock
-                        and count[ri][mask] + seconds[ri].bit_count() >= threshold):
-                    found.append((2 * key, mark))
+    for key, ri, bit, mark in _action2_cells(layout, roll, gone):
+        mask = masks[ri]
+        lock = lock_bits[ri]
+        if allowed[ri][mask] & bit or (  # Sheet.open_mask, inline (DA5)
+                bit & lock and seconds[ri] and not mask & lock
+                and count[ri][mask] + seconds[ri].bit_count() >= threshold):
+            found.append((2 * key, mark))
     # the second crosses: each row's rightmost cross, not doubled, the row not closed by
     # this player (DA1, DA3) nor in the game with its die gone, made by white + the die
     # of its cell (R6, R9), and not the number crossed in this action 1 under

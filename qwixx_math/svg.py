@@ -178,15 +178,10 @@ def _bonus_row_parts(sheet: Sheet, row: int, top: float, plan: TurnPlan | None
         out.append(f'<circle cx="{x + CELL / 2}" cy="{cy + CELL / 2}" r="{CELL / 2 - 1}" '
                    f'fill="#ffffff" stroke="{_INK}" stroke-width="1.5"/>')
         faded = _skipped(mask, column) and not (marked or action)
-        out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 16, _INK, weight="bold",
-                         opacity="0.35" if faded else None))
-        if marked:
-            out.append(_cross(x, cy, CELL))
-        if action is not None:
-            out.append(f'<circle class="plan" cx="{x + CELL / 2}" cy="{cy + CELL / 2}" '
-                       f'r="{CELL / 2 + 2}" fill="none" stroke="{_INK}" stroke-width="4" '
-                       'stroke-dasharray="7 3"/>')
-            out.append(_badge(x + CELL - 1, cy + 1, str(action)))
+        out += _number_cell(x, cy, number, 16, _INK, faded, marked)
+        out += _plan_outline(f'<circle class="plan" cx="{x + CELL / 2}" cy="{cy + CELL / 2}" '
+                             f'r="{CELL / 2 + 2}" fill="none" stroke="{_INK}" stroke-width="4" '
+                             'stroke-dasharray="7 3"/>', x, cy, action)
         out.append("</g>")
         x += CELL + _GAP
     out.append("</g>")
@@ -246,6 +241,25 @@ def _cross(x: float, y: float, size: float, colour: str = _INK, width: float = 4
     return (f'<path class="mark" d="M{x + a} {y + a} L{x + b} {y + b} M{x + b} {y + a} '
             f'L{x + a} {y + b}" stroke="{colour}" stroke-width="{width}" '
             'stroke-linecap="round" fill="none"/>')
+
+
+def _number_cell(x: float, cy: float, number: int, size: int, ink: str, faded: bool,
+                 marked: bool) -> list[str]:
+    """A cell's number (pale when ``faded``: skipped or closed, and not marked nor planned)
+    and its cross when ``marked``; the cell's square is at (``x``, ``cy``)."""
+    out = [_text(x + CELL / 2, cy + CELL / 2, str(number), size, ink, weight="bold",
+                 opacity="0.35" if faded else None)]
+    if marked:
+        out.append(_cross(x, cy, CELL))
+    return out
+
+
+def _plan_outline(outline: str, x: float, cy: float, action: int | None) -> list[str]:
+    """The ``outline`` of a planned cell and its badge (the plan's action, 1 or 2); nothing
+    for a cell the plan leaves alone."""
+    if action is None:
+        return []
+    return [outline, _badge(x + CELL - 1, cy + 1, str(action))]
 
 
 def _second_box(x: float, y: float, crossed: bool) -> str:
@@ -335,17 +349,13 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                 out.append(f'<text class="symbol" x="{x + 4}" y="{cy + 13}" font-size="12" '
                            f'fill="{_INK}">{_SYMBOL_GLYPHS[symbol]}</text>')
             faded = (is_closed or _skipped(mask, position)) and not (marked or action)
-            out.append(_text(x + CELL / 2, cy + CELL / 2, str(number), 18, ink, weight="bold",
-                             opacity="0.35" if faded else None))
-            if marked:
-                out.append(_cross(x, cy, CELL))
+            out += _number_cell(x, cy, number, 18, ink, faded, marked)
             if layout.second_crosses and position < length - 1:  # Double A (DA1)
                 out.append(_second_box(x, cy, bool(sheet.seconds[row.index] >> position & 1)))
-            if action is not None:
-                out.append(f'<rect class="plan" x="{x - 2}" y="{cy - 2}" width="{CELL + 4}" '
-                           f'height="{CELL + 4}" rx="6" fill="none" stroke="{_INK}" '
-                           'stroke-width="4" stroke-dasharray="7 3"/>')
-                out.append(_badge(x + CELL - 1, cy + 1, str(action)))
+            out += _plan_outline(f'<rect class="plan" x="{x - 2}" y="{cy - 2}" '
+                                 f'width="{CELL + 4}" height="{CELL + 4}" rx="6" fill="none" '
+                                 f'stroke="{_INK}" stroke-width="4" stroke-dasharray="7 3"/>',
+                                 x, cy, action)
             out.append("</g>")
             x += CELL + _GAP
         locked = sheet.is_locked(row)

@@ -90,18 +90,13 @@ def engine_roll(spec: PolicySpec, variant: Variant, state: GameState, roll: Roll
                 vstar: FloatArray | None = None) -> tuple[dict[TurnPlan, float], TurnPlan]:
     """Every legal plan of the roll with its priority, and the engine's choice."""
     geo = geometry(variant)
-    lay = geo.layout
     mask, codes = engine_state(variant, state)
     a2 = state.ruleset.action2_after_action1_end
     size = engine.max_plans(variant.rows)
     plans = np.empty(size, dtype=np.int64)
     hs = np.empty(size)
     n, best = engine.roll_choice(
-        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code, lay.pos_of,
-        lay.die_at, geo.points, geo.step_at, geo.step_points, variant.row_length,
-        variant.faces, variant.lock_cells,
-        variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end, a2,
-        int(spec.kind), float(spec.param),
+        geo.engine_args(a2), int(spec.kind), float(spec.param),
         vstar if vstar is not None else NO_TABLE, mask, codes, state.sheets[0].penalties,
         state.sheets[0].steps_crossed, engine_dice(state, roll), plans, hs)
     layout = state.layout
@@ -121,9 +116,7 @@ def engine_weights(spec: PolicySpec, variant: Variant, state: GameState,
     n_layers = geo.layout.lanes if spec.needs_table else 1
     cell_h, cell_tb, cell_out, weights = engine._cell_scratch(n_layers, k, variant.faces)
     engine.config_weights(
-        *geo.engine_args(), variant.row_length, variant.faces, variant.lock_cells,
-        variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
-        state.ruleset.action2_after_action1_end, int(spec.kind),
+        geo.engine_args(state.ruleset.action2_after_action1_end), int(spec.kind),
         float(spec.param), vstar if vstar is not None else NO_TABLE, mask, open_rows, codes,
         n_layers, cell_h, cell_tb, cell_out, weights, *engine._sweep_scratch(k, variant.faces))
     sheet = state.sheets[0]

@@ -211,7 +211,7 @@ def forward_distribution(
     mass = np.zeros(size)
     mass[0] = 1.0  # the empty sheet: no closed row, every code 0, no penalty
     hist = np.zeros(geo.score_max - geo.score_min + 1)
-    args = geo.engine_args()
+    args = geo.engine_args(action2_after_action1_end)
     order = list(reversed(geo.masks_backward))  # fewer closed rows first
     total = sum(len(geo.items(mask)[0]) for mask in order)
     done = 0
@@ -242,17 +242,11 @@ def forward_distribution(
             # in parallel, then their probability is pushed on (serially: shared targets)
             for first in range(0, len(active), batch_size):
                 part = active[first:first + batch_size]
-                engine.forward_weights(
-                    *args, variant.open_codes, variant.row_length, variant.faces,
-                    variant.lock_cells, variant.lock_threshold, variant.penalty_boxes,
-                    variant.closed_rows_to_end, action2_after_action1_end, int(spec.kind),
-                    float(spec.param), table,
-                    mask, open_rows, part, buf_weights, buf_out, buf_tb, CHUNK)
-                engine.forward_scatter(
-                    lay.offsets, lay.strides, lay.code_marks, geo.points, geo.step_points,
-                    lay.step_lo, lay.step_hi, lay.closed_steps, variant.open_codes,
-                    variant.faces, variant.penalty_boxes, mass, fwd_offsets, n_cp, geo.cp_value,
-                    geo.cp_add, hist, geo.score_min, mask, open_rows, part, buf_weights, buf_out)
+                engine.forward_weights(args, int(spec.kind), float(spec.param), table, mask,
+                                       open_rows, part, buf_weights, buf_out, buf_tb, CHUNK)
+                engine.forward_scatter(args, mass, fwd_offsets, n_cp, geo.cp_value, geo.cp_add,
+                                       hist, geo.score_min, mask, open_rows, part, buf_weights,
+                                       buf_out)
             done += len(batch)
             if progress is not None:
                 progress(done, total)

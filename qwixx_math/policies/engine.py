@@ -71,6 +71,7 @@ from ..model import PENALTY_POINTS
 from .scoring import priority, tie_break
 
 __all__ = [
+    "EngineArgs",
     "apply_plan",
     "cell_count",
     "config_weights",
@@ -92,6 +93,19 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+
+#: The variant as the engine reads it, one argument of every kernel that plays a turn
+#: (:meth:`qwixx_math.policies.geometry.Geometry.engine_args`): the solver's layout
+#: ``(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at)``,
+#: the rows' integer ``points``, the step cells ``(step_at, step_points, step_lo,
+#: step_hi, closed_steps)`` (CS2), then ``n_codes`` (the codes of an open row),
+#: ``length`` (a row's cells), ``faces`` (LG1), ``lock_cells`` (LG2), ``threshold``
+#: (R8), ``penalties`` (the penalty boxes, R13), ``to_end`` (the closed rows that end
+#: the game, R14) and ``a2_after_end`` (R15's option).  Each kernel unpacks it in the
+#: same order; numba passes a tuple's fields as separate arguments, so this costs nothing.
+EngineArgs = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+                   IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+                   int, int, int, int, int, int, int, bool]
 
 #: Points per penalty box (R17), an integer here (the solver's kernel works in floats).
 PENALTY = PENALTY_POINTS
@@ -331,13 +345,7 @@ def _offer(cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray, cell: int,
 
 @jit()
 def _gather(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool,
-    kind: int, param: float, vstar: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray, base: int, open_points: int,
     lane_lo: int, lane_hi: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
 ) -> None:
@@ -354,6 +362,9 @@ def _gather(
     Every plan that marks a row's last number goes through :func:`apply_plan` (R8, R9,
     R14, R15).
     """
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     m = codes.shape[0]
     n_cells = cell_count(k, faces)
@@ -626,13 +637,7 @@ def _sweep_scratch(k: int, faces: int) -> tuple[FloatArray, IntArray, IntArray, 
 
 @jit()
 def config_weights(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool,
-    kind: int, param: float, vstar: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, codes: IntArray,
     n_layers: int, cell_h: FloatArray, cell_tb: IntArray, cell_out: IntArray,
     weights: IntArray,
@@ -647,18 +652,17 @@ def config_weights(
     ``cell_tb[l, x]`` (a plan id).  ``n_layers`` > 1 (the optimal policy): a layer per
     lane (``s * penalties + p``), filled for the lanes of ``s_lo`` .. ``s_hi`` only.
     """
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     base, open_points = _config_base(offsets, strides, code_marks, points, mask, open_rows,
                                      codes)
     s_lo, s_hi = step_range(step_lo, step_hi, closed_steps, mask, open_rows, codes)
     lane_lo = s_lo * penalties if n_layers > 1 else 0
     lane_hi = (s_hi + 1) * penalties if n_layers > 1 else 1
-    _gather(offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
-    step_at, step_points, step_lo, step_hi, closed_steps,
-            length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
-            vstar,
-            mask, open_rows, codes, base, open_points, lane_lo, lane_hi, cell_h, cell_tb,
-            cell_out)
+    _gather(sh, kind, param, vstar, mask, open_rows, codes, base, open_points, lane_lo,
+            lane_hi, cell_h, cell_tb, cell_out)
     _sweep(k, faces, lane_lo, lane_hi, cell_h, cell_tb, weights, zh, zt, zj, zc, below)
     return base, open_points, s_lo, s_hi
 
@@ -672,16 +676,13 @@ def _decode_config(config: int, open_rows: IntArray, n_codes: int, codes: IntArr
 
 @jit()
 def _evaluate_items(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
-    to_end: int,
-    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, items: IntArray, start: int, stop: int,
 ) -> None:
     """V_pi of ``items[start:stop]`` (configurations of table ``mask``), one after another."""
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     m = strides.shape[1]
     n_layers = n_lanes(penalties, step_points) if kind == 0 else 1
@@ -693,12 +694,8 @@ def _evaluate_items(
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
         base, open_points, s_lo, s_hi = config_weights(
-            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
-            step_at, step_points, step_lo, step_hi, closed_steps,
-            length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
-            vstar,
-            mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
-            zh, zt, zj, zc, below)
+            sh, kind, param, vstar, mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out,
+            weights, zh, zt, zj, zc, below)
         for s in range(s_lo, s_hi + 1):
             for p in range(penalties - 1, -1, -1):
                 lane = s * penalties + p
@@ -749,13 +746,7 @@ def _own_turn(weights: IntArray, cell_out: IntArray, layer: int, n_cells: int,
 
 @jit(parallel=True)
 def evaluate_batch(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
-    to_end: int,
-    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, items: IntArray, chunk: int, parallel: bool,
 ) -> None:
     """V_pi of the independent configurations ``items`` of table ``mask``: with
@@ -766,21 +757,11 @@ def evaluate_batch(
     """
     n_items = items.shape[0]
     if not parallel:
-        _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
-                        die_at,
-                        points, step_at, step_points, step_lo, step_hi, closed_steps, n_codes,
-                        length, faces, lock_cells, threshold, penalties, to_end,
-                        a2_after_end,
-                        kind, param, vstar, values, mask, open_rows, items, 0, n_items)
+        _evaluate_items(sh, kind, param, vstar, values, mask, open_rows, items, 0, n_items)
         return
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
-        _evaluate_items(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
-                        die_at,
-                        points, step_at, step_points, step_lo, step_hi, closed_steps, n_codes,
-                        length, faces, lock_cells, threshold, penalties, to_end,
-                        a2_after_end,
-                        kind, param, vstar, values, mask, open_rows, items,
+        _evaluate_items(sh, kind, param, vstar, values, mask, open_rows, items,
                         ch * chunk, min(n_items, (ch + 1) * chunk))
 
 
@@ -793,11 +774,7 @@ def _sum_weight(s: int, faces: int) -> int:
 
 @jit()
 def _passive_choices(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
-    step_at: IntArray, step_points: IntArray, length: int,
-    faces: int, lock_cells: int, threshold: int,
-    to_end: int, penalties: int, vpol: FloatArray, policy_players: int, level_size: int,
+    sh: EngineArgs, vpol: FloatArray, policy_players: int, level_size: int,
     mask: int, open_rows: IntArray, codes: IntArray, base: int,
     opt: IntArray, choice: IntArray,
 ) -> None:
@@ -812,6 +789,9 @@ def _passive_choices(
     lowest row (the rules core's order: no mark first, then marks by row).  The table
     model plays sheets without step cells (CS2): lane = penalties.
     """
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     m = codes.shape[0]
     ns = n_sums(faces)
@@ -854,19 +834,16 @@ def _passive_choices(
 
 @jit()
 def _evaluate_items_tables(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
-    to_end: int,
-    a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
+    sh: EngineArgs, vown: FloatArray, vpol: FloatArray, policy_players: int,
     level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
     mask: int, open_rows: IntArray, items: IntArray, start: int, stop: int,
 ) -> None:
     """V_pi of ``items[start:stop]`` at every level of every evaluated table, for the
     policy that is optimal for a table of M = ``policy_players`` (see
     :func:`evaluate_tables_batch`)."""
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     m = strides.shape[1]
     n_layers = penalties
@@ -881,19 +858,13 @@ def _evaluate_items_tables(
     for it in range(start, stop):
         _decode_config(items[it], open_rows, n_codes, codes)
         base, open_points, _, _ = config_weights(
-            offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
-            step_at, step_points, step_lo, step_hi, closed_steps,
-            length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, 0, 0.0, vown,
-            mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out, weights,
-            zh, zt, zj, zc, below)
+            sh, 0, 0.0, vown, mask, open_rows, codes, n_layers, cell_h, cell_tb, cell_out,
+            weights, zh, zt, zj, zc, below)
         need_passive = False
         for x in range(table_players.shape[0]):
             need_passive = need_passive or table_players[x] > 1
         if need_passive:
-            _passive_choices(offsets, strides, code_last, code_marks, next_code, pos_of, die_at,
-                             points, step_at, step_points, length, faces, lock_cells, threshold,
-                             to_end, penalties, vpol,
-                             policy_players, level_size, mask, open_rows, codes, base,
+            _passive_choices(sh, vpol, policy_players, level_size, mask, open_rows, codes, base,
                              opt, choice)
         for x in range(table_players.shape[0]):
             n_players = table_players[x]
@@ -924,13 +895,7 @@ def _evaluate_items_tables(
 
 @jit(parallel=True)
 def evaluate_tables_batch(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
-    to_end: int,
-    a2_after_end: bool, vown: FloatArray, vpol: FloatArray, policy_players: int,
+    sh: EngineArgs, vown: FloatArray, vpol: FloatArray, policy_players: int,
     level_size: int, values: FloatArray, table_start: IntArray, table_players: IntArray,
     mask: int, open_rows: IntArray, items: IntArray, chunk: int, parallel: bool,
 ) -> None:
@@ -948,21 +913,13 @@ def evaluate_tables_batch(
     """
     n_items = items.shape[0]
     if not parallel:
-        _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, die_at, points, step_at, step_points, step_lo, step_hi,
-                               closed_steps, n_codes, length, faces, lock_cells,
-                               threshold, penalties,
-                               to_end, a2_after_end, vown, vpol, policy_players, level_size,
+        _evaluate_items_tables(sh, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
                                0, n_items)
         return
     n_chunks = (n_items + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
-        _evaluate_items_tables(offsets, strides, code_last, code_marks, next_code, pos_of,
-                               number_at, die_at, points, step_at, step_points, step_lo, step_hi,
-                               closed_steps, n_codes, length, faces, lock_cells,
-                               threshold, penalties,
-                               to_end, a2_after_end, vown, vpol, policy_players, level_size,
+        _evaluate_items_tables(sh, vown, vpol, policy_players, level_size,
                                values, table_start, table_players, mask, open_rows, items,
                                ch * chunk, min(n_items, (ch + 1) * chunk))
 
@@ -997,18 +954,15 @@ def forward_active(
 
 @jit(parallel=True)
 def forward_weights(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
-    to_end: int,
-    a2_after_end: bool, kind: int, param: float, vstar: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray,
     mask: int, open_rows: IntArray, configs: IntArray,
     buf_weights: IntArray, buf_out: IntArray, buf_tb: IntArray, chunk: int,
 ) -> None:
     """The cells' weights and outcomes of every configuration in ``configs`` (independent
     work, on all cores): ``buf_weights[i]``, ``buf_out[i]`` for ``configs[i]``."""
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     m = strides.shape[1]
     n_layers = buf_weights.shape[1]
@@ -1021,20 +975,13 @@ def forward_weights(
         codes = np.zeros(m, dtype=np.int64)
         for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
             _decode_config(configs[i], open_rows, n_codes, codes)
-            config_weights(
-                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
-                points, step_at, step_points, step_lo, step_hi, closed_steps,
-                length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
-                vstar,
-                mask, open_rows, codes, n_layers, cell_h, buf_tb[i], buf_out[i],
-                buf_weights[i], zh, zt, zj, zc, below)
+            config_weights(sh, kind, param, vstar, mask, open_rows, codes, n_layers, cell_h,
+                           buf_tb[i], buf_out[i], buf_weights[i], zh, zt, zj, zc, below)
 
 
 @jit()
 def forward_scatter(
-    offsets: IntArray, strides: IntArray, code_marks: IntArray, points: IntArray,
-    step_points: IntArray, step_lo: IntArray, step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, faces: int, penalties: int,
+    sh: EngineArgs,
     mass: FloatArray, fwd_offsets: IntArray, n_cp: IntArray, cp_value: IntArray,
     cp_add: IntArray, hist: FloatArray, score_min: int,
     mask: int, open_rows: IntArray, configs: IntArray,
@@ -1050,6 +997,9 @@ def forward_scatter(
     that ends adds its probability to ``hist[score - score_min]`` (the score counts
     T(step total), CS2).
     """
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     m = strides.shape[1]
     n_layers = buf_weights.shape[1]
@@ -1109,12 +1059,7 @@ def max_plans(rows: int) -> int:
 
 @jit()
 def roll_choice(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
-    step_at: IntArray, step_points: IntArray,
-    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool,
-    kind: int, param: float, vstar: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray,
     mask: int, codes: IntArray, p: int, crossed: int, dice: IntArray,
     plans_out: IntArray, h_out: FloatArray,
 ) -> tuple[int, int]:
@@ -1127,6 +1072,9 @@ def roll_choice(
     ``plans_out`` (room for :func:`max_plans`) and their priorities to ``h_out``; returns
     ``(number of legal plans, index of the chosen one)``.
     """
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     m = codes.shape[0]
     w1 = dice[0]
     w2 = dice[1]
@@ -1201,14 +1149,12 @@ def roll_choice(
 
 @jit()
 def _play_games(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
-    step_at: IntArray, step_points: IntArray,
-    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool,
-    kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
     scores: IntArray, turns: IntArray, start: int, stop: int,
 ) -> None:
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     m = strides.shape[1]
     codes = np.zeros(m, dtype=np.int64)
     roll = np.zeros(2 + m, dtype=np.int64)
@@ -1226,10 +1172,7 @@ def _play_games(
         for t in range(max_turns):
             for x in range(2 + m):
                 roll[x] = dice[g, t, x]
-            _n, best = roll_choice(offsets, strides, code_last, code_marks, next_code, pos_of,
-                                  die_at, points, step_at, step_points, length, faces,
-                                  lock_cells, threshold, penalties, to_end, a2_after_end,
-                                  kind, param, vstar, mask, codes, p, crossed, roll, plans, hs)
+            _n, best = roll_choice(sh, kind, param, vstar, mask, codes, p, crossed, roll, plans, hs)
             plan = plans[best]
             if plan == 0:  # the penalty (R11)
                 p += 1
@@ -1268,12 +1211,7 @@ def _play_games(
 
 @jit(parallel=True)
 def simulate_games(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, die_at: IntArray, points: IntArray,
-    step_at: IntArray, step_points: IntArray,
-    length: int, faces: int, lock_cells: int, threshold: int, penalties: int, to_end: int,
-    a2_after_end: bool,
-    kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray, dice: npt.NDArray[np.int8],
     scores: IntArray, turns: IntArray, chunk: int,
 ) -> None:
     """Play ``dice.shape[0]`` solitaire games, game ``g`` with the rolls ``dice[g]``
@@ -1283,10 +1221,8 @@ def simulate_games(
     n_games = dice.shape[0]
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
-        _play_games(offsets, strides, code_last, code_marks, next_code, pos_of, die_at, points,
-                    step_at, step_points, length, faces, lock_cells,
-                    threshold, penalties, to_end, a2_after_end, kind, param, vstar, dice,
-                    scores, turns, ch * chunk, min(n_games, (ch + 1) * chunk))
+        _play_games(sh, kind, param, vstar, dice, scores, turns, ch * chunk,
+                    min(n_games, (ch + 1) * chunk))
 
 
 @jit()
@@ -1309,13 +1245,7 @@ def _count_class_range(last: int, cls: int, threshold: int) -> tuple[int, int]:
 
 @jit()
 def _evaluate_groups(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
-    to_end: int,
-    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, start: int, stop: int,
 ) -> None:
     """V_pi of every configuration whose open rows have the rightmost marks ``lasts[g]``,
@@ -1329,6 +1259,9 @@ def _evaluate_groups(
     plan is the configuration's index plus the same offset; plans that close a row
     (whose points depend on the count) go through :func:`apply_plan` per configuration.
     """
+    (offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at, points,
+     step_at, step_points, step_lo, step_hi, closed_steps, n_codes, length, faces, lock_cells,
+     threshold, penalties, to_end, a2_after_end) = sh
     k = open_rows.shape[0]
     m = strides.shape[1]
     cell_h, cell_tb, cell_out, weights = _cell_scratch(1, k, faces)
@@ -1368,12 +1301,8 @@ def _evaluate_groups(
                 last = lasts[g, t]
                 codes[open_rows[t]] = 0 if last < 0 else 1 + last * (last + 1) // 2 + lo[t] - 1
             base0, _, _, _ = config_weights(
-                offsets, strides, code_last, code_marks, next_code, pos_of, number_at, die_at,
-                points, step_at, step_points, step_lo, step_hi, closed_steps,
-                length, faces, lock_cells, threshold, penalties, to_end, a2_after_end, kind, param,
-                vstar,
-                mask, open_rows, codes, 1, cell_h, cell_tb, cell_out, weights,
-                zh, zt, zj, zc, below)
+                sh, kind, param, vstar, mask, open_rows, codes, 1, cell_h, cell_tb, cell_out,
+                weights, zh, zt, zj, zc, below)
             pen_w = weights[0, 0]
             n_plain = 0
             n_close = 0
@@ -1446,13 +1375,7 @@ def _evaluate_groups(
 
 @jit(parallel=True)
 def evaluate_groups(
-    offsets: IntArray, strides: IntArray, code_last: IntArray, code_marks: IntArray,
-    next_code: IntArray, pos_of: IntArray, number_at: IntArray, die_at: IntArray,
-    points: IntArray, step_at: IntArray, step_points: IntArray, step_lo: IntArray,
-    step_hi: IntArray, closed_steps: IntArray,
-    n_codes: int, length: int, faces: int, lock_cells: int, threshold: int, penalties: int,
-    to_end: int,
-    a2_after_end: bool, kind: int, param: float, vstar: FloatArray, values: FloatArray,
+    sh: EngineArgs, kind: int, param: float, vstar: FloatArray, values: FloatArray,
     mask: int, open_rows: IntArray, lasts: IntArray, chunk: int,
 ) -> None:
     """:func:`_evaluate_groups` of independent groups (one level of the sum of the rows'
@@ -1460,10 +1383,5 @@ def evaluate_groups(
     n = lasts.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ch in numba.prange(n_chunks):
-        _evaluate_groups(offsets, strides, code_last, code_marks, next_code, pos_of, number_at,
-                         die_at,
-                         points, step_at, step_points, step_lo, step_hi, closed_steps, n_codes,
-                         length, faces, lock_cells, threshold, penalties, to_end,
-                         a2_after_end,
-                         kind, param, vstar, values, mask, open_rows, lasts, ch * chunk,
+        _evaluate_groups(sh, kind, param, vstar, values, mask, open_rows, lasts, ch * chunk,
                          min(n, (ch + 1) * chunk))

@@ -77,7 +77,7 @@ def evaluate_tables(
     lay = geo.layout
     table = readonly_table(vstar, lay.size, spec.needs_table)
     values = np.full(lay.size, np.nan)
-    args = geo.engine_args()
+    args = geo.engine_args(action2_after_action1_end)
     if not spec.needs_table and not uses_row_codes(variant.sheet):
         total = sum(len(geo.items(mask)[0]) for mask in geo.masks_backward)
         done = 0
@@ -89,12 +89,8 @@ def evaluate_tables(
             open_rows = geo.open_rows(mask)
             for lasts in _lasts_by_level(variant.row_length - variant.lock_cells,
                                          len(open_rows)):
-                engine.evaluate_groups(
-                    *args, variant.open_codes, variant.row_length, variant.faces,
-                    variant.lock_cells, variant.lock_threshold, variant.penalty_boxes,
-                    variant.closed_rows_to_end, action2_after_action1_end, int(spec.kind),
-                    float(spec.param), table,
-                    values, mask, open_rows, lasts, GROUP_CHUNK)
+                engine.evaluate_groups(args, int(spec.kind), float(spec.param), table, values,
+                                       mask, open_rows, lasts, GROUP_CHUNK)
                 done += int(np.prod(np.maximum(lasts + 1, 1), axis=1).sum())
                 if progress is not None:
                     progress(min(done, total), total)
@@ -103,12 +99,8 @@ def evaluate_tables(
     # the optimal policy (its choice reads the penalties), and the heuristics on a sheet
     # with double cells (whose row codes are not the single-cell codes the groups assume)
     for mask, open_rows, batch in _backward_batches(geo, progress):
-        engine.evaluate_batch(
-            *args, variant.open_codes, variant.row_length, variant.faces, variant.lock_cells,
-            variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
-            action2_after_action1_end, int(spec.kind), float(spec.param), table, values, mask,
-            open_rows, batch, CHUNK,
-            len(batch) >= PARALLEL_MIN)
+        engine.evaluate_batch(args, int(spec.kind), float(spec.param), table, values, mask,
+                              open_rows, batch, CHUNK, len(batch) >= PARALLEL_MIN)
     return Evaluation(spec, variant, action2_after_action1_end, values,
                       time.perf_counter() - start)
 
@@ -164,14 +156,11 @@ def evaluate_table_model(
     players = np.array(table_players, dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(players[:-1]) * size)).astype(np.int64)
     values = np.full(int(players.sum()) * size, np.nan)
-    args = geo.engine_args()
+    args = geo.engine_args(action2_after_action1_end)
     for mask, open_rows, batch in _backward_batches(geo, progress):
-        engine.evaluate_tables_batch(
-            *args, variant.open_codes, variant.row_length, variant.faces, variant.lock_cells,
-            variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
-            action2_after_action1_end, vown, vpol, policy_players, size, values, starts, players,
-            mask, open_rows,
-            batch, CHUNK, len(batch) >= PARALLEL_MIN)
+        engine.evaluate_tables_batch(args, vown, vpol, policy_players, size, values, starts,
+                                     players, mask, open_rows, batch, CHUNK,
+                                     len(batch) >= PARALLEL_MIN)
     out = {int(n): values[int(s):int(s) + int(n) * size] for n, s in zip(players, starts,
                                                                           strict=True)}
     return TableEvaluation(variant, action2_after_action1_end, policy_players, out, size,

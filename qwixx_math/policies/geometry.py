@@ -14,6 +14,7 @@ from ..solver import kernel as solver_kernel
 from ..solver.layout import Layout
 from ..solver.symmetry import trivial_group
 from ..solver.variant import PENALTY_POINTS, Variant, row_points
+from .engine import EngineArgs
 
 __all__ = ["Geometry", "check_no_lucky", "check_policy_sheet", "geometry", "readonly_table"]
 
@@ -68,18 +69,20 @@ class Geometry:
         level_start)``, level ``l`` being ``items[level_start[l]:level_start[l + 1]]``."""
         return _items(self.variant, mask)
 
-    def engine_args(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
-                                   IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
-                                   IntArray, IntArray]:
-        """(offsets, strides, code_last, code_marks, row_next_code, pos_of, number_at, die_at,
-        points, step_at, step_points, step_lo, step_hi, closed_steps): ``die_at[row, q]`` is
-        the die (the row it locks) whose colour the cell has, -1 for none (the sheet's
-        layout, issue 13); the step arrays place the step cells and bound the step totals
-        a configuration holds (CS2; the solver's :class:`~qwixx_math.solver.layout.Layout`)."""
+    def engine_args(self, action2_after_action1_end: bool) -> EngineArgs:
+        """The variant as every kernel of :mod:`.engine` takes it (:data:`.engine.EngineArgs`):
+        the solver's layout (``die_at[row, q]`` is the die, the row it locks, whose colour
+        the cell has, -1 for none: the sheet's layout, issue 13), the integer row points,
+        the step arrays that place the step cells and bound the step totals a configuration
+        holds (CS2; the solver's :class:`~qwixx_math.solver.layout.Layout`), and the rules'
+        numbers, R15's option ``action2_after_action1_end`` last."""
         lay = self.layout
+        v = self.variant
         return (lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code,
                 lay.pos_of, lay.number_at, lay.die_at, self.points, self.step_at,
-                self.step_points, lay.step_lo, lay.step_hi, lay.closed_steps)
+                self.step_points, lay.step_lo, lay.step_hi, lay.closed_steps, v.open_codes,
+                v.row_length, v.faces, v.lock_cells, v.lock_threshold, v.penalty_boxes,
+                v.closed_rows_to_end, action2_after_action1_end)
 
 
 def check_no_lucky(sheet: SheetLayout) -> None:

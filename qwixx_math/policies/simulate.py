@@ -127,14 +127,8 @@ def simulate_tables(
         dice = roll_dice(games, seed, variant)
     scores = np.zeros(dice.shape[0], dtype=np.int64)
     turns = np.zeros(dice.shape[0], dtype=np.int64)
-    lay = geo.layout
-    engine.simulate_games(
-        lay.offsets, lay.strides, lay.code_last, lay.code_marks, lay.row_next_code, lay.pos_of,
-        lay.die_at, geo.points, geo.step_at, geo.step_points, variant.row_length, variant.faces,
-        variant.lock_cells,
-        variant.lock_threshold, variant.penalty_boxes, variant.closed_rows_to_end,
-        action2_after_action1_end, int(spec.kind), float(spec.param), table, dice, scores, turns,
-        CHUNK)
+    engine.simulate_games(geo.engine_args(action2_after_action1_end), int(spec.kind),
+                          float(spec.param), table, dice, scores, turns, CHUNK)
     return SimulationResult(spec.name, int(dice.shape[0]), seed, action2_after_action1_end,
                             scores, turns, time.perf_counter() - start)
 

@@ -20,7 +20,7 @@ from .cache import (
     table_filename,
     write_table,
 )
-from .engine import solve_tables
+from .engine import check_table_model, solve_tables
 from .layout import Layout
 from .lucky import lucky_variant
 from .progress import progress_bar
@@ -78,29 +78,11 @@ def solve(
         raise ParseError(f"progress must be True, False or None, not {progress!r}")
     # the Option of an X-Change field spent alone (XC4) is part of the game solved
     variant = variant.with_field_without_cross(ruleset.xc_field_without_cross)
-    if players != 1 and variant.has_bar:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play the "
-                         "bonus bar (forced crosses on other players' rolls); solve it "
-                         "solitaire", rule="BA1")
-    if players != 1 and variant.has_chain:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play chain "
-                         "pairs (partner crosses on other players' rolls); solve it "
-                         "solitaire", rule="CC1")
     # and so is Double A's Option of a second cross in the same turn (DA4)
     variant = variant.with_da_same_turn(ruleset.da_same_turn)
-    if players != 1 and variant.has_second_crosses:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play second "
-                         "crosses (Qwixx Double A); solve it solitaire", rule="DA1")
     # and so are Longo's lucky Options (LG4, LG5)
     variant = lucky_variant(variant, ruleset)
-    if players != 1 and variant.has_exchange:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
-                         "exchanges yet (every player may exchange, XC1); solve it "
-                         "solitaire", rule="XC1")
-    if players != 1 and variant.lucky:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
-                         "lucky crosses yet (every player may take one, LG3); solve it "
-                         "solitaire", rule="LG3")
+    check_table_model(variant, players)
     start = time.perf_counter()
     if cache is False:
         return _solve_now(ruleset, variant, players, start, progress, None)

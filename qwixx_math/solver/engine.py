@@ -14,7 +14,6 @@ axes).
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,10 +30,17 @@ from .chain import solve_chain
 from .double_a import solve_double_a
 from .layout import Layout
 from .symmetry import closed_set_orbits, stabiliser, symmetry_group, trivial_group
-from .threads import solver_threads
+from .threads import run_in_slices, solver_threads
 from .variant import Variant
 
-__all__ = ["SolveStats", "frozen_codes", "frozen_step_range", "solve_tables", "without_frozen"]
+__all__ = [
+    "SolveStats",
+    "check_table_model",
+    "frozen_codes",
+    "frozen_step_range",
+    "solve_tables",
+    "without_frozen",
+]
 
 #: Slices per thread of a parallel batch (more slices balance the load better).
 SLICES_PER_THREAD = 4
@@ -136,6 +142,27 @@ def without_frozen(items: npt.NDArray[np.int64], level_start: npt.NDArray[np.int
     return items[keep], np.asarray(counts[level_start], dtype=np.int64)
 
 
+def check_table_model(variant: Variant, players: int) -> None:
+    """Refuse (ParseError naming the rule) the table model (``players`` > 1) on a sheet it
+    does not play: the bonus bar (BA1), chain pairs (CC1), second crosses (DA1),
+    exchanges (XC1) and lucky crosses (LG3); the solitaire game plays them all.
+    :func:`~qwixx_math.solver.api.solve` calls it before its cache, :func:`solve_tables`
+    before solving."""
+    if players == 1:
+        return
+    refused = (
+        (variant.has_bar, "the bonus bar (forced crosses on other players' rolls)", "BA1"),
+        (variant.has_chain, "chain pairs (partner crosses on other players' rolls)", "CC1"),
+        (variant.has_second_crosses, "second crosses (Qwixx Double A)", "DA1"),
+        (variant.has_exchange, "exchanges yet (every player may exchange, XC1)", "XC1"),
+        (bool(variant.lucky), "lucky crosses yet (every player may take one, LG3)", "LG3"),
+    )
+    for plays, what, rule in refused:
+        if plays:
+            raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
+                             f"{what}; solve it solitaire", rule=rule)
+
+
 def solve_tables(
     variant: Variant,
     action2_after_action1_end: bool,
@@ -151,23 +178,7 @@ def solve_tables(
     ``symmetry=False`` solves every state on its own (the check that the
     symmetry reduction changes nothing; about |group| times slower).
     """
-    if players != 1 and variant.has_bar:  # (solve() says so before its cache)
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play the "
-                         "bonus bar (forced crosses on other players' rolls); solve it "
-                         "solitaire", rule="BA1")
-    if players != 1 and variant.has_exchange:  # (solve() says so before its cache)
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
-                         "exchanges yet (every player may exchange, XC1)", rule="XC1")
-    if players != 1 and variant.lucky:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play "
-                         "lucky crosses yet (every player may take one, LG3); solve it "
-                         "solitaire", rule="LG3")
-    if players != 1 and variant.has_chain:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play chain "
-                         "pairs yet (partner crosses on other players' rolls)", rule="CC1")
-    if players != 1 and variant.has_second_crosses:
-        raise ParseError(f"layout {variant.sheet.name}: the table model does not play second "
-                         "crosses (Qwixx Double A); solve it solitaire", rule="DA1")
+    check_table_model(variant, players)
     start = time.perf_counter()
     stats = SolveStats()
     layout = Layout.of(variant, players)
@@ -284,7 +295,9 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 exchange, variant.field_without_cross, bar, boxed,
                 lucky, variant.lucky_additional, variant.lucky_next_cell,
             )
-            _run_batch(pool, threads, args, len(batch))
+            # one level's batch: on the calling thread when it is small, else in slices
+            run_in_slices(pool, SLICES_PER_THREAD, threads, PARALLEL_MIN, _solve_slice,
+                          (args,), len(batch))
             done += len(batch)
             if progress is not None:
                 progress(done, total)
@@ -300,21 +313,6 @@ def _solve_plan(variant: Variant, layout: Layout, data: npt.NDArray[np.float64],
                 players, layout.level_size,
             )
         stats.seconds_derive += time.perf_counter() - t1
-
-
-def _run_batch(pool: ThreadPoolExecutor | None, threads: int, args: tuple[Any, ...],
-               n_items: int) -> None:
-    """Solve one level's batch: on the calling thread when it is small, else in slices on
-    the pool (the kernel releases the GIL; the slices write disjoint values)."""
-    if pool is None or n_items < PARALLEL_MIN:
-        _solve_slice(args, 0, n_items)
-        return
-    pieces = min(n_items, threads * SLICES_PER_THREAD)
-    bounds = [n_items * i // pieces for i in range(pieces + 1)]
-    futures = [pool.submit(_solve_slice, args, lo, hi)
-               for lo, hi in itertools.pairwise(bounds) if hi > lo]
-    for future in futures:
-        future.result()
 
 
 def _solve_slice(args: tuple[Any, ...], start: int, stop: int) -> None:

@@ -89,6 +89,7 @@ from .corpus_cases import (
     LegalitySpec,
     TransitionSpec,
 )
+from .replay import allowed_action1
 
 __all__ = [
     "CORPUS_FILES",
@@ -161,17 +162,7 @@ def _legal_action1_moves(rolled: GameState, player: int,
         candidates += [m for m in legal_action1(rolled, player) if isinstance(m, BonusMark)]
     if rolled.sheets[player].layout.lucky:
         candidates += [m for m in legal_action1(rolled, player) if isinstance(m, LuckyMark)]
-    out = []
-    for mark in candidates:
-        trial = list(choices)
-        trial[player] = mark
-        try:
-            rolled.with_action1(trial)
-        except IllegalMoveError as exc:
-            if exc.player == player:
-                continue
-        out.append(mark)
-    return out
+    return allowed_action1(rolled, player, choices, candidates)
 
 
 def judge_legality(case: dict[str, Any]) -> dict[str, Any]:

@@ -56,7 +56,7 @@ from ..rules import (
 from ..ruleset import Ruleset
 from .violations import Step, Violation
 
-__all__ = ["Replay", "check_record"]
+__all__ = ["Replay", "allowed_action1", "check_record"]
 
 _END_REASONS = {"R13": "a player marked their fourth penalty box",
                 "R14": "a second colour was closed"}
@@ -168,17 +168,25 @@ def _after_action1(rolled: GameState, choices: tuple[Mark | None, ...]
 def _legal_action1(rolled: GameState, player: int, legal_only: Sequence[Mark | None]
                    ) -> tuple[Mark, ...]:
     """``player``'s legal action-1 marks given the other players' legal choices."""
+    return tuple(allowed_action1(rolled, player, legal_only, legal_action1(rolled, player)))
+
+
+def allowed_action1(rolled: GameState, player: int, choices: Sequence[Mark | None],
+                    candidates: Sequence[Mark]) -> list[Mark]:
+    """The ``candidates`` that ``player`` may choose in action 1, the other players'
+    ``choices`` as given: those :meth:`GameState.with_action1` accepts, or refuses
+    naming another player only."""
     out = []
-    for mark in legal_action1(rolled, player):
-        choices = list(legal_only)
-        choices[player] = mark
+    for mark in candidates:
+        trial = list(choices)
+        trial[player] = mark
         try:
-            rolled.with_action1(choices)
+            rolled.with_action1(trial)
         except IllegalMoveError as exc:
             if exc.player == player:
                 continue
         out.append(mark)
-    return tuple(out)
+    return out
 
 
 def _lenient_action2(state: GameState, mark: Mark) -> GameState:
