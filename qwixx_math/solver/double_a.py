@@ -284,20 +284,6 @@ def _mark(codes: IntArray, cnt: IntArray, row: int, q: int, code_last: IntArray,
     return 1
 
 
-@jit(inline=True)
-def _mark_from(codes: IntArray, cnt: IntArray, to_codes: IntArray, to_cnt: IntArray,
-               row: int, q: int, code_last: IntArray, code_flag: IntArray,
-               code_cnt: IntArray, next_new: IntArray, next_sec: IntArray, length: int,
-               threshold: int) -> int:
-    """:func:`_mark` on a copy: ``to_codes``/``to_cnt`` get ``codes``/``cnt`` crossed at
-    position ``q`` of ``row``."""
-    for t in range(codes.shape[0]):
-        to_codes[t] = codes[t]
-        to_cnt[t] = cnt[t]
-    return _mark(to_codes, to_cnt, row, q, code_last, code_flag, code_cnt, next_new,
-                 next_sec, length, threshold)
-
-
 @jit()
 def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bool,
            n_codes: int, code_last: IntArray, code_flag: IntArray, code_cnt: IntArray,
@@ -310,50 +296,69 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
 
     Two marks in different rows i < j lead to one state whichever comes first, so it is
     looked up once and serves both orders (each as legal as its first mark lets it be:
-    R15 after a close that ends the game)."""
+    R15 after a close that ends the game).  Each single mark is played once (its kind and
+    code kept in ``work``); a plan that closes no row stays in table ``mask`` and is one
+    look-up at the index of its codes (:func:`_index`), without :func:`_into`'s points.
+    ``m2`` starts as action 2 alone (``one``'s value for every white sum), which is the
+    -inf start and the max over it in one store.  (Every value is a table value plus
+    +0.0 or a sum of points: no NaN and no -0.0, so the order of the maxima is free.)"""
     n_sums = 11
     k = open_rows.shape[0]
     m = codes.shape[0]
     one_stride = k * n_sums
+    m2_stride = n_sums * one_stride
     for x in range(P * one_stride):
         one[np.uintp(x)] = -np.inf
-    for x in range(P * n_sums * one_stride):
-        m2[np.uintp(x)] = -np.inf
     codes1 = work[0:m]
     cnt1 = work[m:2 * m]
     codes2 = work[2 * m:3 * m]
     cnt2 = work[3 * m:4 * m]
     cnt0 = work[4 * m:5 * m]
-    # ended[r * length + q]: whether the single mark (r, q) ends the game (R15)
+    # per single mark (r, q) at r * length + q: whether it ends the game (R15), its kind
+    # (:func:`_mark`), and the row's code and crosses after it
     ended = work[5 * m:5 * m + m * length]
+    kinds = work[5 * m + m * length:5 * m + 2 * m * length]
+    after = work[5 * m + 2 * m * length:5 * m + 3 * m * length]
+    after_cnt = work[5 * m + 3 * m * length:5 * m + 4 * m * length]
     for t in range(m):
         cnt0[t] = code_cnt[codes[t]]
+        codes1[t] = codes[t]
+        cnt1[t] = cnt0[t]
     for ii in range(k):
         i = open_rows[ii]
         for a in range(max(code_last[codes[i]], 0), length):
-            kind = _mark_from(codes, cnt0, codes1, cnt1, i, a, code_last, code_flag,
-                              code_cnt, next_new, next_sec, length, threshold)
-            ended[i * length + a] = 0
+            w = i * length + a
+            kind = _mark(codes1, cnt1, i, a, code_last, code_flag, code_cnt, next_new,
+                         next_sec, length, threshold)
+            kinds[w] = kind
+            ended[w] = 0
+            after[w] = codes1[i]
+            after_cnt[w] = cnt1[i]
             if kind == 0:
                 continue
             shut1 = (1 << i) if kind == 3 else 0
-            ended[i * length + a] = offsets[mask | shut1] < 0
+            ended[w] = offsets[mask | shut1] < 0
             _into(tmp, data, offsets, strides, canonical, n_codes, points, P, mask, shut1,
                   open_rows, codes1, cnt1)
+            codes1[i] = codes[i]
+            cnt1[i] = cnt0[i]
             s = number_at[i, a] - 2
             for x in range(P):
                 c = np.uintp(x * one_stride + ii * n_sums + s)
                 one[c] = max(one[c], tmp[x])  # action 1 alone
-                for w in range(n_sums):  # the same cross as action 2 alone (die i)
-                    c = np.uintp((x * n_sums + w) * one_stride + ii * n_sums + s)
-                    m2[c] = max(m2[c], tmp[x])
+    for x in range(P):  # the same cross as action 2 alone (die i), whatever the white sum
+        for w in range(n_sums):
+            for y in range(one_stride):
+                m2[np.uintp((x * n_sums + w) * one_stride + y)] = \
+                    one[np.uintp(x * one_stride + y)]
     for ii in range(k):
         i = open_rows[ii]
         for a in range(max(code_last[codes[i]], 0), length):
-            kind = _mark_from(codes, cnt0, codes1, cnt1, i, a, code_last, code_flag,
-                              code_cnt, next_new, next_sec, length, threshold)
+            kind = kinds[i * length + a]
             if kind == 0:
                 continue
+            codes1[i] = after[i * length + a]
+            cnt1[i] = after_cnt[i * length + a]
             shut1 = (1 << i) if kind == 3 else 0
             first_ok = a2_after_end or not ended[i * length + a]  # R15
             s = number_at[i, a] - 2
@@ -361,21 +366,51 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
                 j = open_rows[jj]
                 if jj == ii and (kind == 3 or not first_ok):
                     continue  # R9: closed in action 1, its die out; R15
-                for q in range(max(code_last[codes1[j]], 0), length):
-                    if j == i and q == a and kind == 1 and not same_turn:
-                        continue  # DA4: the number crossed in action 1
-                    kind2 = _mark_from(codes1, cnt1, codes2, cnt2, j, q, code_last,
-                                       code_flag, code_cnt, next_new, next_sec, length,
-                                       threshold)
-                    if kind2 == 0:
-                        continue
-                    other_ok = jj != ii and (a2_after_end or not ended[j * length + q])
-                    if not first_ok and not other_ok:
-                        continue
+                cj = codes1[j]
+                for q in range(max(code_last[cj], 0), length):
+                    if jj == ii:
+                        if q == a and kind == 1 and not same_turn:
+                            continue  # DA4: the number crossed in action 1
+                        for t in range(m):
+                            codes2[t] = codes1[t]
+                            cnt2[t] = cnt1[t]
+                        kind2 = _mark(codes2, cnt2, j, q, code_last, code_flag, code_cnt,
+                                      next_new, next_sec, length, threshold)
+                        if kind2 == 0:
+                            continue
+                        other_ok = False
+                    else:  # row j as it was: the single mark's kind and code
+                        kind2 = kinds[j * length + q]
+                        if kind2 == 0:
+                            continue
+                        other_ok = a2_after_end or not ended[j * length + q]
+                        if not first_ok and not other_ok:
+                            continue
+                        codes1[j] = after[j * length + q]
+                    n = number_at[j, q] - 2
                     shut2 = shut1 | ((1 << j) if kind2 == 3 else 0)
+                    if shut2 == 0:  # no row closes: one look-up in this table
+                        idx = _index(offsets, strides, canonical, mask,
+                                     codes2 if jj == ii else codes1, n_codes)
+                        codes1[j] = cj
+                        t1 = (s * k + jj) * n_sums + n
+                        t2 = (n * k + ii) * n_sums + s
+                        for x in range(P):
+                            v = 0.0 + data[np.uintp(idx + x)]
+                            c = np.uintp(t1 + x * m2_stride)
+                            m2[c] = max(m2[c], v)
+                            if other_ok:
+                                c = np.uintp(t2 + x * m2_stride)
+                                m2[c] = max(m2[c], v)
+                        continue
+                    if jj != ii:
+                        for t in range(m):
+                            codes2[t] = codes1[t]
+                            cnt2[t] = cnt1[t]
+                        cnt2[j] = after_cnt[j * length + q]
+                        codes1[j] = cj
                     _into(tmp, data, offsets, strides, canonical, n_codes, points, P, mask,
                           shut2, open_rows, codes2, cnt2)
-                    n = number_at[j, q] - 2
                     if first_ok:  # action 1 (i, a), action 2 (j, q)
                         for x in range(P):
                             c = np.uintp(((x * n_sums + s) * k + jj) * n_sums + n)
@@ -384,6 +419,8 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
                         for x in range(P):
                             c = np.uintp(((x * n_sums + n) * k + ii) * n_sums + s)
                             m2[c] = max(m2[c], tmp[x])
+            codes1[i] = codes[i]
+            cnt1[i] = cnt0[i]
 
 
 @jit()
@@ -416,7 +453,7 @@ def solve_double_a_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
     a1x = np.empty(P * n_sums)
     step_points = np.zeros(2)
     codes = np.zeros(m, dtype=np.int64)
-    work = np.zeros(5 * m + m * length, dtype=np.int64)
+    work = np.zeros(5 * m + 4 * m * length, dtype=np.int64)
     use_canonical = canonical and mask == 0
     for it in range(start, stop):
         item = items[it]
