@@ -1,19 +1,23 @@
 """Double A's exact solve, per configuration: old code vs new, on samples of the real pad.
 
     PYTHONPATH=. python research/double_a_speed.py TABLE [--base COMMIT] [--sample N]
-        [--levels L,L,...] [--dense-levels L,...] [--seed S] [--option] [--repeat R]
+        [--levels L,L,...] [--dense-levels L,...] [--dense-masks M,...] [--seed S]
+        [--option] [--repeat R]
 
 ``TABLE`` is the finished R15-default table of the published pad
 (``solitaire-v1-double-a-a2end0.qxt``, :mod:`qwixx_math.solver.cache`), opened
 copy-on-write: the file is never written.  Per level of the table of open rows (and of
-the dense table with row 0 closed, ``--dense-levels``) the harness takes ``--sample``
+the dense tables with one row closed, ``--dense-masks``, ``--dense-levels``) it takes ``--sample``
 consecutive configurations of the solve's own order from a random start (so the look-ups
 have the locality the solve has), recomputes them with ``solve_double_a_batch`` of the
 code at ``--base`` (a git commit: the old code, loaded from git) and of this worktree
 (the new code), on the calling thread, and prints both CPU times (``time.process_time``)
 per configuration and whether every value written is bit-equal to the stored one.
 Items of one level never read one another, and the stored values are put back after
-each run, so the runs read exactly the finished table.
+each run, so the runs read exactly the finished table.  Last, the projected CPU seconds of
+the whole solve (R15 default) by either code: every level's configurations (every table's)
+times the time per configuration of the nearest level sampled in a table of that shape
+(the dense tables of masks 2 and 8 as those of 1 and 4: the same rows), an estimate.
 
 ``--option``: also the R15 option (``action2_after_action1_end`` on).  Only the default
 table exists, so there the old and the new code are compared with each other (both read
@@ -110,7 +114,8 @@ def main() -> int:
     parser.add_argument("--base", default="f11540a")
     parser.add_argument("--sample", type=int, default=20000)
     parser.add_argument("--levels", default="40,30,20,55")
-    parser.add_argument("--dense-levels", default="30")
+    parser.add_argument("--dense-levels", default="32,44,52")
+    parser.add_argument("--dense-masks", default="1,4")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--option", action="store_true")
     parser.add_argument("--repeat", type=int, default=1)
@@ -126,7 +131,10 @@ def main() -> int:
     pair_hi = np.array([a for a in range(n) for b in range(a + 1)], dtype=np.int64)
     rng = np.random.default_rng(ns.seed)
     runs = [(0, int(x)) for x in ns.levels.split(",") if x] + \
-        [(1, int(x)) for x in ns.dense_levels.split(",") if x]
+        [(int(mask), int(x)) for mask in ns.dense_masks.split(",") if mask
+         for x in ns.dense_levels.split(",") if x]
+    per_config: dict[tuple[str, int, int], float] = {}
+    sizes: dict[int, IntArray] = {}
     options = (False, True) if ns.option else (False,)
     totals = {"old": 0.0, "new": 0.0, "n": 0}
     ok = True
@@ -136,6 +144,9 @@ def main() -> int:
                              dtype=np.int64)
         k = len(open_rows)
         levels = double_a._Levels(lay, mask, k, pair_lo, pair_hi)
+        if mask not in sizes:
+            sizes[mask] = np.array([len(levels.batch(h)) for h in range(levels.top + 1)],
+                                   dtype=np.int64)
         batch = levels.batch(level)
         size = min(ns.sample, len(batch))
         start = int(rng.integers(0, len(batch) - size + 1))
@@ -159,6 +170,7 @@ def main() -> int:
                 data[slots] = truth
                 if not option:
                     totals[name] += best
+                    per_config[(name, mask, level)] = best / size
                 print(f"mask {mask} level {level:2d} a2end {int(option)} {name}: "
                       f"{size} configurations (of {len(batch)}), "
                       f"{best / size * 1e6:6.2f} us CPU each", flush=True)
@@ -174,6 +186,17 @@ def main() -> int:
         print(f"all R15-default samples: old {totals['old'] / totals['n'] * 1e6:.2f} us, "
               f"new {totals['new'] / totals['n'] * 1e6:.2f} us CPU per configuration "
               f"(speed-up {totals['old'] / totals['new']:.2f}x)")
+    shapes = {m: m if m in sizes else {2: 1, 8: 4}.get(m, -1) for m in lay.masks}
+    if all(m in sizes for m in shapes.values()):
+        for name in ("old", "new"):
+            seconds = 0.0
+            for shape in shapes.values():
+                sampled = [h for (nm, mk, h) in per_config if nm == name and mk == shape]
+                for h, count in enumerate(sizes[shape].tolist()):
+                    near = min(sampled, key=lambda x: abs(x - h))
+                    seconds += count * per_config[(name, shape, near)]
+            print(f"projected whole solve, {name} code: {seconds:,.0f} CPU s "
+                  f"(one thread, this load; an estimate)")
     print(f"load {Path('/proc/loadavg').read_text().strip()}")
     return 0 if ok else 1
 

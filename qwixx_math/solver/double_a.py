@@ -331,6 +331,18 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
     after = work[5 * m + 2 * m * length:5 * m + 3 * m * length]
     after_cnt = work[5 * m + 3 * m * length:5 * m + 4 * m * length]
     keys = work[5 * m + 4 * m * length:5 * m + 5 * m * length]
+    # where a plan that closes no row is: in the canonical table the index of the pair
+    # of codes of rows 0, 1 and of rows 2, 3 (``keys``: a single mark's pair with its
+    # row's new code), in a dense one ``base`` plus each mark's change (``keys``)
+    use_canonical = canonical and mask == 0
+    stride = strides[0, m - 1]
+    if use_canonical:
+        base = int(offsets[0])
+        pair_of_0 = _tri(codes[0], codes[1])
+        pair_of_1 = _tri(codes[2], codes[3])
+    else:
+        base = _index(offsets, strides, canonical, mask, codes, n_codes)
+        pair_of_0 = pair_of_1 = 0
     for t in range(m):
         cnt0[t] = code_cnt[codes[t]]
         codes1[t] = codes[t]
@@ -347,13 +359,26 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
             after_cnt[w] = cnt1[i]
             if kind == 0:
                 continue
-            shut1 = (1 << i) if kind == 3 else 0
-            ended[w] = offsets[mask | shut1] < 0
-            _into(tmp, data, offsets, strides, canonical, n_codes, points, P, mask, shut1,
-                  open_rows, codes1, cnt1)
             codes1[i] = codes[i]
             cnt1[i] = cnt0[i]
             s = number_at[i, a] - 2
+            if kind != 3:  # no row closes: one look-up in this table
+                key = (_tri(after[w], codes[i ^ 1]) if use_canonical
+                       else strides[mask, i] * (after[w] - codes[i]))
+                keys[w] = key
+                idx = base + _tri(key, pair_of_1 if i < 2 else pair_of_0) * stride \
+                    if use_canonical else base + key
+                for x in range(P):
+                    c = np.uintp(x * one_stride + ii * n_sums + s)
+                    one[c] = max(one[c], 0.0 + data[np.uintp(idx + x)])  # action 1 alone
+                continue
+            ended[w] = offsets[mask | (1 << i)] < 0
+            codes1[i] = after[w]
+            cnt1[i] = after_cnt[w]
+            _into(tmp, data, offsets, strides, canonical, n_codes, points, P, mask, 1 << i,
+                  open_rows, codes1, cnt1)
+            codes1[i] = codes[i]
+            cnt1[i] = cnt0[i]
             for x in range(P):
                 c = np.uintp(x * one_stride + ii * n_sums + s)
                 one[c] = max(one[c], tmp[x])  # action 1 alone
@@ -362,25 +387,6 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
             for y in range(one_stride):
                 m2[np.uintp((x * n_sums + w) * one_stride + y)] = \
                     one[np.uintp(x * one_stride + y)]
-    # where a plan that closes no row is: in the canonical table the index of the pair
-    # of codes of rows 0, 1 and of rows 2, 3 (``keys``: a single mark's pair with its
-    # row's new code), in a dense one ``base`` plus each mark's change (``keys``)
-    use_canonical = canonical and mask == 0
-    stride = strides[0, m - 1]
-    if use_canonical:
-        base = int(offsets[0])
-        pair_of_0 = _tri(codes[0], codes[1])
-        pair_of_1 = _tri(codes[2], codes[3])
-    else:
-        base = _index(offsets, strides, canonical, mask, codes, n_codes)
-        pair_of_0 = pair_of_1 = 0
-    for ii in range(k):
-        i = open_rows[ii]
-        for a in range(max(code_last[codes[i]], 0), length):
-            w = i * length + a
-            if kinds[w] == 1 or kinds[w] == 2:
-                keys[w] = (_tri(after[w], codes[i ^ 1]) if use_canonical
-                           else strides[mask, i] * (after[w] - codes[i]))
     n_lk = 0
     for ii in range(k):
         i = open_rows[ii]
