@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python research/double_a_speed.py TABLE [--base COMMIT] [--sample N]
         [--levels L,L,...] [--dense-levels L,...] [--dense-masks M,...] [--seed S]
-        [--option] [--repeat R]
+        [--option] [--repeat R] [--pads LENGTHS]
 
 ``TABLE`` is the finished R15-default table of the published pad
 (``solitaire-v1-double-a-a2end0.qxt``, :mod:`qwixx_math.solver.cache`), opened
@@ -23,6 +23,10 @@ times the time per configuration of the nearest level sampled in a table of that
 table exists, so there the old and the new code are compared with each other (both read
 the default table: the function of its inputs is the same).
 
+``--pads 4,5,6``: first, every table of small four-row pads (rows ascending, ascending,
+descending, descending, of each length L; lock after L - 2 crosses, 4 penalty boxes) solved whole
+by both codes, both R15 options, both DA4 values, canonical and dense: bit for bit equal?
+
 The machine is shared (a background solve runs): compare CPU seconds of the same sample
 in the same run, and mind the printed load average.
 """
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import json
 import struct
 import subprocess
@@ -45,7 +50,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from qwixx_math.layouts import layout_named
+from qwixx_math.layouts import SheetLayout, layout_named
 from qwixx_math.solver import double_a
 from qwixx_math.solver.kernel import count_products
 
@@ -108,6 +113,37 @@ def run(batch: Callable[..., None], args: tuple[Any, ...], n: int) -> float:
     return time.process_time() - t0
 
 
+def small_pad(length: int) -> SheetLayout:
+    """Four rows of ``length`` numbers with the official rows' symmetry."""
+    rows = [{"numbers": list(range(2, 2 + length)) if d == "a"
+             else list(range(12, 12 - length, -1)), "colours": colour}
+            for d, colour in zip("aadd", ("red", "yellow", "green", "blue"), strict=True)]
+    return SheetLayout.from_json({
+        "name": f"da-check-{length}", "rows": rows, "lock_threshold": length - 2,
+        "penalty_boxes": 4, "closed_rows_to_end": 2, "second_crosses": True})
+
+
+def check_pads(old: types.ModuleType, lengths: list[int]) -> bool:
+    """Whole solves of :func:`small_pad` by both codes: every value bit-equal?"""
+    ok = True
+    for length in lengths:
+        pad = small_pad(length)
+        for a2, same_turn, canonical in itertools.product((False, True), repeat=3):
+            t0 = time.process_time()
+            want, count, _ = old.solve_double_a(pad, a2, same_turn, None, 1,
+                                                canonical=canonical)
+            t1 = time.process_time()
+            got, _, _ = double_a.solve_double_a(pad, a2, same_turn, None, 1,
+                                                canonical=canonical)
+            t2 = time.process_time()
+            same = want.tobytes() == got.tobytes()
+            ok &= same
+            print(f"pad of length {length}, a2end {int(a2)}, same turn {int(same_turn)}, "
+                  f"canonical {int(canonical)}: {count} configurations, old {t1 - t0:.2f} "
+                  f"s, new {t2 - t1:.2f} s CPU, bit-equal: {same}", flush=True)
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("table", type=Path)
@@ -119,8 +155,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--option", action="store_true")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--pads", default="")
     ns = parser.parse_args()
     old = load_base(ns.base)
+    ok = check_pads(old, [int(x) for x in ns.pads.split(",") if x])
     sheet = layout_named("double-a")
     lay = double_a.DoubleALayout.of(sheet)
     data, stored = open_table(ns.table)
@@ -137,7 +175,6 @@ def main() -> int:
     sizes: dict[int, IntArray] = {}
     options = (False, True) if ns.option else (False,)
     totals = {"old": 0.0, "new": 0.0, "n": 0}
-    ok = True
     print(f"load {Path('/proc/loadavg').read_text().strip()}")
     for mask, level in runs:
         open_rows = np.array([r for r in range(lay.rows) if not mask >> r & 1],
