@@ -220,6 +220,12 @@ def canonical_index(a: int, b: int, c: int, d: int) -> int:
 
 
 @jit(inline=True)
+def _tri(a: int, b: int) -> int:
+    """The index of the unordered pair {a, b}: T(max) + min (:func:`canonical_index`'s)."""
+    return a * (a + 1) // 2 + b if a >= b else b * (b + 1) // 2 + a
+
+
+@jit(inline=True)
 def _index(offsets: IntArray, strides: IntArray, canonical: bool, mask: int, codes: IntArray,
            n_codes: int) -> int:
     """Where the values (lane 0) of the running configuration ``codes`` of table ``mask``
@@ -284,98 +290,184 @@ def _mark(codes: IntArray, cnt: IntArray, row: int, q: int, code_last: IntArray,
     return 1
 
 
-@jit(inline=True)
-def _mark_from(codes: IntArray, cnt: IntArray, to_codes: IntArray, to_cnt: IntArray,
-               row: int, q: int, code_last: IntArray, code_flag: IntArray,
-               code_cnt: IntArray, next_new: IntArray, next_sec: IntArray, length: int,
-               threshold: int) -> int:
-    """:func:`_mark` on a copy: ``to_codes``/``to_cnt`` get ``codes``/``cnt`` crossed at
-    position ``q`` of ``row``."""
-    for t in range(codes.shape[0]):
-        to_codes[t] = codes[t]
-        to_cnt[t] = cnt[t]
-    return _mark(to_codes, to_cnt, row, q, code_last, code_flag, code_cnt, next_new,
-                 next_sec, length, threshold)
-
-
 @jit()
 def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bool,
            n_codes: int, code_last: IntArray, code_flag: IntArray, code_cnt: IntArray,
            next_new: IntArray, next_sec: IntArray, number_at: IntArray, points: FloatArray,
            length: int, threshold: int, P: int, a2_after_end: bool, same_turn: bool,
            mask: int, open_rows: IntArray, codes: IntArray, one: FloatArray, m2: FloatArray,
-           tmp: FloatArray, work: IntArray) -> None:
+           tmp: FloatArray, work: IntArray, lk_index: IntArray, lk_target: IntArray,
+           lk_values: FloatArray) -> None:
     """Fill ``one`` and ``m2`` (as :func:`qwixx_math.solver.kernel.turn_values` reads them)
     for the configuration ``codes`` of table ``mask``: every plan, looked up.
 
     Two marks in different rows i < j lead to one state whichever comes first, so it is
     looked up once and serves both orders (each as legal as its first mark lets it be:
-    R15 after a close that ends the game)."""
+    R15 after a close that ends the game).  Each single mark is played once (its kind and
+    code kept in ``work``); a plan that closes no row stays in table ``mask`` and is one
+    look-up at the index of its codes (:func:`_index`), without :func:`_into`'s points.
+    ``m2`` starts as action 2 alone (``one``'s value for every white sum), which is the
+    -inf start and the max over it in one store.  (Every value is a table value plus
+    +0.0 or a sum of points: no NaN and no -0.0, so the order of the maxima is free.)
+    Those look-ups are listed (``lk_index``; ``lk_target``: the two ``m2`` cells, lane 0,
+    the value competes for, the same cell twice for one order only), then loaded, then
+    maximised, as :func:`qwixx_math.solver.kernel.solve_batch` gathers."""
     n_sums = 11
     k = open_rows.shape[0]
     m = codes.shape[0]
     one_stride = k * n_sums
+    m2_stride = n_sums * one_stride
     for x in range(P * one_stride):
         one[np.uintp(x)] = -np.inf
-    for x in range(P * n_sums * one_stride):
-        m2[np.uintp(x)] = -np.inf
     codes1 = work[0:m]
     cnt1 = work[m:2 * m]
     codes2 = work[2 * m:3 * m]
     cnt2 = work[3 * m:4 * m]
     cnt0 = work[4 * m:5 * m]
-    # ended[r * length + q]: whether the single mark (r, q) ends the game (R15)
+    # per single mark (r, q) at r * length + q: whether it ends the game (R15), its kind
+    # (:func:`_mark`), and the row's code and crosses after it
     ended = work[5 * m:5 * m + m * length]
+    kinds = work[5 * m + m * length:5 * m + 2 * m * length]
+    after = work[5 * m + 2 * m * length:5 * m + 3 * m * length]
+    after_cnt = work[5 * m + 3 * m * length:5 * m + 4 * m * length]
+    keys = work[5 * m + 4 * m * length:5 * m + 5 * m * length]
+    # where a plan that closes no row is: in the canonical table the index of the pair
+    # of codes of rows 0, 1 and of rows 2, 3 (``keys``: a single mark's pair with its
+    # row's new code), in a dense one ``base`` plus each mark's change (``keys``)
+    use_canonical = canonical and mask == 0
+    stride = strides[0, m - 1]
+    if use_canonical:
+        base = int(offsets[0])
+        pair_of_0 = _tri(codes[0], codes[1])
+        pair_of_1 = _tri(codes[2], codes[3])
+    else:
+        base = _index(offsets, strides, canonical, mask, codes, n_codes)
+        pair_of_0 = pair_of_1 = 0
     for t in range(m):
         cnt0[t] = code_cnt[codes[t]]
+        codes1[t] = codes[t]
+        cnt1[t] = cnt0[t]
     for ii in range(k):
         i = open_rows[ii]
         for a in range(max(code_last[codes[i]], 0), length):
-            kind = _mark_from(codes, cnt0, codes1, cnt1, i, a, code_last, code_flag,
-                              code_cnt, next_new, next_sec, length, threshold)
-            ended[i * length + a] = 0
+            w = i * length + a
+            kind = _mark(codes1, cnt1, i, a, code_last, code_flag, code_cnt, next_new,
+                         next_sec, length, threshold)
+            kinds[w] = kind
+            ended[w] = 0
+            after[w] = codes1[i]
+            after_cnt[w] = cnt1[i]
             if kind == 0:
                 continue
-            shut1 = (1 << i) if kind == 3 else 0
-            ended[i * length + a] = offsets[mask | shut1] < 0
-            _into(tmp, data, offsets, strides, canonical, n_codes, points, P, mask, shut1,
-                  open_rows, codes1, cnt1)
+            codes1[i] = codes[i]
+            cnt1[i] = cnt0[i]
             s = number_at[i, a] - 2
+            if kind != 3:  # no row closes: one look-up in this table
+                key = (_tri(after[w], codes[i ^ 1]) if use_canonical
+                       else strides[mask, i] * (after[w] - codes[i]))
+                keys[w] = key
+                idx = base + _tri(key, pair_of_1 if i < 2 else pair_of_0) * stride \
+                    if use_canonical else base + key
+                for x in range(P):
+                    c = np.uintp(x * one_stride + ii * n_sums + s)
+                    one[c] = max(one[c], 0.0 + data[np.uintp(idx + x)])  # action 1 alone
+                continue
+            ended[w] = offsets[mask | (1 << i)] < 0
+            codes1[i] = after[w]
+            cnt1[i] = after_cnt[w]
+            _into(tmp, data, offsets, strides, canonical, n_codes, points, P, mask, 1 << i,
+                  open_rows, codes1, cnt1)
+            codes1[i] = codes[i]
+            cnt1[i] = cnt0[i]
             for x in range(P):
                 c = np.uintp(x * one_stride + ii * n_sums + s)
                 one[c] = max(one[c], tmp[x])  # action 1 alone
-                for w in range(n_sums):  # the same cross as action 2 alone (die i)
-                    c = np.uintp((x * n_sums + w) * one_stride + ii * n_sums + s)
-                    m2[c] = max(m2[c], tmp[x])
+    for x in range(P):  # the same cross as action 2 alone (die i), whatever the white sum
+        for w in range(n_sums):
+            for y in range(one_stride):
+                m2[np.uintp((x * n_sums + w) * one_stride + y)] = \
+                    one[np.uintp(x * one_stride + y)]
+    n_lk = 0
     for ii in range(k):
         i = open_rows[ii]
+        other_pair = pair_of_1 if i < 2 else pair_of_0
         for a in range(max(code_last[codes[i]], 0), length):
-            kind = _mark_from(codes, cnt0, codes1, cnt1, i, a, code_last, code_flag,
-                              code_cnt, next_new, next_sec, length, threshold)
+            wi = i * length + a
+            kind = kinds[wi]
             if kind == 0:
                 continue
+            c1 = after[wi]
+            n1 = after_cnt[wi]
+            key1 = keys[wi]
             shut1 = (1 << i) if kind == 3 else 0
-            first_ok = a2_after_end or not ended[i * length + a]  # R15
+            first_ok = a2_after_end or not ended[wi]  # R15
             s = number_at[i, a] - 2
-            for jj in range(ii, k):
+            if kind != 3 and first_ok:  # (R9: a row closed in action 1 takes its die out)
+                # the same row again: right of the action-1 mark (R7), or its second cross
+                for q in range(max(code_last[c1], 0), length):
+                    if q == code_last[c1]:
+                        if code_flag[c1] != 0 or (q == a and kind == 1 and not same_turn):
+                            continue  # DA3; DA4: the number crossed in action 1
+                        c2 = next_sec[c1]
+                    elif q == length - 1:
+                        if n1 < threshold:
+                            continue  # R8
+                        for t in range(m):  # the lock number closes row i
+                            codes2[t] = codes[t]
+                            cnt2[t] = cnt0[t]
+                        codes2[i] = c1
+                        cnt2[i] = n1 + 2
+                        _into(tmp, data, offsets, strides, canonical, n_codes, points, P,
+                              mask, 1 << i, open_rows, codes2, cnt2)
+                        for x in range(P):
+                            c = np.uintp(((x * n_sums + s) * k + ii) * n_sums
+                                         + number_at[i, q] - 2)
+                            m2[c] = max(m2[c], tmp[x])
+                        continue
+                    else:
+                        c2 = next_new[c1, q]
+                    t1 = (s * k + ii) * n_sums + number_at[i, q] - 2
+                    lk_index[np.uintp(n_lk)] = (
+                        base + _tri(_tri(c2, codes[i ^ 1]), other_pair) * stride
+                        if use_canonical else base + strides[mask, i] * (c2 - codes[i]))
+                    lk_target[np.uintp(2 * n_lk)] = t1
+                    lk_target[np.uintp(2 * n_lk + 1)] = t1
+                    n_lk += 1
+            for jj in range(ii + 1, k):
                 j = open_rows[jj]
-                if jj == ii and (kind == 3 or not first_ok):
-                    continue  # R9: closed in action 1, its die out; R15
-                for q in range(max(code_last[codes1[j]], 0), length):
-                    if j == i and q == a and kind == 1 and not same_turn:
-                        continue  # DA4: the number crossed in action 1
-                    kind2 = _mark_from(codes1, cnt1, codes2, cnt2, j, q, code_last,
-                                       code_flag, code_cnt, next_new, next_sec, length,
-                                       threshold)
+                for q in range(max(code_last[codes[j]], 0), length):
+                    wj = j * length + q
+                    kind2 = kinds[wj]
                     if kind2 == 0:
                         continue
-                    other_ok = jj != ii and (a2_after_end or not ended[j * length + q])
+                    other_ok = a2_after_end or not ended[wj]
                     if not first_ok and not other_ok:
                         continue
+                    n = number_at[j, q] - 2
+                    if kind != 3 and kind2 != 3:  # no row closes: one look-up, listed
+                        if not use_canonical:
+                            idx = base + key1 + keys[wj]
+                        elif i >> 1 != j >> 1:
+                            idx = base + _tri(key1, keys[wj]) * stride
+                        else:  # rows 0, 1 or rows 2, 3: one pair changes
+                            idx = base + _tri(_tri(c1, after[wj]), other_pair) * stride
+                        t1 = (s * k + jj) * n_sums + n
+                        lk_index[np.uintp(n_lk)] = idx
+                        lk_target[np.uintp(2 * n_lk)] = t1
+                        lk_target[np.uintp(2 * n_lk + 1)] = \
+                            (n * k + ii) * n_sums + s if other_ok else t1
+                        n_lk += 1
+                        continue
+                    for t in range(m):
+                        codes2[t] = codes[t]
+                        cnt2[t] = cnt0[t]
+                    codes2[i] = c1
+                    cnt2[i] = n1
+                    codes2[j] = after[wj]
+                    cnt2[j] = after_cnt[wj]
                     shut2 = shut1 | ((1 << j) if kind2 == 3 else 0)
                     _into(tmp, data, offsets, strides, canonical, n_codes, points, P, mask,
                           shut2, open_rows, codes2, cnt2)
-                    n = number_at[j, q] - 2
                     if first_ok:  # action 1 (i, a), action 2 (j, q)
                         for x in range(P):
                             c = np.uintp(((x * n_sums + s) * k + jj) * n_sums + n)
@@ -384,6 +476,21 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
                         for x in range(P):
                             c = np.uintp(((x * n_sums + n) * k + ii) * n_sums + s)
                             m2[c] = max(m2[c], tmp[x])
+    # the listed look-ups: all loads first (independent: the memory system serves many at
+    # once), then the maxima
+    for y in range(n_lk):
+        idx = lk_index[np.uintp(y)]
+        for x in range(P):
+            lk_values[np.uintp(y * P + x)] = 0.0 + data[np.uintp(idx + x)]
+    for y in range(n_lk):
+        t1 = lk_target[np.uintp(2 * y)]
+        t2 = lk_target[np.uintp(2 * y + 1)]
+        for x in range(P):
+            v = lk_values[np.uintp(y * P + x)]
+            c = np.uintp(t1 + x * m2_stride)
+            m2[c] = max(m2[c], v)
+            c = np.uintp(t2 + x * m2_stride)
+            m2[c] = max(m2[c], v)
 
 
 @jit()
@@ -416,7 +523,10 @@ def solve_double_a_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
     a1x = np.empty(P * n_sums)
     step_points = np.zeros(2)
     codes = np.zeros(m, dtype=np.int64)
-    work = np.zeros(5 * m + m * length, dtype=np.int64)
+    work = np.zeros(5 * m + 5 * m * length, dtype=np.int64)
+    lk_index = np.empty((k * length) ** 2, dtype=np.int64)
+    lk_target = np.empty(2 * lk_index.shape[0], dtype=np.int64)
+    lk_values = np.empty(P * lk_index.shape[0])
     use_canonical = canonical and mask == 0
     for it in range(start, stop):
         item = items[it]
@@ -438,7 +548,8 @@ def solve_double_a_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
             score += points[code_cnt[codes[open_rows[t]]]]
         _plans(data, offsets, strides, canonical, n_codes, code_last, code_flag, code_cnt,
                next_new, next_sec, number_at, points, length, threshold, P, a2_after_end,
-               same_turn, mask, open_rows, codes, one, m2, tmp, work)
+               same_turn, mask, open_rows, codes, one, m2, tmp, work, lk_index, lk_target,
+               lk_values)
         turn_values(P, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, P, 0, P,
                     step_points, n_sums, 6, 8, no_fields, False, a1x)
         base = _index(offsets, strides, canonical, mask, codes, n_codes)
