@@ -1,7 +1,9 @@
-"""Qwixx Bonus, pad B: the proved upper bound, the exact value of a relaxed game
-(docs/variants.md, "Bounds for the pads without an exact value"; issue 34).
+"""Qwixx Bonus, pad B: the proved upper bound, the exact value of a relaxed game, and with
+``--lower`` the proved lower bound and its policy's simulated score (docs/variants.md,
+"Bounds for the pads without an exact value"; issue 34).
 
     PYTHONPATH=. python benchmarks/bench_bonus_b_bound.py [--a2 both|off|on] [--threads T]
+    PYTHONPATH=. python benchmarks/bench_bonus_b_bound.py --lower [--games N] [--seed S] ...
 
 The relaxed game (research/bonus_b_bound.py) has Bonus B's moves, forced crosses and end
 (default Options ``bb_fewest_candidates = open_with_next_cell``, ``bb_diamond_order =
@@ -10,6 +12,14 @@ Bonus B's on every final sheet; its optimal solitaire value is therefore an uppe
 Bonus B's.  Per R15 option, a solve in a fresh process (after a JIT warm-up on a tiny pad in
 that process), on ``T`` threads: the bound, the configurations solved, CPU and wall
 seconds, peak RSS, and the load average before and after (the machine is shared).
+
+``--lower`` solves instead the game H with the same moves and the final score h = (the rows'
+points) - 5 x penalties, at most Bonus B's on every final sheet: its exact value V_H is a
+PROVED lower bound (research/bonus_b_bound.py, ``solve_lower``).  Then ``N`` games (seeds
+``S`` to ``S + N - 1``) of H's optimal policy pi in the real game through the rules core
+(research/bonus_b_lower.py), and of pi with a look at the real rewards (``one-ply``), on the
+same dice: each mean (the real BB8 score) is an ESTIMATE of a lower bound of Bonus B's value,
+with its 95% interval (1.96 standard errors), printed beside V_H and the upper bound.
 """
 
 from __future__ import annotations
@@ -17,11 +27,14 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
 
-from research.bonus_b_bound import solve_relaxed
+from qwixx_math.ruleset import Ruleset
+from research.bonus_b_bound import RelaxedTable, solve_lower, solve_relaxed
+from research.bonus_b_lower import play_game
 from research.chain_state import tiny_layout
 
 
@@ -33,7 +46,34 @@ def _warm_up() -> None:
     solve_relaxed(tiny_layout("warm", "ad", 5, symbols=symbols))
 
 
-def _one(a2: bool, threads: int) -> None:
+#: The upper bounds this benchmark printed (research/NOTEBOOK.md), per R15 option.
+UPPER = {False: 193.934261, True: 194.680747}
+
+
+def _interval(values: list[float]) -> str:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5
+    return f"{mean:.2f} (95% interval {mean - half:.2f} to {mean + half:.2f})"
+
+
+def _games(table: RelaxedTable, a2: bool, games: int, seed: int) -> None:
+    """``games`` games of pi and of pi with the one-ply look, the same seeds: the means of
+    the real score with their 95% intervals, and the paired difference."""
+    ruleset = Ruleset(1, action2_after_game_end=a2)
+    cpu, wall = time.process_time(), time.perf_counter()
+    found = {name: [float(play_game(table, ruleset, seed + g, name == "one-ply").score)
+                    for g in range(games)] for name in ("pi", "one-ply")}
+    for name, scores in found.items():
+        print(f"  {name} in the real game: mean {_interval(scores)}, an ESTIMATE of a lower "
+              f"bound; proved: {table.start_value():.2f} to {UPPER[a2]:.2f}", flush=True)
+    diff = [a - b for a, b in zip(found["one-ply"], found["pi"], strict=True)]
+    print(f"  one-ply - pi: {_interval(diff)}; {games:,} games each, seeds {seed} to "
+          f"{seed + games - 1}; {time.process_time() - cpu:.0f} s CPU, "
+          f"{time.perf_counter() - wall:.0f} s wall, load average {os.getloadavg()[0]:.1f}",
+          flush=True)
+
+
+def _one(a2: bool, threads: int, lower: bool = False, games: int = 0, seed: int = 0) -> None:
     from qwixx_math.layouts import BONUS_B
 
     _warm_up()
@@ -47,28 +87,41 @@ def _one(a2: bool, threads: int) -> None:
             print(f"  {done:,} of {total:,} configurations, {time.process_time() - cpu:.0f} s "
                   f"CPU", file=sys.stderr, flush=True)
 
-    table = solve_relaxed(BONUS_B, a2, threads, progress)
+    table = (solve_lower if lower else solve_relaxed)(BONUS_B, a2, threads, progress)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"bonus-b, R15 option {'on' if a2 else 'off'}: upper bound (proved: exact value of "
-          f"a relaxed game) {table.start_value():.6f}; {table.configurations:,} "
+    print(f"bonus-b, R15 option {'on' if a2 else 'off'}: {'lower' if lower else 'upper'} "
+          f"bound (proved: exact value of a relaxed game) {table.start_value():.6f}; "
+          f"{table.configurations:,} "
           f"configurations, {table.data.size:,} values; {cpu:.1f} s CPU, {wall:.1f} s wall, "
           f"{threads} threads; peak RSS {rss:,.0f} MB; load average {load[0]:.1f} before, "
           f"{os.getloadavg()[0]:.1f} after", flush=True)
+    if lower and games:
+        _games(table, a2, games, seed)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a2", choices=("both", "off", "on"), default="both")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--lower", action="store_true",
+                        help="the proved lower bound and its policy's games")
+    parser.add_argument("--games", type=int, default=2000,
+                        help="with --lower: games per policy (0: none)")
+    parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--one", choices=("off", "on"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.games == 1 or args.games < 0:
+        parser.error("--games must be 0 or at least 2 (a standard error needs two games)")
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
     if args.one is not None:
-        _one(args.one == "on", args.threads)
+        _one(args.one == "on", args.threads, args.lower, args.games, args.seed)
         return 0
     for a2 in {"both": ("off", "on"), "off": ("off",), "on": ("on",)}[args.a2]:
-        subprocess.run([sys.executable, __file__, "--one", a2, "--threads",
-                        str(args.threads)], check=True)
+        subprocess.run([sys.executable, __file__, "--one", a2, "--threads", str(args.threads),
+                        "--games", str(args.games), "--seed", str(args.seed)]
+                       + ["--lower"] * args.lower, check=True)
     return 0
 
 

@@ -34,6 +34,11 @@ points are the rows' points times (n + 1) / n (5/4 on pad B, exact in binary flo
 point; the tiny test pads of 2 and 3 rows take 3/2 and 4/3), the penalty costs nothing
 (the kernel's fourth-penalty term is cancelled through its ``step_points``), and the
 constant 13 is added to the start value.
+
+**Other terminals.**  The solver takes any final score of the form ``scale * (sum of the
+rows' points) - penalty * penalties + constant`` (:class:`Terminal`): the upper bound's
+above (:func:`upper_terminal`), and h = sum - 5 * penalties, whose exact value is a PROVED
+LOWER bound (:func:`solve_lower`, the proof in its docstring).
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from qwixx_math.bonus_b import OCTAGON_POINTS
 from qwixx_math.errors import ParseError
 from qwixx_math.jit import jit
 from qwixx_math.layouts import SheetLayout
-from qwixx_math.model import PENALTY_POINTS, Sheet
+from qwixx_math.model import PENALTY_POINTS, Sheet, row_points
 from qwixx_math.solver import Variant
 from qwixx_math.solver.bar import where_after
 from qwixx_math.solver.chain import (
@@ -63,7 +68,8 @@ from qwixx_math.solver.chain import (
 from qwixx_math.solver.kernel import turn_values
 from qwixx_math.solver.layout import Layout
 
-__all__ = ["RelaxedTable", "relaxed_scale", "solve_relaxed"]
+__all__ = ["RelaxedTable", "Terminal", "lower_terminal", "relaxed_scale", "solve_lower",
+           "solve_relaxed", "upper_terminal"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -77,6 +83,34 @@ def relaxed_scale(sheet: SheetLayout) -> float:
     the lowest of n row scores is at most their mean)."""
     n = len(sheet.numbers)
     return (n + 1) / n
+
+
+@dataclass(frozen=True, slots=True)
+class Terminal:
+    """A relaxed game's final score, ``scale * (sum of the rows' points) - penalty *
+    penalties + constant``: a sum over rows, so the solver's state needs no symbol but the
+    circle's and diamond's live bits (module docstring)."""
+
+    scale: float
+    penalty: float
+    constant: float
+
+    def of(self, sheet: Sheet) -> float:
+        """The terminal's value of a finished game's ``sheet``."""
+        rows = sum(float(row_points(sheet.count(colour))) for colour in sheet.layout.locks)
+        return self.scale * rows - self.penalty * sheet.penalties + self.constant
+
+
+def upper_terminal(sheet: SheetLayout) -> Terminal:
+    """The upper bound's terminal: (n + 1) / n of the rows' points, penalties free, + 13
+    (at least BB8's score on every final sheet, module docstring)."""
+    return Terminal(relaxed_scale(sheet), 0.0, float(OCTAGON_POINTS))
+
+
+def lower_terminal() -> Terminal:
+    """The lower bound's terminal h: the rows' points, 5 per penalty (at most BB8's score on
+    every final sheet, :func:`solve_lower`)."""
+    return Terminal(1.0, float(PENALTY_POINTS), 0.0)
 
 
 @jit(inline=True)
@@ -207,10 +241,12 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last: In
            dcell: IntArray, points: FloatArray, length: int, threshold: int, boxes: int,
            a2_after_end: bool, mask: int, open_rows: IntArray, codes: IntArray,
            front0: IntArray, one: FloatArray, m2: FloatArray, live0: int, n_sums: int,
-           sym_row: IntArray, sym_pos: IntArray, work: IntArray, frames: IntArray) -> None:
+           sym_row: IntArray, sym_pos: IntArray, work: IntArray, frames: IntArray,
+           penalty: float) -> None:
     """Fill layer ``live0`` of ``one`` and ``m2`` (laid out as
     :func:`qwixx_math.solver.kernel.turn_values` reads them) for the configuration
-    ``codes`` of table ``mask``: every plan, forced crosses included."""
+    ``codes`` of table ``mask``: every plan, forced crosses included; a game that ends
+    costs ``penalty`` per penalty box (the terminal's, :class:`Terminal`)."""
     k = open_rows.shape[0]
     m = codes.shape[0]
     last_q = length - 1
@@ -247,8 +283,8 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last: In
             d = dcell[i, a]
             # the same cross as action 2 alone, whatever the white sum: nothing closed
             # before it, and a row its nesting closes has no next cell in either action
-            # (default bb_fewest_candidates), so the same sheet; penalties cost nothing
-            keep_action1(one, m2, data, idx, total, 0.0, boxes, lane0, one_stride, n_sums,
+            # (default bb_fewest_candidates), so the same sheet
+            keep_action1(one, m2, data, idx, total, penalty, boxes, lane0, one_stride, n_sums,
                          ii, s, d)
             closed1 = mask | shut1
             if offsets[closed1] < 0 and not a2_after_end:
@@ -273,7 +309,7 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last: In
                                                 code_marks, sym_row, sym_pos, frames)
                     idx, total = where_after(offsets, strides, points, boxes, mask, open_rows,
                                         codes2, marks2, shut2, live2)
-                    keep_action2(m2, data, idx, total, 0.0, boxes, lane0, one_stride,
+                    keep_action2(m2, data, idx, total, penalty, boxes, lane0, one_stride,
                                  n_sums, s, d2, number_at[j, q] - 2)
 
 
@@ -308,16 +344,17 @@ def solve_relaxed_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
                         n_codes: int, length: int, threshold: int, lanes: int, boxes: int,
                         a2_after_end: bool, mask: int, open_rows: IntArray, items: IntArray,
                         products: IntArray, sym_row: IntArray, sym_pos: IntArray,
-                        start: int, stop: int) -> None:
+                        penalty: float, start: int, stop: int) -> None:
     """Solve the configurations ``items[start:stop]`` of table ``mask``, every layer the
-    frontiers allow.  Every value they read must be final."""
+    frontiers allow, a penalty box costing ``penalty`` at the end.  Every value they read
+    must be final."""
     n_sums = 11
     k = open_rows.shape[0]
     m = strides.shape[1]
     dcell, one, m2, vals, zv, zd, sv, sd, no_fields, a1x = batch_scratch(
         lanes, n_sums, length, die_at, open_rows)
-    # the fourth penalty's term is score + step_points - 5 * boxes: cancel the 5s
-    step_points = np.full(lanes // boxes + 2, float(PENALTY_POINTS * boxes))
+    # the fourth penalty's term is score + step_points - 5 * boxes: make it - penalty * boxes
+    step_points = np.full(lanes // boxes + 2, (PENALTY_POINTS - penalty) * boxes)
     codes = np.zeros(m, dtype=np.int64)
     front = np.full(m, length - 1, dtype=np.int64)  # a closed row: all decided
     work = np.zeros(7 * m, dtype=np.int64)
@@ -337,7 +374,8 @@ def solve_relaxed_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
                 continue
             _plans(data, offsets, strides, code_last, code_marks, next_code, number_at,
                    dcell, points, length, threshold, boxes, a2_after_end, mask, open_rows,
-                   codes, front, one, m2, live, n_sums, sym_row, sym_pos, work, frames)
+                   codes, front, one, m2, live, n_sums, sym_row, sym_pos, work, frames,
+                   penalty)
             turn_values(lanes, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, boxes,
                         live * boxes, (live + 1) * boxes, step_points, n_sums, 6, 8,
                         no_fields, False, a1x)
@@ -347,9 +385,11 @@ def solve_relaxed_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
 
 @dataclass(frozen=True, slots=True)
 class RelaxedTable:
-    """The relaxed game's values (module docstring) on one Bonus B pad and R15 Option."""
+    """The relaxed game's values (module docstring) on one Bonus B pad and R15 Option, under
+    ``terminal`` (the upper bound's or the lower bound's)."""
 
     sheet: SheetLayout
+    terminal: Terminal
     layout: Layout
     #: The flat value array: table ``mask`` at ``offsets[mask]``, lanes ``b * P + p``.
     data: FloatArray
@@ -358,13 +398,13 @@ class RelaxedTable:
     configurations: int
 
     def start_value(self) -> float:
-        """The relaxed game's optimal value of the empty sheet: the upper bound."""
+        """The relaxed game's optimal value of the empty sheet: the bound."""
         return float(self.data[self.offsets[0] + 3 * self.sheet.penalty_boxes]) \
-            + OCTAGON_POINTS
+            + self.terminal.constant
 
     def value(self, sheet: Sheet) -> float:
         """The relaxed value of a running game's sheet (the points of its closed rows,
-        scaled, and the 13 included)."""
+        scaled, and the terminal's constant included)."""
         layout = self.sheet
         mask = 0
         closed_points = 0.0
@@ -389,8 +429,8 @@ class RelaxedTable:
             if not mask >> r & 1:
                 code = int(self.layout.code_by_mask[r][sheet.masks[colour.index]])
                 index += int(self.strides[mask, r]) * code
-        return (float(self.data[index]) + relaxed_scale(layout) * closed_points
-                + OCTAGON_POINTS)
+        return (float(self.data[index]) + self.terminal.scale * closed_points
+                + self.terminal.constant)
 
 
 def _tables(variant: Variant, lanes: int) -> tuple[IntArray, IntArray, int]:
@@ -413,11 +453,14 @@ def _tables(variant: Variant, lanes: int) -> tuple[IntArray, IntArray, int]:
 
 
 def solve_relaxed(sheet: SheetLayout, action2_after_game_end: bool = False,
-                  threads: int = 1, progress: Callable[[int, int], None] | None = None
-                  ) -> RelaxedTable:
+                  threads: int = 1, progress: Callable[[int, int], None] | None = None,
+                  terminal: Terminal | None = None) -> RelaxedTable:
     """Solve the relaxed game of the Bonus B pad ``sheet`` (default Options BB2, BB3; the
-    R15 Option as given), on ``threads`` threads; ``progress(done, total)`` is called
-    after every level of configurations."""
+    R15 Option as given) under ``terminal`` (default :func:`upper_terminal`: the upper
+    bound), on ``threads`` threads; ``progress(done, total)`` is called after every level
+    of configurations."""
+    if terminal is None:
+        terminal = upper_terminal(sheet)
     if len(sheet.symbols) != 5:
         raise ParseError(f"layout {sheet.name}: the relaxed game needs Bonus B's five "
                          f"symbols", rule="BB1")
@@ -434,7 +477,7 @@ def solve_relaxed(sheet: SheetLayout, action2_after_game_end: bool = False,
                        dtype=np.int64)
     sym_pos = np.array([[p for _, p in sheet.symbols[k]] for k in (CIRCLE, DIAMOND)],
                        dtype=np.int64)
-    points = layout.points * relaxed_scale(sheet)
+    points = layout.points * terminal.scale
     skip = np.zeros((variant.rows, variant.open_codes), dtype=np.bool_)
 
     def args_of(mask: int, open_rows: IntArray, batch: IntArray, products: IntArray
@@ -442,9 +485,35 @@ def solve_relaxed(sheet: SheetLayout, action2_after_game_end: bool = False,
         return (data, offsets, strides, layout.code_last, layout.code_marks,
                 layout.row_next_code, layout.number_at, layout.die_at, points,
                 variant.open_codes, variant.row_length, variant.lock_threshold, lanes, boxes,
-                action2_after_game_end, mask, open_rows, batch, products, sym_row, sym_pos)
+                action2_after_game_end, mask, open_rows, batch, products, sym_row, sym_pos,
+                terminal.penalty)
 
     with ThreadPoolExecutor(threads) as pool:
         total = solve_levels(layout, skip, solve_relaxed_batch, args_of,
                              pool if threads > 1 else None, threads, progress)
-    return RelaxedTable(sheet, layout, data, offsets, strides, total)
+    return RelaxedTable(sheet, terminal, layout, data, offsets, strides, total)
+
+
+def solve_lower(sheet: SheetLayout, action2_after_game_end: bool = False, threads: int = 1,
+                progress: Callable[[int, int], None] | None = None) -> RelaxedTable:
+    """A PROVED LOWER BOUND on Bonus B's optimal solitaire value: the exact value V_H of the
+    game H with Bonus B's moves (as :func:`solve_relaxed`) and the final score
+
+        h(sheet) = (sum of the rows' points) - 5 * penalties.
+
+    **Proof.**  On every final sheet BB8's score is sum + min(rows) * [square] + 13 *
+    [octagon] - 5 * penalties * [no star] >= sum - 5 * penalties = h (row points are never
+    negative, the octagon adds 13 or 0, and the penalty term is -5 * penalties or 0).  H's
+    state (per open row its code, the closed rows, the penalties, the circle's and
+    diamond's live bits) is a function of Bonus B's, and H has Bonus B's positions, legal
+    plans and successors (its moves ARE Bonus B's, module docstring), so H's optimal policy
+    pi, read through that function, is a legal Bonus B policy whose games have the same
+    distribution of final sheets in both games.  Hence, V the optimal Bonus B value,
+
+        V >= E_pi[BB8 score] >= E_pi[h] = V_H.
+
+    The same holds from every position (the bound of a running game's sheet is
+    :meth:`RelaxedTable.value`).  QED.  Simulating pi in the real game (real score)
+    estimates E_pi[BB8 score], a lower bound of V at least V_H
+    (benchmarks/bench_bonus_b_lower.py)."""
+    return solve_relaxed(sheet, action2_after_game_end, threads, progress, lower_terminal())

@@ -26,7 +26,7 @@ from qwixx_math.errors import ParseError
 from qwixx_math.layouts import OFFICIAL, SheetLayout
 from qwixx_math.model import Sheet, row_points
 from qwixx_math.ruleset import Ruleset
-from research.bonus_b_bound import solve_relaxed
+from research.bonus_b_bound import RelaxedTable, solve_relaxed
 from research.chain_state import FullSolver
 from research.tests.test_bonus_b_state import THREE_ROWS, TWO_ROWS, TWO_ROWS_6, pad
 
@@ -42,15 +42,32 @@ class RelaxedFullSolver(FullSolver):
         return Fraction(n + 1, n) * rows + 13
 
 
-def check(layout: SheetLayout, a2: bool, true_value: bool = True) -> int:
-    ruleset = Ruleset(players=1, action2_after_game_end=a2)
-    reference = RelaxedFullSolver(layout, ruleset)
+def named_pad(name: str) -> SheetLayout:
+    """The tiny Bonus B pads of these tests (and of research/tests/test_bonus_b_lower.py)."""
+    return {
+        "two": lambda: pad("b2", "ad", 5, TWO_ROWS),
+        "two6": lambda: pad("b6", "ad", 6, TWO_ROWS_6),
+        "three": lambda: pad("b3", "ada", 4, THREE_ROWS),
+        "one-close": lambda: pad("b1", "ad", 5, TWO_ROWS, penalty_boxes=1,
+                                 closed_rows_to_end=1),
+    }[name]()
+
+
+def equals_reference(reference: FullSolver, table: RelaxedTable) -> Fraction:
+    """Assert that the fast ``table`` equals the ``reference`` on the empty sheet and on every
+    sheet the reference reached; its start value."""
     start = reference.start_value()
-    table = solve_relaxed(layout, a2)
     assert abs(table.start_value() - start) <= TOLERANCE
     assert len(reference.memo) > 100
     for key, sheet in reference.sheets.items():
         assert abs(table.value(sheet) - reference.memo[key]) <= TOLERANCE, sheet
+    return start
+
+
+def check(layout: SheetLayout, a2: bool, true_value: bool = True) -> int:
+    ruleset = Ruleset(players=1, action2_after_game_end=a2)
+    reference = RelaxedFullSolver(layout, ruleset)
+    start = equals_reference(reference, solve_relaxed(layout, a2))
     if true_value:
         real = FullSolver(layout, ruleset)
         assert start > real.start_value()
@@ -61,7 +78,7 @@ def check(layout: SheetLayout, a2: bool, true_value: bool = True) -> int:
 
 def test_one_close_ends_the_game() -> None:
     # two rows of five, one penalty box, one close ends the game
-    check(pad("b1", "ad", 5, TWO_ROWS, penalty_boxes=1, closed_rows_to_end=1), True)
+    check(named_pad("one-close"), True)
 
 
 # Which pad under which R15 Option: every pad and both Options appear, not every pair (the
@@ -75,13 +92,7 @@ SLOW_CASES = [("two", False, True), ("two", True, True), ("two6", False, True),
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "a2", "true_value"), SLOW_CASES)
 def test_relaxed_solver_equals_reference(name: str, a2: bool, true_value: bool) -> None:
-    layout = {
-        "two": pad("b2", "ad", 5, TWO_ROWS),
-        "two6": pad("b6", "ad", 6, TWO_ROWS_6),
-        "three": pad("b3", "ada", 4, THREE_ROWS),
-        "one-close": pad("b1", "ad", 5, TWO_ROWS, penalty_boxes=1, closed_rows_to_end=1),
-    }[name]
-    check(layout, a2, true_value)
+    check(named_pad(name), a2, true_value)
 
 
 def test_a_pad_without_symbols_is_refused() -> None:
