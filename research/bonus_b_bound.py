@@ -515,5 +515,5 @@ def solve_lower(sheet: SheetLayout, action2_after_game_end: bool = False, thread
     The same holds from every position (the bound of a running game's sheet is
     :meth:`RelaxedTable.value`).  QED.  Simulating pi in the real game (real score)
     estimates E_pi[BB8 score], a lower bound of V at least V_H
-    (benchmarks/bench_bonus_b_lower.py)."""
+    (``benchmarks/bench_bonus_b_bound.py --lower``)."""
     return solve_relaxed(sheet, action2_after_game_end, threads, progress, lower_terminal())
