@@ -29,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_double_b import report_solve, report_table
+from bench_double_b import report_option_play, report_solve, report_table
 
 from qwixx_math.layouts import LAYOUTS, layout_named
 
@@ -65,6 +65,8 @@ def pads_main(doc: str, pads: tuple[str, ...]) -> int:
             cache = root / name
             for a2 in () if args.only_tables else options:
                 report_solve(name, a2, cache)
+            if True in options and args.montecarlo:
+                report_option_play(name, layout, cache, args.montecarlo, args.seed)
             if False not in options:
                 continue
             report_table(name, layout, cache, args.positions, args.montecarlo, args.seed)

@@ -15,6 +15,8 @@ table of open rows is stored by orbits of its symmetry group,
 marks, the mean ``Advisor.advise`` latency (goal <= 1 ms) and optimal play through the
 rules core (an ESTIMATE, with its standard error; it checks the exact value, which must
 also lie above the lookahead player's lower bound, 274.75-278.65, docs/variants.md).
+With ``--a2 on`` (or both) the same Monte-Carlo check runs under the R15 option against
+that option's table.
 The Double A solve does not fit the slow test suite (its minutes, 6.3 GB): this
 benchmark's Monte-Carlo run is its check.  The machine is shared: the load average is
 printed with the figures.

@@ -194,6 +194,21 @@ def report_table(name: str, layout: SheetLayout, cache: Path, positions: int,
               f"exact {table.start_value:.6f}: {gap:+.2f} standard errors", flush=True)
 
 
+def report_option_play(name: str, layout: SheetLayout, cache: Path, games: int,
+                       seed: int) -> None:
+    """Optimal play through the rules core under the R15 option (``action2_after_game_end``)
+    against that option's solved table in ``cache``, as :func:`report_table` does for the
+    default (an ESTIMATE with its standard error)."""
+    table = solve(Ruleset(players=1, action2_after_game_end=True), layout=layout,
+                  cache=cache, progress=False)
+    assert table.loaded
+    mc, se = monte_carlo(Advisor(table), layout, games, seed)
+    print(f"{name} (action2_after_game_end=True) optimal play through the rules core, "
+          f"{games} games, seed {seed} (estimate): mean {mc:.2f} +- {se:.2f} (standard "
+          f"error) against the exact {table.start_value:.6f}: "
+          f"{(mc - table.start_value) / se:+.2f} standard errors", flush=True)
+
+
 def greedy_game(layout: SheetLayout, seed: int) -> GameState:
     """One greedy solitaire game on ``layout`` with dice from ``seed``."""
     return solitaire_game(make(Ruleset(1), seed), layout, seed)
