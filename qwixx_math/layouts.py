@@ -133,6 +133,10 @@ BAR_FIELDS = 12
 #: The five symbols of Qwixx Bonus, pad B, in the order of :attr:`SheetLayout.symbols`
 #: (VARIANTS.md §3.1; S2's names for the printed icons).
 SYMBOL_NAMES = ("circle", "diamond", "square", "octagon", "star")
+#: Where a refusal of the exact parts on Bonus B or Big Points sends the user: what is known
+#: of those pads' values (proved and estimated bounds, docs/variants.md).
+_BOUNDS_POINTER = ("its value's known bounds: docs/variants.md, 'Bounds for the pads without an "
+                   "exact value'")
 #: The official rows' numbers (R2), beside which Big Points' bonus rows stand (BP1).
 _OFFICIAL_NUMBERS = (tuple(range(2, 13)),) * 2 + (tuple(range(12, 1, -1)),) * 2
 #: Qwixx Big Points: the cells of a bonus row (BP1) and the most crosses a row scores (BP9).
@@ -380,7 +384,7 @@ class SheetLayout:
         if self.bonus_rows:
             raise ParseError(f"{what} does not handle Big Points bonus rows (their per-column "
                              f"eligibility: about 1.5e15 states, VARIANTS.md §1.5) (layout "
-                             f"{self.name})", rule="BP1")
+                             f"{self.name}); {_BOUNDS_POINTER}", rule="BP1")
 
     def with_lucky(self, lucky: Sequence[int]) -> SheetLayout:
         """This layout with the lucky numbers ``lucky`` (two numbers, or none; LG3), named
@@ -783,7 +787,8 @@ class SheetLayout:
                              f"forced crosses) yet (layout {self.name})", rule="BA1")
         if self.symbols:
             raise ParseError(f"{what} does not handle Bonus B's symbols (their forced crosses "
-                             f"and end-game rewards) yet (layout {self.name})", rule="BB1")
+                             f"and end-game rewards) yet (layout {self.name}); {_BOUNDS_POINTER}",
+                             rule="BB1")
 
     def symbol_of(self, row: Colour | str, number: int) -> str | None:
         """The symbol (one of :data:`SYMBOL_NAMES`) on the cell of ``row`` showing
