@@ -1493,7 +1493,7 @@ X_CHANGE = SheetLayout(
     "x-change", OFFICIAL.numbers, OFFICIAL.colours, exchange=X_CHANGE_FIELDS,
     confidence=Confidence.CHECKED,
     source="VARIANTS.md §9.1: colour rows as R2; the nine X-Change fields checked (S2 and S5 "
-           "agree)")
+           "agree); the product's second pad (S18) is unknown and not part of this layout")
 
 #: Qwixx Longo (VARIANTS.md §8): eight-sided dice (LG1), rows of 15 cells, red and yellow
 #: 2..16, green and blue 16..2; the last two numbers of a row (15, 16 / 3, 2) are lock

@@ -54,7 +54,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .big_points import BONUS_ROW_NAMES, BonusMark, bonus_number
 from .bonus_b import active_symbols
 from .errors import ParseError
-from .layouts import BONUS_ROW_CELLS, SYMBOL_NAMES
+from .layouts import BONUS_ROW_CELLS, SYMBOL_NAMES, Confidence, SheetLayout
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_bar, format_plan, format_roll, parse_plan, parse_roll
 
@@ -567,7 +567,7 @@ def _draw(sheet: Sheet, closed: frozenset[Colour], roll: Roll | None, plan: Turn
         dice, y = _dice_parts(roll, y)
         parts += dice
     if title is None and not sheet.layout.is_official:
-        title = f"{sheet.layout.name} sheet"
+        title = _sheet_title(sheet.layout)
     body, y = _sheet_parts(sheet, y, closed, plan, title)
     parts += body
     lines = list(footer)
@@ -596,7 +596,7 @@ def state_svg(state: object, player: int | None = None) -> str:
         dice, y = _dice_parts(state.roll, y)
         parts += dice
     seats = range(state.players) if player is None else (player,)
-    layout = "" if state.layout.is_official else f", {state.layout.name} sheet"
+    layout = "" if state.layout.is_official else f", {_sheet_title(state.layout)}"
     for seat in seats:
         who = f"player {seat}{' (active)' if seat == state.active else ''}"
         body, y = _sheet_parts(state.sheets[seat], y, state.closed, None, f"{who}{layout}")
@@ -630,6 +630,15 @@ def advice_svg(advice: object, top: int = 1) -> str:
 
 # ------------------------------------------------------------------------------- text
 
+def _sheet_title(layout: SheetLayout) -> str:
+    """``double-b sheet``; a layout no source transcribed from the printed pad says so
+    (VARIANTS.md §0.3): ``connected-steps sheet (reconstructed layout)``, ``house sheet
+    (unknown layout)``."""
+    if layout.confidence in (Confidence.RECONSTRUCTED, Confidence.UNKNOWN):
+        return f"{layout.name} sheet ({layout.confidence.value} layout)"
+    return f"{layout.name} sheet"
+
+
 def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
                roll: Roll | str | None = None, plan: TurnPlan | str | None = None) -> str:
     """The drawing of :func:`sheet_svg` in plain text: ``[ 5]`` a marked cell, ``< 5>`` a
@@ -656,7 +665,7 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
     width = 3 if mixed else 2
     lines: list[str] = []
     if not layout.is_official:
-        lines.append(f"{layout.name} sheet")
+        lines.append(_sheet_title(layout))
     if shown_roll is not None:
         lines.append(f"roll {format_roll(shown_roll)}")
     for numbers, colours in zip(layout.numbers, layout.colours, strict=True):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,63 @@ def _field(name: str, field: str) -> Any:
 BONUS_A_BAR = _field("bonus-a", "bar")
 BONUS_B_SYMBOLS = _field("bonus-b", "symbols")
 DOUBLE_B_ROWS = _field("double-b", "rows")
+
+
+@pytest.mark.parametrize(("data", "rule", "words"), [
+    (_pad("double-a", second_crosses="yes"), None, "'second_crosses'"),
+    (_pad("double-a", rows=DOUBLE_B_ROWS), "DA1", "single cells"),
+    (_pad("double-b", rows=[{**DOUBLE_B_ROWS[0], "weights": [1, 3, 1, 2, 1, 1, 1, 2, 1, 2, 1]},
+                            *DOUBLE_B_ROWS[1:]]),
+     None, "'rows[0].weights'"),
+    (_pad("bonus-a", bar=BONUS_A_BAR[:5]), "BA1", "'bar'"),
+    (_pad("bonus-a", bar=["pink", *BONUS_A_BAR[1:]]), "BA1", "'bar'"),
+    (_pad("bonus-b", symbols={k: v for k, v in BONUS_B_SYMBOLS.items() if k != "star"}),
+     "BB1", "'symbols'"),
+    (_pad("bonus-b", symbols={**BONUS_B_SYMBOLS, "circle": [["yellow", 9]]}),
+     "BB1", "'symbols'"),
+    (_pad("big-points", bonus_rows=1), "BP1", "'bonus_rows'"),
+    (_pad("big-points", steps=_field("connected-steps", "steps")), "BP1",
+     "bonus rows"),
+    (_pad("connected-chain", chain="R6-Y6"), "CC1", "'chain'"),
+    (_pad("connected-chain", chain=[[["red", 4], ["yellow", 4]], [["red", 4], ["green", 4]]]),
+     "CC6", "two pairs"),
+    (_pad("connected-chain", chain=[[["red", 10], ["yellow", 10]]]), None, "CC4"),
+    (_pad("connected-steps", steps=[["red", 0]] * 11), None, "steps"),
+    (_pad("x-change", exchange=[[5, 5]]), "XC1", "'exchange'"),
+    (_pad("x-change", exchange=[[13, 5]]), "XC1", "'exchange'"),
+    (_pad("longo", faces=7), "LG1", "'faces'"),
+    (_pad("longo", lock_cells=5), "LG2", "lock_cells"),
+    (_pad("longo", lucky=[13, 13]), None, "lucky"),
+])
+def test_a_malformed_variant_field_exits_2_naming_it(tmp_path: Path, data: dict[str, Any],
+                                                     rule: str | None, words: str) -> None:
+    """Every variant field of a layout file, malformed, is a clear error before any work:
+    exit 2, the field (and the pad's rule id where the field is the pad's), no traceback."""
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for argv in (["show", "--sheet", "p:0"], ["validate", str(ROOT / "examples" /
+                                                            "buggy_record.json")]):
+        code, out, err = run(*argv, "--layout", str(path))
+        assert code == 2 and out == "" and "Traceback" not in err
+        assert words in err and (rule is None or f"{rule}: " in err), err
+
+
+def test_the_drawings_label_reconstructed_and_unknown_layouts(tmp_path: Path) -> None:
+    """VARIANTS.md §0.3: the Steps' staircases are reconstructions, a house pad's cells are
+    unknown to the project; their drawings say so, a checked or stated pad's do not."""
+    for name in ("connected-steps", "connected-steps-s21"):
+        code, out, _ = run("show", "--layout", name, "--sheet", "p:0")
+        assert code == 0 and out.splitlines()[0] == f"{name} sheet (reconstructed layout)"
+        code, out, _ = run("show", "--layout", name, "--sheet", "p:0", "--svg", "-")
+        assert code == 0 and f"{name} sheet (reconstructed layout)" in out
+    for name in ("double-a", "double-b", "x-change", "big-points"):
+        code, out, _ = run("show", "--layout", name, "--sheet", "p:0")
+        assert code == 0 and out.splitlines()[0] == f"{name} sheet"
+    house = {k: v for k, v in _pad("double-b").items() if k not in ("confidence", "source")}
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(house), encoding="utf-8")
+    code, out, _ = run("show", "--layout", str(path), "--sheet", "p:0")
+    assert code == 0 and out.splitlines()[0] == "house sheet (unknown layout)"
 
 
 @pytest.mark.parametrize(("pad", "rule"), [("big-points", "BP1"), ("bonus-b", "BB1")])
