@@ -114,3 +114,38 @@ def test_the_bounds_only_pads_refuse_the_solver_pointing_to_their_bounds(
     assert "docs/variants.md, 'Bounds for the pads without an exact value'" in err
     docs = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
     assert "\n## Bounds for the pads without an exact value\n" in docs
+
+
+def test_a_long_solve_is_announced_with_its_measured_cost(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """solve/value/advise on a pad whose table is not cached say first what solving it took
+    (Double A: hours and GBs), not a bare progress line; not when cached, quiet, or for a
+    pad without measured figures.  (The note is checked by itself: no table is solved.)"""
+    from qwixx_math.commands._solitaire import announce_solve, solve_cost
+    from qwixx_math.layouts import layout_named
+    from qwixx_math.ruleset import Ruleset
+    from qwixx_math.solver import Variant
+    from qwixx_math.solver.cache import table_filename
+
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(tmp_path))
+    solitaire = Ruleset(players=1)
+    double_a = layout_named("double-a")
+    announce_solve(double_a, solitaire, quiet=False)
+    err = capsys.readouterr().err
+    assert "double-a sheet is not in the cache" in err and "7.3 GB" in err
+    announce_solve(double_a, solitaire, quiet=True)
+    announce_solve(layout_named("official"), solitaire, quiet=False)
+    assert capsys.readouterr().err == ""
+    (tmp_path / table_filename(Variant(double_a), False)).write_bytes(b"")
+    announce_solve(double_a, solitaire, quiet=False)
+    assert capsys.readouterr().err == ""
+    announce_solve(double_a, Ruleset(players=1, action2_after_game_end=True), quiet=False)
+    assert "not in the cache" in capsys.readouterr().err   # the R15 option's own table
+    # every solved variant pad has its figures; the bounds-only pads and Mixx have none
+    for name in ("double-b", "double-b-alt", "connected-steps-4", "connected-chain", "longo",
+                 "longo:5,13", "x-change", "bonus-a"):
+        assert solve_cost(layout_named(name)) is not None, name
+    for name in ("official", "mixx-a", "bonus-b", "big-points"):
+        assert solve_cost(layout_named(name)) is None, name
+
