@@ -149,3 +149,16 @@ def test_a_long_solve_is_announced_with_its_measured_cost(
     for name in ("official", "mixx-a", "bonus-b", "big-points"):
         assert solve_cost(layout_named(name)) is None, name
 
+
+@pytest.mark.parametrize(("pad", "rule"), [("double-a", "DA1"), ("x-change", "XC1"),
+                                           ("connected-chain", "CC1"), ("bonus-a", "BA1")])
+def test_review_of_a_table_game_on_a_solitaire_only_pad_says_how(
+        tmp_path: Path, pad: str, rule: str) -> None:
+    """A record of 2 players on a pad the table model refuses: exit 2 with the rule id and
+    the way to a review (the solitaire model, --players 1), before any table is solved."""
+    code, out, _ = run("generate", "--games", "1", "--seed", "5", "--players", "2",
+                       "--layout", pad, "--out", str(tmp_path))
+    assert code == 0, out
+    code, out, err = run("review", str(tmp_path / "game-000001.json"), "--quiet")
+    assert code == 2 and out == "" and f"{rule}: " in err
+    assert "'review --players 1' judges the record by the solitaire model" in err
