@@ -162,3 +162,24 @@ def test_review_of_a_table_game_on_a_solitaire_only_pad_says_how(
     code, out, err = run("review", str(tmp_path / "game-000001.json"), "--quiet")
     assert code == 2 and out == "" and f"{rule}: " in err
     assert "'review --players 1' judges the record by the solitaire model" in err
+
+
+@pytest.mark.parametrize(("pad", "down"), [("double-b", "10 8 6 4"),
+                                           ("double-b-alt", "11 9 5 3")])
+def test_the_double_b_drawings_show_the_double_cells(pad: str, down: str) -> None:
+    """VARIANTS.md §7.1: red and yellow 3, 5, 9, 11 are double cells, green and blue
+    10, 8, 6, 4 (11, 9, 5, 3 on the alternative); text and SVG show exactly those."""
+    code, out, _ = run("show", "--layout", pad, "--sheet", "p:0")
+    assert code == 0
+    assert (f"double cells (2 crosses each)  red 3 5 9 11  yellow 3 5 9 11  green {down}  "
+            f"blue {down}") in out.splitlines()
+    code, svg, _ = run("show", "--layout", pad, "--sheet", "p:0", "--svg", "-")
+    import xml.etree.ElementTree as ET
+    doubles = {(e.get("data-row"), e.get("data-number"))
+               for e in ET.fromstring(svg).iter() if e.get("data-double") == "true"}
+    expected = {(row, n) for row in ("red", "yellow") for n in ("3", "5", "9", "11")} | \
+        {(row, n) for row in ("green", "blue") for n in down.split()}
+    assert code == 0 and doubles == expected
+    assert svg.count('class="double"') == 16
+    code, out, _ = run("show", "--layout", "double-a", "--sheet", "p:0", "--svg", "-")
+    assert code == 0 and "data-double" not in out
