@@ -440,15 +440,15 @@ class SheetLayout:
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
                 for c in steps)):
             raise ParseError(f"layout {self.name}: steps are (row index, position) pairs, "
-                             f"not {shown(steps)}")
+                             f"not {shown(steps)}", rule="CS2")
         for row, p in steps:
             if not 0 <= row < len(self.numbers):
                 raise ParseError(f"layout {self.name}: step ({row}, {p}): no row {row} "
-                                 f"(rows 0 to {len(self.numbers) - 1})")
+                                 f"(rows 0 to {len(self.numbers) - 1})", rule="CS2")
             if not 0 <= p < len(self.numbers[row]):
                 raise ParseError(f"layout {self.name}: step ({row}, {p}): row {row} has "
                                  f"positions 0 to {len(self.numbers[row]) - 1} (the lock box "
-                                 "is never a step, CS2)")
+                                 "is never a step)", rule="CS2")
         # a full pad has 11 (VARIANTS.md §4.1); a smaller sheet (the solver's test sheets,
         # rows shorter than 11 or fewer than four) may have fewer
         full = len(self.numbers) == len(COLOURS) and all(len(r) == 11 for r in self.numbers)
@@ -456,7 +456,7 @@ class SheetLayout:
                 full or len(steps) > STEPS_CELLS)):
             raise ParseError(f"layout {self.name}: steps must be {STEPS_CELLS} distinct cells "
                              f"(VARIANTS.md §4.1), not {len(steps)} with "
-                             f"{len(set(steps))} distinct")
+                             f"{len(set(steps))} distinct", rule="CS2")
         return tuple(sorted(steps))
 
     def _checked_exchange(self) -> tuple[tuple[int, int], ...]:
@@ -1192,21 +1192,21 @@ def _json_steps(value: object, locks: Sequence[Colour], lengths: Sequence[int]
              f"lock, one of {', '.join(c.value for c in locks)}; position: 0 = leftmost), "
              f"not {shown(value)}")
     if not isinstance(value, list):
-        raise ParseError(shape)
+        raise ParseError(shape, rule="CS2")
     out: list[tuple[int, int]] = []
     for cell in value:
         if not (isinstance(cell, list) and len(cell) == 2 and isinstance(cell[0], str)
                 and isinstance(cell[1], int) and not isinstance(cell[1], bool)):
-            raise ParseError(shape)
+            raise ParseError(shape, rule="CS2")
         names = [c.value for c in locks]
         if cell[0] not in names:
             raise ParseError(f"layout field 'steps': no {shown(cell[0])} row; the rows are "
-                             f"{', '.join(names)}")
+                             f"{', '.join(names)}", rule="CS2")
         row = names.index(cell[0])
         if not 0 <= cell[1] < lengths[row]:
             raise ParseError(f"layout field 'steps': the {cell[0]} row has positions 0 to "
                              f"{lengths[row] - 1}, not {cell[1]} (the lock box is never a "
-                             f"step, CS2)")
+                             f"step)", rule="CS2")
         out.append((row, cell[1]))
     return tuple(out)
 
