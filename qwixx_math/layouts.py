@@ -133,6 +133,10 @@ BAR_FIELDS = 12
 #: The five symbols of Qwixx Bonus, pad B, in the order of :attr:`SheetLayout.symbols`
 #: (VARIANTS.md §3.1; S2's names for the printed icons).
 SYMBOL_NAMES = ("circle", "diamond", "square", "octagon", "star")
+#: Where a refusal of the exact parts on Bonus B or Big Points sends the user: what is known
+#: of those pads' values (proved and estimated bounds, docs/variants.md).
+_BOUNDS_POINTER = ("its value's known bounds: docs/variants.md, 'Bounds for the pads without an "
+                   "exact value'")
 #: The official rows' numbers (R2), beside which Big Points' bonus rows stand (BP1).
 _OFFICIAL_NUMBERS = (tuple(range(2, 13)),) * 2 + (tuple(range(12, 1, -1)),) * 2
 #: Qwixx Big Points: the cells of a bonus row (BP1) and the most crosses a row scores (BP9).
@@ -380,7 +384,7 @@ class SheetLayout:
         if self.bonus_rows:
             raise ParseError(f"{what} does not handle Big Points bonus rows (their per-column "
                              f"eligibility: about 1.5e15 states, VARIANTS.md §1.5) (layout "
-                             f"{self.name})", rule="BP1")
+                             f"{self.name}); {_BOUNDS_POINTER}", rule="BP1")
 
     def with_lucky(self, lucky: Sequence[int]) -> SheetLayout:
         """This layout with the lucky numbers ``lucky`` (two numbers, or none; LG3), named
@@ -436,15 +440,15 @@ class SheetLayout:
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
                 for c in steps)):
             raise ParseError(f"layout {self.name}: steps are (row index, position) pairs, "
-                             f"not {shown(steps)}")
+                             f"not {shown(steps)}", rule="CS2")
         for row, p in steps:
             if not 0 <= row < len(self.numbers):
                 raise ParseError(f"layout {self.name}: step ({row}, {p}): no row {row} "
-                                 f"(rows 0 to {len(self.numbers) - 1})")
+                                 f"(rows 0 to {len(self.numbers) - 1})", rule="CS2")
             if not 0 <= p < len(self.numbers[row]):
                 raise ParseError(f"layout {self.name}: step ({row}, {p}): row {row} has "
                                  f"positions 0 to {len(self.numbers[row]) - 1} (the lock box "
-                                 "is never a step, CS2)")
+                                 "is never a step)", rule="CS2")
         # a full pad has 11 (VARIANTS.md §4.1); a smaller sheet (the solver's test sheets,
         # rows shorter than 11 or fewer than four) may have fewer
         full = len(self.numbers) == len(COLOURS) and all(len(r) == 11 for r in self.numbers)
@@ -452,7 +456,7 @@ class SheetLayout:
                 full or len(steps) > STEPS_CELLS)):
             raise ParseError(f"layout {self.name}: steps must be {STEPS_CELLS} distinct cells "
                              f"(VARIANTS.md §4.1), not {len(steps)} with "
-                             f"{len(set(steps))} distinct")
+                             f"{len(set(steps))} distinct", rule="CS2")
         return tuple(sorted(steps))
 
     def _checked_exchange(self) -> tuple[tuple[int, int], ...]:
@@ -783,7 +787,8 @@ class SheetLayout:
                              f"forced crosses) yet (layout {self.name})", rule="BA1")
         if self.symbols:
             raise ParseError(f"{what} does not handle Bonus B's symbols (their forced crosses "
-                             f"and end-game rewards) yet (layout {self.name})", rule="BB1")
+                             f"and end-game rewards) yet (layout {self.name}); {_BOUNDS_POINTER}",
+                             rule="BB1")
 
     def symbol_of(self, row: Colour | str, number: int) -> str | None:
         """The symbol (one of :data:`SYMBOL_NAMES`) on the cell of ``row`` showing
@@ -1187,21 +1192,21 @@ def _json_steps(value: object, locks: Sequence[Colour], lengths: Sequence[int]
              f"lock, one of {', '.join(c.value for c in locks)}; position: 0 = leftmost), "
              f"not {shown(value)}")
     if not isinstance(value, list):
-        raise ParseError(shape)
+        raise ParseError(shape, rule="CS2")
     out: list[tuple[int, int]] = []
     for cell in value:
         if not (isinstance(cell, list) and len(cell) == 2 and isinstance(cell[0], str)
                 and isinstance(cell[1], int) and not isinstance(cell[1], bool)):
-            raise ParseError(shape)
+            raise ParseError(shape, rule="CS2")
         names = [c.value for c in locks]
         if cell[0] not in names:
             raise ParseError(f"layout field 'steps': no {shown(cell[0])} row; the rows are "
-                             f"{', '.join(names)}")
+                             f"{', '.join(names)}", rule="CS2")
         row = names.index(cell[0])
         if not 0 <= cell[1] < lengths[row]:
             raise ParseError(f"layout field 'steps': the {cell[0]} row has positions 0 to "
                              f"{lengths[row] - 1}, not {cell[1]} (the lock box is never a "
-                             f"step, CS2)")
+                             f"step)", rule="CS2")
         out.append((row, cell[1]))
     return tuple(out)
 
@@ -1488,7 +1493,7 @@ X_CHANGE = SheetLayout(
     "x-change", OFFICIAL.numbers, OFFICIAL.colours, exchange=X_CHANGE_FIELDS,
     confidence=Confidence.CHECKED,
     source="VARIANTS.md §9.1: colour rows as R2; the nine X-Change fields checked (S2 and S5 "
-           "agree)")
+           "agree); the product's second pad (S18) is unknown and not part of this layout")
 
 #: Qwixx Longo (VARIANTS.md §8): eight-sided dice (LG1), rows of 15 cells, red and yellow
 #: 2..16, green and blue 16..2; the last two numbers of a row (15, 16 / 3, 2) are lock

@@ -20,7 +20,9 @@ carries stable attributes (``docs/drawing.md``):
   cell, which is framed by a ``<rect class="step">``; VARIANTS.md §4, CS2), on a Bonus A
   sheet ``data-boxed`` (``true`` on a boxed cell, framed by a ``<rect class="boxed">``,
   BA1), on a Bonus B sheet ``data-symbol`` (the symbol's name on a symbol cell, which shows
-  it as a ``<text class="symbol">`` glyph, BB1);
+  it as a ``<text class="symbol">`` glyph, BB1), on a sheet with double cells (Double B)
+  ``data-double`` (``true`` on a double cell, framed twice by a ``<rect class="double">``,
+  DB1);
 * on a Bonus A sheet, ``<g class="bar-field">`` per bonus bar field (``data-index``,
   ``data-colour``, ``data-state``: ``taken``, ``void`` or ``free``; BA1, BA6);
 * ``<g class="row">`` per row (``data-row``, ``data-closed``), ``<g class="lock">``
@@ -54,7 +56,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .big_points import BONUS_ROW_NAMES, BonusMark, bonus_number
 from .bonus_b import active_symbols
 from .errors import ParseError
-from .layouts import BONUS_ROW_CELLS, SYMBOL_NAMES
+from .layouts import BONUS_ROW_CELLS, SYMBOL_NAMES, Confidence, SheetLayout
 from .model import COLOURS, Colour, Mark, Roll, Sheet, TurnPlan
 from .notation import colour_set, format_bar, format_plan, format_roll, parse_plan, parse_roll
 
@@ -323,12 +325,15 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
             boxed = (str(bool(layout.box_mask[row.index] >> position & 1)).lower()
                      if layout.bar else None)
             symbol = layout.symbol_of(row, number) if layout.symbols else None
+            double = (str(layout.weights[row.index][position] == 2).lower()
+                      if layout.has_doubles else None)
             out.append(
                 f'<g{_attrs(**{"class": "cell"}, data_row=row.value)}'
                 f'{_attrs(data_colour=cell_colour.value, data_number=number)}'
                 f'{_attrs(data_position=position, data_marked=str(marked).lower())}'
                 f'{_attrs(data_markable=str(markable).lower(), data_plan=action)}'
                 f'{_attrs(data_step=step, data_boxed=boxed, data_symbol=symbol)}'
+                f'{_attrs(data_double=double)}'
                 f'{_attrs(data_partner=None if partner is None else _cell_name(*partner))}>')
             out.append(f'<rect x="{x}" y="{cy}" width="{CELL}" height="{CELL}" rx="5" '
                        f'fill="{tint}" stroke="{ink}" stroke-width="1"/>')
@@ -341,6 +346,10 @@ def _sheet_parts(sheet: Sheet, top: float, closed: frozenset[Colour],
                 out.append(f'<rect class="step" x="{x + 3}" y="{cy + 3}" width="{CELL - 6}" '
                            f'height="{CELL - 6}" rx="3" fill="none" stroke="{_INK}" '
                            'stroke-width="2.5"/>')
+            if double == "true":  # a Double B double cell: a second, inner frame (DB1)
+                out.append(f'<rect class="double" x="{x + 3}" y="{cy + 3}" '
+                           f'width="{CELL - 6}" height="{CELL - 6}" rx="3" fill="none" '
+                           f'stroke="{ink}" stroke-width="1"/>')
             if boxed == "true":  # a Bonus A boxed cell: a heavy square frame (BA1)
                 out.append(f'<rect class="boxed" x="{x + 2}" y="{cy + 2}" width="{CELL - 4}" '
                            f'height="{CELL - 4}" fill="none" stroke="{_INK}" '
@@ -567,7 +576,7 @@ def _draw(sheet: Sheet, closed: frozenset[Colour], roll: Roll | None, plan: Turn
         dice, y = _dice_parts(roll, y)
         parts += dice
     if title is None and not sheet.layout.is_official:
-        title = f"{sheet.layout.name} sheet"
+        title = _sheet_title(sheet.layout)
     body, y = _sheet_parts(sheet, y, closed, plan, title)
     parts += body
     lines = list(footer)
@@ -596,7 +605,7 @@ def state_svg(state: object, player: int | None = None) -> str:
         dice, y = _dice_parts(state.roll, y)
         parts += dice
     seats = range(state.players) if player is None else (player,)
-    layout = "" if state.layout.is_official else f", {state.layout.name} sheet"
+    layout = "" if state.layout.is_official else f", {_sheet_title(state.layout)}"
     for seat in seats:
         who = f"player {seat}{' (active)' if seat == state.active else ''}"
         body, y = _sheet_parts(state.sheets[seat], y, state.closed, None, f"{who}{layout}")
@@ -630,6 +639,15 @@ def advice_svg(advice: object, top: int = 1) -> str:
 
 # ------------------------------------------------------------------------------- text
 
+def _sheet_title(layout: SheetLayout) -> str:
+    """``double-b sheet``; a layout no source transcribed from the printed pad says so
+    (VARIANTS.md §0.3): ``connected-steps sheet (reconstructed layout)``, ``house sheet
+    (unknown layout)``."""
+    if layout.confidence in (Confidence.RECONSTRUCTED, Confidence.UNKNOWN):
+        return f"{layout.name} sheet ({layout.confidence.value} layout)"
+    return f"{layout.name} sheet"
+
+
 def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
                roll: Roll | str | None = None, plan: TurnPlan | str | None = None) -> str:
     """The drawing of :func:`sheet_svg` in plain text: ``[ 5]`` a marked cell, ``< 5>`` a
@@ -656,7 +674,7 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
     width = 3 if mixed else 2
     lines: list[str] = []
     if not layout.is_official:
-        lines.append(f"{layout.name} sheet")
+        lines.append(_sheet_title(layout))
     if shown_roll is not None:
         lines.append(f"roll {format_roll(shown_roll)}")
     for numbers, colours in zip(layout.numbers, layout.colours, strict=True):
@@ -686,6 +704,8 @@ def sheet_text(sheet: Sheet, *, closed: Iterable[Colour | str] = (),
                      f"point{'' if points == 1 else 's'}{state}{note}")
         if layout.bonus_rows and row.index in (0, 2):  # Big Points: RY, GB below (BP1)
             lines.append(_bonus_row_line(sheet, row.index // 2, shown_plan))
+    if layout.has_doubles:
+        lines.append(_doubles_line(layout))
     if layout.steps:
         lines.append(_steps_line(sheet))
     if layout.chain:
@@ -760,6 +780,22 @@ def _exchange_line(sheet: Sheet, planned: int | None = None) -> str:
         else:
             cells.append(f" {pair} ")
     return f"x-change {' '.join(f'{c:^6}' for c in cells)}  {len(sheet.used_fields)} used"
+
+
+def _doubles_line(layout: SheetLayout) -> str:
+    """The text line of a Double B sheet's double cells, row by row (DB1).
+
+    >>> from qwixx_math.layouts import DOUBLE_B
+    >>> print(_doubles_line(DOUBLE_B))
+    double cells (2 crosses each)  red 3 5 9 11  yellow 3 5 9 11  green 10 8 6 4  blue 10 8 6 4
+    """
+    rows = []
+    for lock, numbers, weights in zip(layout.locks, layout.numbers, layout.weights,
+                                      strict=True):
+        doubled = [str(n) for n, w in zip(numbers, weights, strict=True) if w == 2]
+        if doubled:
+            rows.append(f"{lock.value} {' '.join(doubled)}")
+    return "double cells (2 crosses each)  " + "  ".join(rows)
 
 
 def _steps_line(sheet: Sheet) -> str:

@@ -163,8 +163,9 @@ def test_random_games_score_by_cs2_and_replay(game: PlayedGame) -> None:
     ("R2", "pairs"),
 ])
 def test_bad_step_data_is_a_parse_error(steps: object, match: str) -> None:
-    with pytest.raises(ParseError, match=match):
+    with pytest.raises(ParseError, match=match) as err:
         SheetLayout("bad", OFFICIAL.numbers, OFFICIAL.colours, steps=steps)  # type: ignore[arg-type]
+    assert err.value.rule == "CS2"   # the step cells CS2 scores, as other pads name theirs
 
 
 def test_any_eleven_cells_are_a_staircase_and_keys_carry_them() -> None:

@@ -4,10 +4,62 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
+from ..layouts import SheetLayout
 from ..ruleset import LuckyCandidates, LuckyMode, Ruleset
+from ..solver import Variant
+from ..solver.cache import cache_dir, table_filename
+from ..solver.lucky import lucky_variant
 
-__all__ = ["add_lucky_options", "add_solver_options", "solitaire_ruleset"]
+__all__ = ["add_lucky_options", "add_solver_options", "announce_solve", "solitaire_ruleset",
+           "solve_cost"]
+
+#: What a solitaire table cost to solve from an empty cache, as docs/variants.md reports
+#: each pad's benchmark (CPU seconds, the steadier figure on the shared 2-core machine, and
+#: peak memory), by layout name; ``longo:A,B`` under ``"longo:A,B"``, every staircase under
+#: ``"connected-steps"``.
+_SOLVE_COSTS = {
+    "double-b": "97-107 s CPU, 1.5 GB of memory",
+    "double-b-alt": "56-58 s CPU, 1.1 GB of memory",
+    "double-a": "about 8,500 s CPU (2 h 20 min wall on 2 cores), 7.3 GB of memory and "
+                "6.3 GB of disk",
+    "connected-steps": "290-470 s CPU, 4.1 GB of memory and disk",
+    "connected-chain": "240-250 s CPU, 0.9 GB of memory",
+    "longo": "280-290 s CPU, 2.7 GB of memory",
+    "longo:A,B": "320-400 s CPU, 2.7 GB of memory",
+    "x-change": "220-290 s CPU, 3.4 GB of memory and disk",
+    "bonus-a": "370 s CPU (about 800 s wall on a busy 2-core machine), 4.4 GB of memory",
+}
+
+
+def solve_cost(layout: SheetLayout) -> str | None:
+    """What solving ``layout``'s solitaire table took where docs/variants.md measured it
+    (None for a pad not listed there: the official sheet, Mixx, a layout file)."""
+    name = layout.name
+    if layout.lucky and name.startswith("longo:"):
+        name = "longo:A,B"
+    elif name.startswith("connected-steps"):
+        name = "connected-steps"
+    return _SOLVE_COSTS.get(name)
+
+
+def announce_solve(layout: SheetLayout, ruleset: Ruleset, quiet: bool) -> None:
+    """Before a command that needs ``layout``'s solitaire table: if the table is not in the
+    cache, say on stderr that it is solved first and what that took when measured, so that
+    a user of Double A is not left for hours with a bare progress line (nothing with
+    ``quiet``, for a pad without figures, or when the table is cached)."""
+    cost = solve_cost(layout)
+    if quiet or cost is None:
+        return
+    variant = lucky_variant(Variant(layout), ruleset).with_field_without_cross(
+        ruleset.xc_field_without_cross)  # the table solve() names (its XC4 and LG4-5)
+    directory = cache_dir()
+    if (directory / table_filename(variant, ruleset.action2_after_action1_end)).exists():
+        return
+    print(f"note: the exact table of the {layout.name} sheet is not in the cache "
+          f"({directory}); it is solved first, once, then cached: measured at {cost} "
+          "(docs/variants.md); --quiet hides this note and the progress", file=sys.stderr)
 
 
 def add_solver_options(parser: argparse.ArgumentParser, quiet_help: str = "no progress bar"

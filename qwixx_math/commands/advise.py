@@ -74,7 +74,7 @@ from ._args import (
     path_arg,
     rollout_players,
 )
-from ._solitaire import add_solver_options, solitaire_ruleset
+from ._solitaire import add_solver_options, announce_solve, solitaire_ruleset
 
 #: The most plans ``--top`` may ask for (a turn has at most a few dozen choices).
 MAX_TOP = 1000
@@ -231,6 +231,7 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
         rolled = sheet_position(sheet, args.roll, players=ruleset.players,
                                 seat=1 if args.passive else 0, ruleset=ruleset,
                                 closed=others)
+        announce_solve(layout, ruleset, args.quiet)
         solo = Advisor.for_ruleset(ruleset, progress=progress, layout=layout)
         advice = solo.advise_passive(rolled, 1) if args.passive else solo.advise(rolled)
         return advice, rolled, {}

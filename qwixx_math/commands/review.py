@@ -83,10 +83,16 @@ def run(args: argparse.Namespace) -> int:
     record = record_with_layout(args, load_record(args.record), args.record)
     players = [args.player] if args.player is not None else None
     opponents, own = rollout_players(args)
-    reviews = review_players(  # a QwixxError: cli.main, exit 2
-        record, players, table_size=args.players, objective=args.objective,
-        rollouts=args.rollouts, seed=0 if args.seed is None else args.seed,
-        progress=not args.quiet, opponents=opponents, own=own)
+    try:
+        reviews = review_players(  # a QwixxError: cli.main, exit 2
+            record, players, table_size=args.players, objective=args.objective,
+            rollouts=args.rollouts, seed=0 if args.seed is None else args.seed,
+            progress=not args.quiet, opponents=opponents, own=own)
+    except ParseError as exc:  # a pad only the solitaire solver plays: say how to get there
+        if args.players is not None or "the table model does not play" not in str(exc):
+            raise
+        raise ParseError(f"{exc}; 'review --players 1' judges the record by the solitaire "
+                         "model") from None
     if args.json:
         json.dump({"reviews": [r.to_json(args.top) for r in reviews]}, sys.stdout)
         sys.stdout.write("\n")

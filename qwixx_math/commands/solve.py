@@ -19,7 +19,7 @@ import json
 from ..layouts import OFFICIAL
 from ..solver import solve
 from ._args import add_layout_argument, layout_from_args
-from ._solitaire import add_solver_options, solitaire_ruleset
+from ._solitaire import add_solver_options, announce_solve, solitaire_ruleset
 
 __all__ = ["register", "run"]
 
@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     ruleset = solitaire_ruleset(args)
     progress = not args.quiet
     layout = layout_from_args(args) or OFFICIAL
+    if args.players == 1:
+        announce_solve(layout, ruleset, args.quiet)
     table = solve(ruleset, progress=progress, players=args.players, layout=layout)
     seats = table.seat_values
     if args.json:

@@ -21,7 +21,7 @@ import json
 from ..notation import format_colours, format_sheet, parse_colours, parse_sheet
 from ..table import TableAdvisor, check_before_me, check_players
 from ._args import add_layout_argument, ascii_int, layout_from_args
-from ._solitaire import add_solver_options, solitaire_ruleset
+from ._solitaire import add_solver_options, announce_solve, solitaire_ruleset
 
 __all__ = ["register", "run"]
 
@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed) | sheet.locked
     ruleset = solitaire_ruleset(args, n)
+    if n == 1:
+        announce_solve(sheet.layout, ruleset, args.quiet)
     advisor = TableAdvisor.for_ruleset(ruleset, players=n, layout=sheet.layout,
                                        progress=not args.quiet)
     value = advisor.value(sheet, closed, k)

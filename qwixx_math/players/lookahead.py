@@ -19,9 +19,10 @@ The evaluation (:func:`evaluation_for`) is the pad's own exact solver table wher
 plays the pad; then the player **is** ``solo``, the optimal solitaire policy.  Where it does not
 (VARIANTS.md §10.2), the value of a solved sheet standing in for it, corrected by what the
 table cannot see (chosen by the feature the solver refuses, :func:`stand_in_name`, so that a
-layout file of another Chain sheet gets the Chain's).  The Chain keeps its stand-in though
-the solver now plays it (issue 34): the benchmark's lower bound was measured with it and is
-checked against the exact value; ``solo`` plays the Chain's exact table.
+layout file of another Chain sheet gets the Chain's).  The Chain and Double A keep their
+stand-ins though the solver now plays them (issue 34): the benchmark's lower bounds were
+measured with them and are checked against the exact values; ``solo`` plays their exact
+tables.
 
 * **Double A** (``double-a``): the Double B table (both count crosses to 16 and lock at 7).
   Each row becomes a Double B row with the same rightmost cross and, where one exists, the
@@ -279,8 +280,8 @@ def _double_a(double_b: Value) -> Value:
     return value
 
 
-#: The pads the solver refuses (and the Chain, module docstring) and the solved sheet that
-#: stands in for each.
+#: The pads the solver refuses (and the Chain and Double A, module docstring) and the solved
+#: sheet that stands in for each.
 STAND_INS: dict[str, tuple[SheetLayout, Callable[[Value], Value], str]] = {
     "double-a": (DOUBLE_B, _double_a,
                  "the double-b table on rows of the same rightmost cross and crosses"),
