@@ -19,7 +19,8 @@ near-optimal play with 8-sided dice (goal <= 1 ms per call), and ``--montecarlo`
 (default 1,000) of that optimal policy through the rules core: their mean with its
 standard error and how many standard errors it lies from the exact value (an ESTIMATE).
 ``--only-tables`` skips the solves and reads the tables ``--cache`` holds; ``--solve
-default|option`` solves one of them (the other must be in ``--cache`` already).
+default|option`` solves and reads back one of them (the R15-default table must be solved
+or in ``--cache``: the openings and the play use it).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def main() -> int:
     parser.add_argument("--only-tables", action="store_true",
                         help="skip the solves: read the tables --cache already holds")
     parser.add_argument("--solve", choices=("both", "default", "option"), default="both",
-                        help="which R15 tables to solve (the other must be in --cache)")
+                        help="which R15 tables to solve and read back (the R15-default one "
+                        "must be solved or in --cache: the openings and play use it)")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     name = LONGO.name
@@ -59,7 +61,7 @@ def main() -> int:
         wanted = {"both": (False, True), "default": (False,), "option": (True,)}[args.solve]
         for a2 in () if args.only_tables else wanted:
             report_solve(name, a2, cache)
-        for a2 in (False, True):
+        for a2 in wanted:  # the tables this run solved (or, --only-tables, found)
             table = solve(Ruleset(players=1, action2_after_game_end=a2), layout=LONGO,
                           cache=cache, progress=False)
             assert table.loaded
