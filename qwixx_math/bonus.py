@@ -78,6 +78,39 @@ def check_bar(sheet: Sheet) -> None:
         raise InvalidStateError(
             "BA1", f"{boxed} boxed cell(s) crossed but {used} bonus bar field(s) taken; each "
                    "boxed cross takes a field while one is left")
+    _check_forced(sheet)
+
+
+def _check_forced(sheet: Sheet) -> None:
+    """Raise InvalidStateError (BA2) if a row holds fewer crosses a forced cross can be than
+    its taken bar fields ask for, where no field of its colour can have lapsed.
+
+    A necessary condition, not a sufficient one.  A taken field of colour c forces a cross
+    on row c's next cell (BA2): a cross on position 0 or right after a crossed cell, and a
+    later cross only lands right of it, so on the final sheet too.  The field lapses only
+    when row c has no next cell then: closed on this sheet (it shows the lock) or ended
+    where R8 refuses the next cell, which no later cross changes.  Other players' closes
+    cannot make a field lapse: a closed colour's free fields are void (BA6), and BA1 skips
+    them.  So every row that is neither locked nor stuck must hold at least as many such
+    crosses as its colour's taken fields."""
+    layout = sheet.layout
+    for colour in set(layout.bar):
+        ci = colour.index
+        mask = sheet.masks[ci]
+        if mask & layout.lock_bits[ci] or not layout.allowed[ci][mask] >> mask.bit_length() & 1:
+            continue  # a field of this colour may have lapsed (BA2)
+        fields = [k for k, c in enumerate(layout.bar) if c is colour and sheet.bar_taken >> k & 1]
+        room = (mask & (mask << 1 | 1)).bit_count()  # crosses on position 0 or after a cross
+        if len(fields) > room:
+            numbers = layout.numbers[layout.row_of[ci]]
+            crossed = ", ".join(str(numbers[p]) for p in range(len(numbers)) if mask >> p & 1)
+            name = colour.value
+            raise InvalidStateError(
+                "BA2", f"bonus bar field(s) {', '.join(map(str, fields))} ({name}) taken, so "
+                       f"{len(fields)} forced {name} cross(es) on the row's next cell, but "
+                       f"{name} ({crossed or 'no cross'}) has {room} cross(es) right after "
+                       f"a crossed cell or on {name} {numbers[0]}; {name} "
+                       f"{numbers[mask.bit_length()]}, the next cell, is not crossed")
 
 
 def check_voids(sheet: Sheet, closed: frozenset[Colour], player: int) -> None:
