@@ -64,6 +64,9 @@ def test_random_games_on_the_forced_cross_pads_give_sheets_the_checks_accept(
 UNREACHABLE = [
     # the audit's sheet: boxed red 3 took field 0 (red), so red 4 was forced (BA1, BA2)
     ("bonus-a|r:3/p:0/bar:x-----------", "BA2", "red 4", "bonus-a|r:3,4/p:0/bar:x-----------"),
+    # red 3 is the only boxed cross, so it took field 0 (red) and forced red 4, right
+    # after it: red 2 before it cannot be that cross
+    ("bonus-a|r:2,3/p:0/bar:x-----------", "BA2", "red 4", "bonus-a|r:2,3,4/p:0/bar:x-----------"),
     # boxed yellow 5 took field 0 (red); red is empty, so red 2 was forced
     ("bonus-a|y:2,3,4,5/bar:x-----------", "BA2", "red 2",
      "bonus-a|r:2/y:2,3,4,5/bar:x-----------"),

@@ -272,7 +272,8 @@ def test_the_lanes_games_reach_on_the_pad_are_solved() -> None:
 @pytest.mark.parametrize("name", ["long-chains", "one-close"])
 @pytest.mark.parametrize("a2", [False, True])
 def test_fast_solver_equals_naive_solver_on_every_state_slow(name: str, a2: bool) -> None:
-    assert check_every_state(SMALL[name], a2)[0] > 200
+    # (150: the sheets no game reaches that the sheet checks refuse, BA2, are not listed)
+    assert check_every_state(SMALL[name], a2)[0] > 150
 
 
 # -- 3. advice, the variant, the symmetry group, refusals ---------------------------------------
