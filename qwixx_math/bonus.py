@@ -78,6 +78,48 @@ def check_bar(sheet: Sheet) -> None:
         raise InvalidStateError(
             "BA1", f"{boxed} boxed cell(s) crossed but {used} bonus bar field(s) taken; each "
                    "boxed cross takes a field while one is left")
+    _check_forced(sheet)
+
+
+def _check_forced(sheet: Sheet) -> None:
+    """Raise InvalidStateError (BA2) if a row holds fewer crosses a forced cross can be than
+    its taken bar fields ask for, where no field of its colour can have lapsed.
+
+    A necessary condition, not a sufficient one.  A taken field of colour c forces a cross
+    on row c's next cell (BA2): a cross on position 0 or right after a crossed cell, and a
+    later cross only lands right of it, so on the final sheet too.  The field lapses only
+    when row c has no next cell then: closed on this sheet (it shows the lock) or ended
+    where R8 refuses the next cell, which no later cross changes.  Other players' closes
+    cannot make a field lapse: a closed colour's free fields are void (BA6), and BA1 skips
+    them.  A field is taken by a crossed boxed cell (BA1), one field per cell; when that
+    cell is in row c itself it was row c's last cross, so the forced cross stands right
+    after it.  So every row c that is neither locked nor stuck holds at least as many
+    forced crosses as its colour's taken fields, and at most as many as (a) its crosses
+    right after a crossed cell or on its first cell, and (b) its boxed cells with the cell
+    right after them crossed, plus the crossed boxed cells of the other rows."""
+    layout = sheet.layout
+    boxed = [(m & b) for m, b in zip(sheet.masks, layout.box_mask, strict=True)]
+    total = sum(b.bit_count() for b in boxed)
+    for colour in set(layout.bar):
+        ci = colour.index
+        mask = sheet.masks[ci]
+        if mask & layout.lock_bits[ci] or not layout.allowed[ci][mask] >> mask.bit_length() & 1:
+            continue  # a field of this colour may have lapsed (BA2)
+        fields = [k for k, c in enumerate(layout.bar) if c is colour and sheet.bar_taken >> k & 1]
+        room = (mask & (mask << 1 | 1)).bit_count()  # crosses on position 0 or after a cross
+        own = (boxed[ci] & mask >> 1).bit_count()  # own boxed cells with the next one crossed
+        room = min(room, own + total - boxed[ci].bit_count())
+        if len(fields) > room:
+            numbers = layout.numbers[layout.row_of[ci]]
+            crossed = ", ".join(str(numbers[p]) for p in range(len(numbers)) if mask >> p & 1)
+            name = colour.value
+            raise InvalidStateError(
+                "BA2", f"bonus bar field(s) {', '.join(map(str, fields))} ({name}) taken, so "
+                       f"{len(fields)} forced {name} cross(es) on the row's next cell, but "
+                       f"{name} ({crossed or 'no cross'}) can hold {room}: a forced cross "
+                       f"stands right after a crossed cell (or on {name} {numbers[0]}), and "
+                       f"right after the boxed {name} cell that took its field; {name} "
+                       f"{numbers[mask.bit_length()]}, the next cell, is not crossed")
 
 
 def check_voids(sheet: Sheet, closed: frozenset[Colour], player: int) -> None:

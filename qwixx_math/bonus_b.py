@@ -29,11 +29,13 @@ it shows the forced ones.
 from __future__ import annotations
 
 from .colours import COLOURS, Colour
+from .errors import InvalidStateError
 from .layouts import SYMBOL_NAMES, SheetLayout
 from .model import MARKS, PENALTY_POINTS, Mark, Sheet, row_points
 from .ruleset import CircleCandidates
 
-__all__ = ["OCTAGON_POINTS", "active_symbols", "cross", "forced_marks", "score"]
+__all__ = ["OCTAGON_POINTS", "active_symbols", "check_symbols", "cross", "forced_marks",
+           "score"]
 
 #: The octagon's end-game points (BB5).
 OCTAGON_POINTS = 13
@@ -60,6 +62,43 @@ def active_symbols(sheet: Sheet) -> tuple[str, ...]:
         return ()
     return tuple(name for name, on in zip(SYMBOL_NAMES, _active(layout, sheet.masks),
                                           strict=True) if on)
+
+
+def check_symbols(sheet: Sheet) -> None:
+    """Raise InvalidStateError (BB3) if ``sheet``'s diamond is active but the forced cross
+    it certainly caused is missing.
+
+    A necessary condition, checked only where the sheet alone settles it.  The diamond
+    activates when the second of its cells is crossed; that cell's row is open then (no
+    cross of any kind lands in a closed row), so BB3's cross in that row goes on its next
+    cell, the cell right of the diamond cell, or lands further right after a nested cross
+    filled it first.  Either way the cell right of one of the two diamond cells is crossed.
+    Which cell came second, and so which row, the sheet does not say; where the cell right
+    of a diamond cell is a lock number (R8 may refuse it) nothing is checked.  The other
+    rows' diamond crosses and the circle's (BB2: the row with the fewest crosses at the
+    time) depend on the order of the crosses and on other players' closes, so they are not
+    checked."""
+    layout = sheet.layout
+    if not layout.symbols:
+        return
+    cells = layout.symbols[_DIAMOND]
+    masks = sheet.masks
+    if not all(masks[layout.locks[r].index] >> p & 1 for r, p in cells):
+        return
+    after = []
+    for r, p in cells:
+        ci = layout.locks[r].index
+        if layout.lock_bits[ci] >> (p + 1) & 1 or not layout.last_bit[ci] >> (p + 1):
+            return  # R8 may refuse that cell: nothing certain
+        after.append((ci, p + 1))
+    if any(masks[ci] >> p & 1 for ci, p in after):
+        return
+    name = [f"{COLOURS[ci].value} {layout.numbers[layout.row_of[ci]][p]}" for ci, p in after]
+    done = [f"{layout.locks[r].value} {layout.numbers[r][p]}" for r, p in cells]
+    raise InvalidStateError(
+        "BB3", f"the diamond ({done[0]}, {done[1]}) is active, so the cross that completed it "
+               f"forced its row's next cell: {name[0]} or {name[1]} must be crossed, and "
+               "neither is")
 
 
 def score(sheet: Sheet) -> int:

@@ -351,6 +351,10 @@ class Sheet:
             from .bonus import check_bar
 
             check_bar(self)
+        if layout.symbols:
+            from .bonus_b import check_symbols
+
+            check_symbols(self)
         if self.bonus_rows != (0, 0) or layout.bonus_rows:
             from .big_points import check_bonus_rows
 

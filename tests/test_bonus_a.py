@@ -219,7 +219,7 @@ def test_forced_crosses_lapse_on_a_closed_row_and_an_empty_bar_gives_nothing() -
 def test_a_forced_cross_that_closes_a_second_row_ends_the_game() -> None:
     """BA4, BA7: Y8 forces R12 (red's sixth cross before it), closing red; with green
     closed already that is the second closed row and the game ends (R14)."""
-    me = parse_sheet("bonus-a|r:2,3,4,5,6,7,9,11/y:5/g:12,11,10,9,8,2/p:0/bar:xxxxx------v")
+    me = parse_sheet("bonus-a|r:2,3,4,5,6,7,9,11/y:2,5/g:12,11,10,9,8,2/b:12/p:0/bar:xxxxx------v")
     assert me.bar_next == 5
     game = GameState(Ruleset(1), (me,), closed=frozenset({G}))
     over = game.play_plan(roll("4,4", game), TurnPlan(mark("Y8"), None))

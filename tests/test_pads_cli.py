@@ -184,3 +184,61 @@ def test_the_double_b_drawings_show_the_double_cells(pad: str, down: str) -> Non
     assert svg.count('class="double"') == 16
     code, out, _ = run("show", "--layout", "double-a", "--sheet", "p:0", "--svg", "-")
     assert code == 0 and "data-double" not in out
+
+
+@pytest.mark.parametrize(("layout", "words"), [
+    ("connected-steps", "its cost is not measured: it holds 3 times the values of the "
+                        "solitaire table"),
+    ("longo", "its cost is not measured"),
+    ("official", "157 s wall"),
+])
+def test_review_of_a_table_game_announces_the_table_model_solve(
+        layout: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """review of a 3-player record judges by the table model of 3 players; before that
+    table is solved (minutes to hours, unmeasured on most pads) it says which table, for
+    how many players and what is known of its cost, as the solitaire solves do.  (The solve
+    itself is stopped: review_players is replaced by a refusal.)"""
+    from qwixx_math.commands import review
+    from qwixx_math.errors import QwixxError
+    from qwixx_math.record import random_game
+    from qwixx_math.ruleset import Ruleset
+
+    def stop(*args: Any, **kwargs: Any) -> None:
+        raise QwixxError("stopped before solving")
+
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(review, "review_players", stop)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(random_game(seed=5, ruleset=Ruleset(players=3),
+                                           layout=layout).to_json()), encoding="utf-8")
+    code, out, err = run("review", str(path))
+    assert code == 2 and out == "" and "stopped before solving" in err
+    note = (f"note: the table model's table of the {layout} sheet for a table of 3 players "
+            "is not in the cache")
+    assert note in err and words in err and err.index(note) < err.index("stopped")
+    assert note not in run("review", str(path), "--quiet")[2]
+    # --players 1: the solitaire table, announced as before (where measured)
+    solitaire = run("review", str(path), "--players", "1")[2]
+    assert note not in solitaire
+    assert ("not in the cache" in solitaire) == (layout != "official")
+
+
+def test_the_table_model_note_is_not_given_where_the_model_is_refused_or_cached(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from qwixx_math.commands._solitaire import announce_solve
+    from qwixx_math.layouts import layout_named
+    from qwixx_math.ruleset import Ruleset
+    from qwixx_math.solver import Variant
+    from qwixx_math.solver.cache import table_filename
+
+    monkeypatch.setenv("QWIXX_MATH_CACHE", str(tmp_path))
+    table = Ruleset(players=3)
+    announce_solve(layout_named("bonus-a"), table, quiet=False, players=3)  # BA1 refuses
+    assert capsys.readouterr().err == ""
+    steps = layout_named("connected-steps")
+    announce_solve(steps, table, quiet=False, players=3)
+    assert "for a table of 3 players" in capsys.readouterr().err
+    (tmp_path / table_filename(Variant(steps), False, 3)).write_bytes(b"")
+    announce_solve(steps, table, quiet=False, players=3)
+    assert capsys.readouterr().err == ""

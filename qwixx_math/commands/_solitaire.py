@@ -6,14 +6,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import ParseError
 from ..layouts import SheetLayout
 from ..ruleset import LuckyCandidates, LuckyMode, Ruleset
 from ..solver import Variant
 from ..solver.cache import cache_dir, table_filename
+from ..solver.engine import check_table_model
 from ..solver.lucky import lucky_variant
 
 __all__ = ["add_lucky_options", "add_solver_options", "announce_solve", "solitaire_ruleset",
-           "solve_cost"]
+           "solve_cost", "table_solve_cost"]
 
 #: What a solitaire table cost to solve from an empty cache, as docs/variants.md reports
 #: each pad's benchmark (CPU seconds, the steadier figure on the shared 2-core machine, and
@@ -33,6 +35,27 @@ _SOLVE_COSTS = {
 }
 
 
+#: What the official sheet's table-model table of N players cost to solve from an empty
+#: cache, as docs/table.md reports bench_table.py (wall seconds at load 7.4 to 9.9, peak
+#: memory), by N.  No other pad's table-model solve has been measured.
+_TABLE_COSTS = {2: "124 s wall, 817 MiB", 3: "157 s wall, 1139 MiB",
+                4: "151 s wall, 1460 MiB", 5: "140 s wall, 1782 MiB"}
+
+
+def table_solve_cost(layout: SheetLayout, players: int) -> str:
+    """What solving ``layout``'s table-model table of ``players`` (2 to 5) took where
+    docs/table.md measured it (the official sheet), else that it is not measured, with
+    the size against the solitaire table and that one's cost where known."""
+    if layout.is_official and players in _TABLE_COSTS:
+        return (f"measured at {_TABLE_COSTS[players]} of memory on a loaded 2-core machine "
+                "(docs/table.md)")
+    solitaire = solve_cost(layout)
+    known = (f"; the solitaire table took {solitaire} (docs/variants.md)"
+             if solitaire is not None else "")
+    return (f"its cost is not measured: it holds {players} times the values of the "
+            f"solitaire table (docs/table.md){known}")
+
+
 def solve_cost(layout: SheetLayout) -> str | None:
     """What solving ``layout``'s solitaire table took where docs/variants.md measured it
     (None for a pad not listed there: the official sheet, Mixx, a layout file)."""
@@ -44,22 +67,36 @@ def solve_cost(layout: SheetLayout) -> str | None:
     return _SOLVE_COSTS.get(name)
 
 
-def announce_solve(layout: SheetLayout, ruleset: Ruleset, quiet: bool) -> None:
-    """Before a command that needs ``layout``'s solitaire table: if the table is not in the
-    cache, say on stderr that it is solved first and what that took when measured, so that
-    a user of Double A is not left for hours with a bare progress line (nothing with
-    ``quiet``, for a pad without figures, or when the table is cached)."""
-    cost = solve_cost(layout)
+def announce_solve(layout: SheetLayout, ruleset: Ruleset, quiet: bool, players: int = 1
+                   ) -> None:
+    """Before a command that needs ``layout``'s table (solitaire, or the table model of
+    ``players`` > 1): if the table is not in the cache, say on stderr that it is solved
+    first and what that took when measured, so that a user of Double A is not left for
+    hours with a bare progress line (nothing with ``quiet``, for a solitaire pad without
+    figures, for a pad the table model refuses (the refusal follows), or when the table
+    is cached).  A table-model table is always announced: what table, for how many
+    players, and its measured cost or that it is not measured."""
+    cost = solve_cost(layout) if players == 1 else table_solve_cost(layout, players)
     if quiet or cost is None:
         return
     variant = lucky_variant(Variant(layout), ruleset).with_field_without_cross(
         ruleset.xc_field_without_cross)  # the table solve() names (its XC4 and LG4-5)
+    try:
+        check_table_model(variant, players)
+    except ParseError:
+        return  # solve() refuses it, naming the rule
     directory = cache_dir()
-    if (directory / table_filename(variant, ruleset.action2_after_action1_end)).exists():
+    if (directory / table_filename(variant, ruleset.action2_after_action1_end,
+                                   players)).exists():
         return
-    print(f"note: the exact table of the {layout.name} sheet is not in the cache "
-          f"({directory}); it is solved first, once, then cached: measured at {cost} "
-          "(docs/variants.md); --quiet hides this note and the progress", file=sys.stderr)
+    if players == 1:
+        print(f"note: the exact table of the {layout.name} sheet is not in the cache "
+              f"({directory}); it is solved first, once, then cached: measured at {cost} "
+              "(docs/variants.md); --quiet hides this note and the progress", file=sys.stderr)
+        return
+    print(f"note: the table model's table of the {layout.name} sheet for a table of "
+          f"{players} players is not in the cache ({directory}); it is solved first, once, "
+          f"then cached: {cost}; --quiet hides this note and the progress", file=sys.stderr)
 
 
 def add_solver_options(parser: argparse.ArgumentParser, quiet_help: str = "no progress bar"

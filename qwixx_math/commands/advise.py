@@ -241,6 +241,7 @@ def _sheet_advice(args: argparse.Namespace, progress: bool | None
     # player 0 rolls now; the player at seat k has k rolls (this one included) before theirs
     rolled = sheet_position(sheet, args.roll, players=n, seat=k, ruleset=ruleset,
                             closed=args.closed or "-")
+    announce_solve(layout, ruleset, args.quiet, n)
     advisor = TableAdvisor.for_ruleset(ruleset, players=n, progress=progress, layout=layout)
     advice = advisor.advise_passive(rolled, k) if args.passive else advisor.advise(rolled)
     return advice, rolled, {"players": n, "before_me": k}

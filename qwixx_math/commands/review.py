@@ -28,6 +28,7 @@ from ._args import (
     record_with_layout,
     rollout_players,
 )
+from ._solitaire import announce_solve
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -83,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
     record = record_with_layout(args, load_record(args.record), args.record)
     players = [args.player] if args.player is not None else None
     opponents, own = rollout_players(args)
+    size = len(record.players) if args.players is None else args.players
+    if size in (1, len(record.players)):  # else review_players refuses it (R3)
+        announce_solve(record.layout, record.ruleset, args.quiet, size)
     try:
         reviews = review_players(  # a QwixxError: cli.main, exit 2
             record, players, table_size=args.players, objective=args.objective,

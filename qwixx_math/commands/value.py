@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
     sheet = parse_sheet(args.sheet, layout_from_args(args))
     closed = parse_colours(args.closed) | sheet.locked
     ruleset = solitaire_ruleset(args, n)
-    if n == 1:
-        announce_solve(sheet.layout, ruleset, args.quiet)
+    announce_solve(sheet.layout, ruleset, args.quiet, n)
     advisor = TableAdvisor.for_ruleset(ruleset, players=n, layout=sheet.layout,
                                        progress=not args.quiet)
     value = advisor.value(sheet, closed, k)

@@ -802,8 +802,12 @@ _BA = "bonus-a"
 _BA_CHAIN = "r:3,4,6/y:2,3,4,5/g:12,11/b:12/bar:xxxx--------"
 #: Red closed by a forced cross (BA4): every sheet's untaken red fields 0, 5, 8 are void (BA6).
 _BA_RED_SHUT = "r:2,4,5,7,8,10,11,12,lock/y:2,3,4,5/bar:x----v--v---"
-#: Nine bar fields taken, blue's three void (blue closed): the bar is used up (BA5).
-_BA_FULL = "r:3,6/y:5,8,11/g:11,7,4/b:10/bar:xxxvxxvxxxvx"
+#: Nine bar fields taken, blue's three void (blue closed): the bar is used up (BA5).  A game
+#: reaches it: B10 -> field 0, R2; R3 -> 1, Y2; G11 -> 2, G10; blue closed by player 1;
+#: R6 -> 4, G9; Y5 -> 5, R7; Y8 -> 7, Y9; G7 -> 8, R8; G4 -> 9, Y10; Y11 -> 11, G3 (each
+#: forced cross on its row's next cell, BA2).
+_BA_FULL = ("r:2,3,6,7,8/y:2,5,8,9,10,11/g:12,11,10,9,7,4,3/b:12,10/"
+            "bar:xxxvxxvxxxvx")
 _BA_BLUE_SHUT = "b:12,11,9,7,6,4,3,2,lock/bar:---v--v---v-"
 
 #: Qwixx Bonus, pad A (VARIANTS.md §2, rules BA1-BA8; boxed red 3, 6, 9, yellow 5, 8, 11,
@@ -863,8 +867,9 @@ HAND_BONUS_A_TRANSITIONS: tuple[TransitionSpec, ...] = (
     TransitionSpec("ba5-full-bar-gives-nothing", "Bonus A: red 9 is boxed but no bar field is "
                    "left (BA5): no forced cross", ("BA5", "BA6"), (_BA_FULL, _BA_BLUE_SHUT),
                    "w:4,5/r:1/y:1/g:1", "r9,-", "-",
-                   ("r:3,6,9/y:5,8,11/g:11,7,4/b:10/bar:xxxvxxvxxxvx", _BA_BLUE_SHUT),
-                   (6 + 6 + 6 + 1, 45), expect_active=1, layout=_BA),
+                   ("r:2,3,6,7,8,9/y:2,5,8,9,10,11/g:12,11,10,9,7,4,3/b:12,10/"
+                    "bar:xxxvxxvxxxvx", _BA_BLUE_SHUT),
+                   (21 + 21 + 28 + 3, 45), expect_active=1, layout=_BA),
 )
 
 
