@@ -66,7 +66,7 @@ from qwixx_math.model import PENALTY_POINTS, Sheet, row_points
 from research.chain_state import Row, action2_cells, expected_best, layout_argument
 
 __all__ = ["ACTIVE", "DEAD", "LIVE", "ReducedSolver", "State", "count_states", "paid",
-           "reduced_of", "reduced_states", "table_sizes", "undecided"]
+           "reduced_of", "reduced_of_masks", "reduced_states", "table_sizes", "undecided"]
 
 LIVE, DEAD, ACTIVE = 0, 1, 2
 CIRCLE, DIAMOND, SQUARE, OCTAGON, STAR = range(5)
@@ -88,17 +88,24 @@ def _status(k: int, crossed: Sequence[bool], decided: Sequence[bool]) -> int:
 
 def reduced_of(sheet: Sheet) -> State:
     """The reduced state of a full Bonus B sheet (module docstring)."""
-    layout = sheet.layout
+    return reduced_of_masks(sheet.layout, sheet.masks, sheet.penalties)
+
+
+def reduced_of_masks(layout: SheetLayout, masks: Sequence[int], penalties: int) -> State:
+    """:func:`reduced_of` of the sheet with these row ``masks`` (no second crosses: Bonus B
+    has none), without building a :class:`Sheet`, which refuses some sheets no game reaches
+    (BB3's check): the consistent states counted here include those."""
     rows: list[Row] = []
     for colour in layout.locks:
-        mask = sheet.masks[colour.index]
-        rows.append((mask.bit_length() - 1, sheet.count(colour), sheet.is_locked(colour)))
+        mask = masks[colour.index]
+        rows.append((mask.bit_length() - 1, layout.count[colour.index][mask],
+                     bool(mask & layout.lock_bits[colour.index])))
     status = []
     for k, pair in enumerate(layout.symbols):
-        crossed = [bool(sheet.masks[layout.locks[r].index] >> p & 1) for r, p in pair]
+        crossed = [bool(masks[layout.locks[r].index] >> p & 1) for r, p in pair]
         decided = [p < rows[r][0] or rows[r][2] for r, p in pair]
         status.append(_status(k, crossed, decided))
-    return tuple(rows), sheet.penalties, tuple(status)
+    return tuple(rows), penalties, tuple(status)
 
 
 def paid(sheet: Sheet) -> int:
