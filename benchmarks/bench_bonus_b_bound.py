@@ -20,6 +20,17 @@ PROVED lower bound (research/bonus_b_bound.py, ``solve_lower``).  Then ``N`` gam
 (research/bonus_b_lower.py), and of pi with a look at the real rewards (``one-ply``), on the
 same dice: each mean (the real BB8 score) is an ESTIMATE of a lower bound of Bonus B's value,
 with its 95% interval (1.96 standard errors), printed beside V_H and the upper bound.
+
+``--exact`` solves Bonus B itself, exactly (research/bonus_b_exact.py): the value, CPU and
+wall seconds, peak RSS, load average; ``--save PREFIX`` writes the start value and the
+table to ``PREFIX-off.txt`` / ``PREFIX-off.npy`` (``-on`` under the R15 option), ``--load
+PREFIX`` reads them instead of solving.  ``--montecarlo GAMES`` then plays that many games
+(seeds ``S`` ...) of the table's best plan through the rules core (``GameState.play_plan``,
+research/bonus_b_lower.py's ``play_game``): mean, standard error, and the distance of the
+mean from the exact value in standard errors.
+
+    PYTHONPATH=. python benchmarks/bench_bonus_b_bound.py --exact [--a2 ...] [--threads T]
+        [--save PREFIX | --load PREFIX] [--montecarlo GAMES] [--seed S]
 """
 
 from __future__ import annotations
@@ -31,9 +42,14 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
 
 from qwixx_math.ruleset import Ruleset
 from research.bonus_b_bound import RelaxedTable, solve_lower, solve_relaxed
+from research.bonus_b_exact import ExactTable, exact_table, solve_exact
 from research.bonus_b_lower import play_game
 from research.chain_state import tiny_layout
 
@@ -73,20 +89,28 @@ def _games(table: RelaxedTable, a2: bool, games: int, seed: int) -> None:
           flush=True)
 
 
-def _one(a2: bool, threads: int, lower: bool = False, games: int = 0, seed: int = 0) -> None:
-    from qwixx_math.layouts import BONUS_B
-
-    _warm_up()
-    load = os.getloadavg()
-    cpu, wall = time.process_time(), time.perf_counter()
+def _progress(cpu: float, wall: float) -> Callable[[int, int], None]:
+    """A solve's ``progress``: a line on stderr at most once a minute (configurations, CPU
+    and wall seconds since ``cpu``, ``wall``, load average)."""
     shown = [0.0]
 
     def progress(done: int, total: int) -> None:
         if time.perf_counter() - shown[0] >= 60 or done == total:
             shown[0] = time.perf_counter()
             print(f"  {done:,} of {total:,} configurations, {time.process_time() - cpu:.0f} s "
-                  f"CPU", file=sys.stderr, flush=True)
+                  f"CPU, {time.perf_counter() - wall:.0f} s wall, load average "
+                  f"{os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
 
+    return progress
+
+
+def _one(a2: bool, threads: int, lower: bool = False, games: int = 0, seed: int = 0) -> None:
+    from qwixx_math.layouts import BONUS_B
+
+    _warm_up()
+    load = os.getloadavg()
+    cpu, wall = time.process_time(), time.perf_counter()
+    progress = _progress(cpu, wall)
     table = (solve_lower if lower else solve_relaxed)(BONUS_B, a2, threads, progress)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -100,6 +124,51 @@ def _one(a2: bool, threads: int, lower: bool = False, games: int = 0, seed: int 
         _games(table, a2, games, seed)
 
 
+def _montecarlo(table: ExactTable, a2: bool, games: int, seed: int) -> None:
+    """``games`` games of the exact table's best plan in the real game: the mean score, its
+    standard error and its distance from the exact value in standard errors."""
+    ruleset = Ruleset(1, action2_after_game_end=a2)
+    cpu, wall = time.process_time(), time.perf_counter()
+    scores = [float(play_game(table, ruleset, seed + g).score) for g in range(games)]
+    mean = statistics.fmean(scores)
+    se = statistics.stdev(scores) / len(scores) ** 0.5
+    exact = table.start_value()
+    print(f"  optimal play through the rules core: {mean:.2f} +- {se:.2f} (standard error), "
+          f"{(mean - exact) / se:+.2f} SE from the exact {exact:.6f}; {games:,} games, seeds "
+          f"{seed} to {seed + games - 1}; {time.process_time() - cpu:.0f} s CPU, "
+          f"{time.perf_counter() - wall:.0f} s wall, load average {os.getloadavg()[0]:.1f}",
+          flush=True)
+
+
+def _exact(a2: bool, threads: int, games: int, seed: int, save: str | None,
+           load: str | None) -> None:
+    from qwixx_math.layouts import BONUS_B
+
+    option = "on" if a2 else "off"
+    if load is not None:
+        table = exact_table(BONUS_B, a2, np.load(f"{load}-{option}.npy", mmap_mode="r"))
+        print(f"bonus-b, R15 option {option}: exact value {table.start_value():.6f} "
+              f"(the table {load}-{option}.npy)", flush=True)
+    else:
+        _warm_up()
+        load_before = os.getloadavg()
+        cpu, wall = time.process_time(), time.perf_counter()
+        table = solve_exact(BONUS_B, a2, threads, _progress(cpu, wall))
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        nan = int(np.isnan(table.data).sum())
+        print(f"bonus-b, R15 option {option}: EXACT value {table.start_value():.6f}; "
+              f"{table.configurations:,} configurations, {table.data.size:,} values "
+              f"({nan:,} NaN: lanes no game reaches); {cpu:.1f} s CPU, {wall:.1f} s wall, "
+              f"{threads} threads; peak RSS {rss:,.0f} MB; load average "
+              f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after", flush=True)
+        if save is not None:
+            np.save(f"{save}-{option}.npy", table.data)
+            Path(f"{save}-{option}.txt").write_text(f"{table.start_value():.9f}\n")
+    if games:
+        _montecarlo(table, a2, games, seed)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a2", choices=("both", "off", "on"), default="both")
@@ -109,19 +178,39 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2000,
                         help="with --lower: games per policy (0: none)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--exact", action="store_true", help="solve Bonus B exactly")
+    parser.add_argument("--montecarlo", type=int, default=0, metavar="GAMES",
+                        help="with --exact: games of the exact table's best plan")
+    parser.add_argument("--save", metavar="PREFIX", help="with --exact: write the table")
+    parser.add_argument("--load", metavar="PREFIX", help="with --exact: read the table")
     parser.add_argument("--one", choices=("off", "on"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.games == 1 or args.games < 0:
         parser.error("--games must be 0 or at least 2 (a standard error needs two games)")
     if args.threads < 1:
         parser.error("--threads must be at least 1")
+    if args.montecarlo == 1 or args.montecarlo < 0:
+        parser.error("--montecarlo must be 0 or at least 2")
+    if not args.exact and (args.montecarlo or args.save or args.load):
+        parser.error("--montecarlo, --save and --load need --exact")
+    if args.save and args.load:
+        parser.error("--save and --load exclude each other")
     if args.one is not None:
-        _one(args.one == "on", args.threads, args.lower, args.games, args.seed)
+        if args.exact:
+            _exact(args.one == "on", args.threads, args.montecarlo, args.seed, args.save,
+                   args.load)
+        else:
+            _one(args.one == "on", args.threads, args.lower, args.games, args.seed)
         return 0
     for a2 in {"both": ("off", "on"), "off": ("off",), "on": ("on",)}[args.a2]:
+        extra = ["--lower"] * args.lower
+        if args.exact:
+            extra += ["--exact", "--montecarlo", str(args.montecarlo)]
+            extra += ["--save", args.save] if args.save else []
+            extra += ["--load", args.load] if args.load else []
         subprocess.run([sys.executable, __file__, "--one", a2, "--threads", str(args.threads),
-                        "--games", str(args.games), "--seed", str(args.seed)]
-                       + ["--lower"] * args.lower, check=True)
+                        "--games", str(args.games), "--seed", str(args.seed), *extra],
+                       check=True)
     return 0
 
 

@@ -68,8 +68,10 @@ from qwixx_math.solver.chain import (
 from qwixx_math.solver.kernel import turn_values
 from qwixx_math.solver.layout import Layout
 
-__all__ = ["RelaxedTable", "Terminal", "lower_terminal", "relaxed_scale", "solve_lower",
-           "solve_relaxed", "upper_terminal"]
+__all__ = ["AFTER", "DIE", "KIND", "NUMBER", "ROW", "SUM", "RelaxedTable", "Terminal",
+           "decode", "geometry", "lower_terminal", "plan_list", "plan_scratch",
+           "relaxed_scale", "sides", "solve_lower", "solve_relaxed", "symbol_cells",
+           "upper_terminal"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -116,13 +118,15 @@ def lower_terminal() -> Terminal:
 @jit(inline=True)
 def _put(codes: IntArray, marks: IntArray, front: IntArray, row: int, q: int, shut: int,
          live: int, last_q: int, next_code: IntArray, code_marks: IntArray,
-         sym_row: IntArray, sym_pos: IntArray) -> tuple[int, int, int]:
+         sym_row: IntArray, sym_pos: IntArray, keep: int) -> tuple[int, int, int]:
     """Cross ``(row, q)`` (legal, right of the row's frontier) in place: the row's code,
     marks (a lock number adds the lock box and closes the row, R8, R9, BB7) and frontier,
-    and the live bits of the circle and diamond: a live symbol whose cell the cross skips
-    dies; one whose cells are both crossed now fires.  Returns ``(shut, live, fired)``,
-    ``fired`` the symbol to resolve or -1 (a live symbol's cells at or left of their
-    frontiers are crossed, research/bonus_b_state.py)."""
+    and the symbols' bits ``live`` (symbol k of ``sym_row``/``sym_pos``, bit k: not dead,
+    and not yet active unless ``keep`` holds bit k): a symbol whose cell the cross skips
+    dies; one whose other cell is crossed and whose cell this is now activates (BB1).
+    Returns ``(shut, live, fired)``, ``fired`` the symbol activated or -1 (a symbol's cells
+    at or left of their frontiers are crossed while its bit is set,
+    research/bonus_b_state.py)."""
     old = front[row]
     front[row] = q
     if q >= last_q:
@@ -132,10 +136,11 @@ def _put(codes: IntArray, marks: IntArray, front: IntArray, row: int, q: int, sh
         codes[row] = next_code[row, codes[row], q]
         marks[row] = code_marks[codes[row]]
     fired = -1
-    for k in range(2):
+    for k in range(sym_row.shape[0]):
         if not live >> k & 1:
             continue
         both = True
+        hit = False
         for e in range(2):
             rc = sym_row[k, e]
             pc = sym_pos[k, e]
@@ -145,8 +150,10 @@ def _put(codes: IntArray, marks: IntArray, front: IntArray, row: int, q: int, sh
                 break
             if pc > front[rc]:
                 both = False
-        if both:
-            live &= ~(1 << k)  # active: its forced crosses follow, then it is spent
+            hit = hit or (rc == row and pc == q)
+        if both and hit:
+            if not keep >> k & 1:
+                live &= ~(1 << k)  # active: its forced crosses follow, then it is spent
             fired = k
     return shut, live, fired
 
@@ -169,16 +176,18 @@ def _next(marks: IntArray, front: IntArray, r: int, closed: int, last_q: int,
 def _resolve(fired: int, codes: IntArray, marks: IntArray, front: IntArray, shut: int,
              live: int, blocked: int, m: int, last_q: int, threshold: int,
              next_code: IntArray, code_marks: IntArray, sym_row: IntArray,
-             sym_pos: IntArray, frames: IntArray) -> tuple[int, int]:
-    """The forced crosses of the symbol ``fired`` and of everything they fire in turn,
-    depth-first (BB2, BB3, BB7, V4), on a stack of ``frames`` (kind, target or rows,
-    crosses left or next row).  ``blocked``: the rows closed for this action.  Circle
-    (default ``open_with_next_cell``): two crosses on the first row, in row order, with
-    the fewest crosses among the open rows that have a next cell, the row fixed at
-    activation; diamond (``colour_order``): one on every row open at activation, in row
-    order.  Returns ``(shut, live)``."""
+             sym_pos: IntArray, keep: int, frames: IntArray) -> tuple[int, int, int]:
+    """The forced crosses of the symbol ``fired`` (the circle or the diamond) and of
+    everything they fire in turn, depth-first (BB2, BB3, BB7, V4), on a stack of ``frames``
+    (kind, target or rows, crosses left or next row).  ``blocked``: the rows closed for
+    this action.  Circle (default ``open_with_next_cell``): two crosses on the first row,
+    in row order, with the fewest crosses among the open rows that have a next cell, the
+    row fixed at activation; diamond (``colour_order``): one on every row open at
+    activation, in row order.  Returns ``(shut, live, activated)``, ``activated`` the bits
+    of the symbols the forced crosses activated."""
     depth = 0
     k = fired
+    activated = 0
     while True:
         if k >= 0:  # open a frame for the symbol k just fired
             closed = blocked | shut
@@ -198,7 +207,7 @@ def _resolve(fired: int, codes: IntArray, marks: IntArray, front: IntArray, shut
                 frames[depth, 2] = 0
             k = -1
         if depth < 0:
-            return shut, live
+            return shut, live, activated
         r = -1
         if frames[depth, 0] == CIRCLE:
             if frames[depth, 2] > 0:
@@ -215,15 +224,38 @@ def _resolve(fired: int, codes: IntArray, marks: IntArray, front: IntArray, shut
         if r < 0:
             depth -= 1
             if depth < 0:
-                return shut, live
+                return shut, live, activated
             continue
         nxt = _next(marks, front, r, blocked | shut, last_q, threshold)
         if nxt < 0:
             continue  # the cross lapses
         shut, live, k = _put(codes, marks, front, r, nxt, shut, live, last_q, next_code,
-                             code_marks, sym_row, sym_pos)
-        if k >= 0:
+                             code_marks, sym_row, sym_pos, keep)
+        if k > DIAMOND:
+            activated |= 1 << k  # (no forced crosses)
+            k = -1
+        elif k >= 0:
+            activated |= 1 << k
             depth += 1
+
+
+@jit(inline=True)
+def _cross(codes: IntArray, marks: IntArray, front: IntArray, row: int, q: int, shut: int,
+           live: int, blocked: int, m: int, last_q: int, threshold: int,
+           next_code: IntArray, code_marks: IntArray, sym_row: IntArray, sym_pos: IntArray,
+           keep: int, frames: IntArray) -> tuple[int, int, int]:
+    """A voluntary cross ``(row, q)`` and the forced crosses it causes (:func:`_put`,
+    :func:`_resolve`): ``(shut, live, activated)``."""
+    shut, live, k = _put(codes, marks, front, row, q, shut, live, last_q, next_code,
+                         code_marks, sym_row, sym_pos, keep)
+    if k < 0:
+        return shut, live, 0
+    if k > DIAMOND:
+        return shut, live, 1 << k
+    shut, live, more = _resolve(k, codes, marks, front, shut, live, blocked, m, last_q,
+                                threshold, next_code, code_marks, sym_row, sym_pos, keep,
+                                frames)
+    return shut, live, more | 1 << k
 
 
 @jit(inline=True)
@@ -235,24 +267,42 @@ def _start(open_rows: IntArray, codes: IntArray, marks: IntArray, front: IntArra
         to_front[r] = front[r]
 
 
+#: Columns of :func:`plan_list`'s ``plans``: the plan's kind (0: action 1, and the same
+#: cross as action 2 alone; 1: action 1 then action 2), the open-row index of action 1's
+#: row (kind 0), the white sum - 2, the open-row index of the die (action 1's cell's, -1
+#: none in play; action 2's), action 2's number - 2; then, from :data:`AFTER`, the
+#: position it leads to: the rows' codes and marks (``m`` each), the closed rows it adds,
+#: the symbols' bits, the symbols it activated.
+KIND, ROW, SUM, DIE, NUMBER, AFTER = 0, 1, 2, 3, 4, 5
+
+
 @jit()
-def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last: IntArray,
-           code_marks: IntArray, next_code: IntArray, number_at: IntArray,
-           dcell: IntArray, points: FloatArray, length: int, threshold: int, boxes: int,
-           a2_after_end: bool, mask: int, open_rows: IntArray, codes: IntArray,
-           front0: IntArray, one: FloatArray, m2: FloatArray, live0: int, n_sums: int,
-           sym_row: IntArray, sym_pos: IntArray, work: IntArray, frames: IntArray,
-           penalty: float) -> None:
-    """Fill layer ``live0`` of ``one`` and ``m2`` (laid out as
-    :func:`qwixx_math.solver.kernel.turn_values` reads them) for the configuration
-    ``codes`` of table ``mask``: every plan, forced crosses included; a game that ends
-    costs ``penalty`` per penalty box (the terminal's, :class:`Terminal`)."""
+def plan_scratch(rows: int, open_rows: int, length: int) -> tuple[IntArray, IntArray,
+                                                                  IntArray]:
+    """``(work, frames, plans)`` for :func:`plan_list`: room for every plan of one
+    configuration."""
+    cap = open_rows * length * (open_rows * length + 1) + 1
+    return (np.zeros(7 * rows, dtype=np.int64), np.zeros((4, 3), dtype=np.int64),
+            np.zeros((cap, AFTER + 2 * rows + 3), dtype=np.int64))
+
+
+@jit()
+def plan_list(code_last: IntArray, code_marks: IntArray, next_code: IntArray,
+              number_at: IntArray, dcell: IntArray, length: int, threshold: int,
+              a2_after_end: bool, ended: npt.NDArray[np.bool_], mask: int,
+              open_rows: IntArray, codes: IntArray, front0: IntArray, live0: int,
+              sym_row: IntArray, sym_pos: IntArray, keep: int, work: IntArray,
+              frames: IntArray, plans: IntArray) -> int:
+    """Every plan of the configuration ``codes`` (frontiers ``front0``, a closed row's
+    the last cell) of table ``mask`` with the symbols' bits ``live0``, forced crosses
+    included, into the rows of ``plans`` (columns :data:`KIND` ...); their number.
+    ``ended[mask]``: the closed rows ``mask`` end the game (R14).  A cross as action 2
+    alone is action 1's row (kind 0) with its die: nothing is closed before it, and a row
+    its nesting closes has no next cell in either action (default
+    ``bb_fewest_candidates``), so it leads to the same sheet."""
     k = open_rows.shape[0]
     m = codes.shape[0]
     last_q = length - 1
-    one_stride = k * n_sums
-    lane0 = live0 * boxes
-    clear_lanes(one, m2, lane0, boxes, one_stride, n_sums)
     codes1 = work[0:m]
     marks1 = work[m:2 * m]
     front1 = work[2 * m:3 * m]
@@ -265,29 +315,21 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last: In
         front2[r] = front0[r]
     for t in range(k):
         marks0[open_rows[t]] = code_marks[codes[open_rows[t]]]
+    n = 0
     for ii in range(k):
         i = open_rows[ii]
         for a in range(code_last[codes[i]] + 1, length):
             if a >= last_q and marks0[i] < threshold:
                 continue  # R8
             _start(open_rows, codes, marks0, front0, codes1, marks1, front1)
-            shut1, live1, fired = _put(codes1, marks1, front1, i, a, 0, live0, last_q,
-                                       next_code, code_marks, sym_row, sym_pos)
-            if fired >= 0:
-                shut1, live1 = _resolve(fired, codes1, marks1, front1, shut1, live1, mask,
-                                        m, last_q, threshold, next_code, code_marks,
-                                        sym_row, sym_pos, frames)
-            idx, total = where_after(offsets, strides, points, boxes, mask, open_rows, codes1,
-                                marks1, shut1, live1)
+            shut1, live1, act1 = _cross(codes1, marks1, front1, i, a, 0, live0, mask, m,
+                                        last_q, threshold, next_code, code_marks, sym_row,
+                                        sym_pos, keep, frames)
             s = number_at[i, a] - 2
-            d = dcell[i, a]
-            # the same cross as action 2 alone, whatever the white sum: nothing closed
-            # before it, and a row its nesting closes has no next cell in either action
-            # (default bb_fewest_candidates), so the same sheet
-            keep_action1(one, m2, data, idx, total, penalty, boxes, lane0, one_stride, n_sums,
-                         ii, s, d)
+            _record(plans, n, 0, ii, s, dcell[i, a], 0, codes1, marks1, shut1, live1, act1)
+            n += 1
             closed1 = mask | shut1
-            if offsets[closed1] < 0 and not a2_after_end:
+            if ended[closed1] and not a2_after_end:
                 continue  # R15: the game ended in action 1
             for jj in range(k):
                 j = open_rows[jj]
@@ -300,17 +342,76 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last: In
                     if d2 < 0 or shut1 >> open_rows[d2] & 1:
                         continue  # R9: the die left play with its row
                     _start(open_rows, codes1, marks1, front1, codes2, marks2, front2)
-                    shut2, live2, fired = _put(codes2, marks2, front2, j, q, shut1, live1,
-                                               last_q, next_code, code_marks, sym_row,
-                                               sym_pos)
-                    if fired >= 0:
-                        shut2, live2 = _resolve(fired, codes2, marks2, front2, shut2, live2,
+                    shut2, live2, act2 = _cross(codes2, marks2, front2, j, q, shut1, live1,
                                                 closed1, m, last_q, threshold, next_code,
-                                                code_marks, sym_row, sym_pos, frames)
-                    idx, total = where_after(offsets, strides, points, boxes, mask, open_rows,
-                                        codes2, marks2, shut2, live2)
-                    keep_action2(m2, data, idx, total, penalty, boxes, lane0, one_stride,
-                                 n_sums, s, d2, number_at[j, q] - 2)
+                                                code_marks, sym_row, sym_pos, keep, frames)
+                    _record(plans, n, 1, jj, s, d2, number_at[j, q] - 2, codes2, marks2,
+                            shut2, live2, act1 | act2)
+                    n += 1
+    return n
+
+
+@jit(inline=True)
+def _record(plans: IntArray, n: int, kind: int, row: int, s: int, die: int, number: int,
+            codes: IntArray, marks: IntArray, shut: int, live: int, activated: int) -> None:
+    m = codes.shape[0]
+    plans[n, KIND] = kind
+    plans[n, ROW] = row
+    plans[n, SUM] = s
+    plans[n, DIE] = die
+    plans[n, NUMBER] = number
+    for r in range(m):
+        plans[n, AFTER + r] = codes[r]
+        plans[n, AFTER + m + r] = marks[r]
+    plans[n, AFTER + 2 * m] = shut
+    plans[n, AFTER + 2 * m + 1] = live
+    plans[n, AFTER + 2 * m + 2] = activated
+
+
+@jit()
+def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, code_last: IntArray,
+           code_marks: IntArray, next_code: IntArray, number_at: IntArray,
+           dcell: IntArray, points: FloatArray, length: int, threshold: int, boxes: int,
+           a2_after_end: bool, mask: int, open_rows: IntArray, codes: IntArray,
+           front0: IntArray, one: FloatArray, m2: FloatArray, live0: int, n_sums: int,
+           sym_row: IntArray, sym_pos: IntArray, work: IntArray, frames: IntArray,
+           plans: IntArray, ended: npt.NDArray[np.bool_], penalty: float) -> None:
+    """Fill layer ``live0`` of ``one`` and ``m2`` (laid out as
+    :func:`qwixx_math.solver.kernel.turn_values` reads them) for the configuration
+    ``codes`` of table ``mask``: every plan (:func:`plan_list`); a game that ends costs
+    ``penalty`` per penalty box (the terminal's, :class:`Terminal`)."""
+    k = open_rows.shape[0]
+    m = codes.shape[0]
+    one_stride = k * n_sums
+    lane0 = live0 * boxes
+    clear_lanes(one, m2, lane0, boxes, one_stride, n_sums)
+    n = plan_list(code_last, code_marks, next_code, number_at, dcell, length, threshold,
+                  a2_after_end, ended, mask, open_rows, codes, front0, live0, sym_row,
+                  sym_pos, 0, work, frames, plans)
+    for t in range(n):
+        after = plans[t, AFTER:]
+        idx, total = where_after(offsets, strides, points, boxes, mask, open_rows,
+                                 after[:m], after[m:2 * m], after[2 * m], after[2 * m + 1])
+        if plans[t, KIND] == 0:
+            keep_action1(one, m2, data, idx, total, penalty, boxes, lane0, one_stride,
+                         n_sums, plans[t, ROW], plans[t, SUM], plans[t, DIE])
+        else:
+            keep_action2(m2, data, idx, total, penalty, boxes, lane0, one_stride, n_sums,
+                         plans[t, SUM], plans[t, DIE], plans[t, NUMBER])
+
+
+@jit(inline=True)
+def sides(front: IntArray, sym_row: IntArray, sym_pos: IntArray, k: int) -> tuple[int, int]:
+    """How many cells of symbol ``k`` lie right of their rows' frontiers and how many left
+    (the others are on them)."""
+    right = 0
+    left = 0
+    for e in range(2):
+        f = front[sym_row[k, e]]
+        p = sym_pos[k, e]
+        right += p > f
+        left += p < f
+    return right, left
 
 
 @jit(inline=True)
@@ -321,20 +422,26 @@ def _layers(front: IntArray, sym_row: IntArray, sym_pos: IntArray) -> int:
     for b in range(4):
         ok = True
         for k in range(2):
-            right = 0
-            left = 0
-            on = 0
-            for e in range(2):
-                f = front[sym_row[k, e]]
-                p = sym_pos[k, e]
-                right += p > f
-                left += p < f
-                on += p == f
-            possible = right > 0 if b >> k & 1 else (left > 0 or on == 2)
+            right, left = sides(front, sym_row, sym_pos, k)
+            possible = right > 0 if b >> k & 1 else (left > 0 or right + left == 0)
             ok = ok and possible
         if ok:
             allowed |= 1 << b
     return allowed
+
+
+@jit(inline=True)
+def decode(item: int, open_rows: IntArray, n_codes: int, code_last: IntArray,
+           codes: IntArray, front: IntArray) -> None:
+    """The open rows' ``codes`` and frontiers ``front`` of the configuration ``item`` (the
+    codes read as a base-``n_codes`` number, the first open row most significant)."""
+    rest = item
+    k = open_rows.shape[0]
+    for t in range(k):  # the last open row's code is the lowest digit
+        r = open_rows[k - 1 - t]
+        codes[r] = rest % n_codes
+        rest //= n_codes
+        front[r] = code_last[codes[r]]
 
 
 @jit()
@@ -357,15 +464,10 @@ def solve_relaxed_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
     step_points = np.full(lanes // boxes + 2, (PENALTY_POINTS - penalty) * boxes)
     codes = np.zeros(m, dtype=np.int64)
     front = np.full(m, length - 1, dtype=np.int64)  # a closed row: all decided
-    work = np.zeros(7 * m, dtype=np.int64)
-    frames = np.zeros((4, 3), dtype=np.int64)
+    work, frames, plans = plan_scratch(m, k, length)
+    ended = offsets < 0
     for it in range(start, stop):
-        rest = items[it]
-        for t in range(k):  # the last open row's code is the lowest digit
-            r = open_rows[k - 1 - t]
-            codes[r] = rest % n_codes
-            rest //= n_codes
-            front[r] = code_last[codes[r]]
+        decode(items[it], open_rows, n_codes, code_last, codes, front)
         base = offsets[mask] + np.sum(strides[mask][open_rows] * codes[open_rows])
         score = np.sum(points[code_marks[codes[open_rows]]])
         allowed = _layers(front, sym_row, sym_pos)
@@ -375,7 +477,7 @@ def solve_relaxed_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
             _plans(data, offsets, strides, code_last, code_marks, next_code, number_at,
                    dcell, points, length, threshold, boxes, a2_after_end, mask, open_rows,
                    codes, front, one, m2, live, n_sums, sym_row, sym_pos, work, frames,
-                   penalty)
+                   plans, ended, penalty)
             turn_values(lanes, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, boxes,
                         live * boxes, (live + 1) * boxes, step_points, n_sums, 6, 8,
                         no_fields, False, a1x)
@@ -401,6 +503,10 @@ class RelaxedTable:
         """The relaxed game's optimal value of the empty sheet: the bound."""
         return float(self.data[self.offsets[0] + 3 * self.sheet.penalty_boxes]) \
             + self.terminal.constant
+
+    def final(self, sheet: Sheet) -> float:
+        """The terminal's value of a finished game's ``sheet``."""
+        return self.terminal.of(sheet)
 
     def value(self, sheet: Sheet) -> float:
         """The relaxed value of a running game's sheet (the points of its closed rows,
@@ -452,6 +558,28 @@ def _tables(variant: Variant, lanes: int) -> tuple[IntArray, IntArray, int]:
     return offsets, strides, size
 
 
+def geometry(sheet: SheetLayout, what: str) -> tuple[Variant, Layout]:
+    """The solver's view of the Bonus B pad ``sheet`` (its rows, without the symbols), or
+    the refusal (BB1) of a pad ``what`` (the relaxed game, the exact solver) cannot play."""
+    if len(sheet.symbols) != 5:
+        raise ParseError(f"layout {sheet.name}: {what} needs Bonus B's five symbols",
+                         rule="BB1")
+    if sheet.has_doubles or sheet.lock_cells != 1 or sheet.faces != 6:
+        raise ParseError(f"layout {sheet.name}: {what} plays single cells, one lock "
+                         f"number and 6-sided dice", rule="BB1")
+    variant = Variant(dataclasses.replace(sheet, symbols=()))  # (the geometry only)
+    return variant, Layout.of(variant)
+
+
+def symbol_cells(sheet: SheetLayout, count: int) -> tuple[IntArray, IntArray]:
+    """``(sym_row, sym_pos)``: the cells of the first ``count`` symbols of ``sheet``
+    (:data:`qwixx_math.layouts.SYMBOL_NAMES` order), ``[symbol, cell]``."""
+    return (np.array([[r for r, _ in sheet.symbols[k]] for k in range(count)],
+                     dtype=np.int64),
+            np.array([[p for _, p in sheet.symbols[k]] for k in range(count)],
+                     dtype=np.int64))
+
+
 def solve_relaxed(sheet: SheetLayout, action2_after_game_end: bool = False,
                   threads: int = 1, progress: Callable[[int, int], None] | None = None,
                   terminal: Terminal | None = None) -> RelaxedTable:
@@ -461,22 +589,12 @@ def solve_relaxed(sheet: SheetLayout, action2_after_game_end: bool = False,
     of configurations."""
     if terminal is None:
         terminal = upper_terminal(sheet)
-    if len(sheet.symbols) != 5:
-        raise ParseError(f"layout {sheet.name}: the relaxed game needs Bonus B's five "
-                         f"symbols", rule="BB1")
-    if sheet.has_doubles or sheet.lock_cells != 1 or sheet.faces != 6:
-        raise ParseError(f"layout {sheet.name}: the relaxed game plays single cells, one lock "
-                         f"number and 6-sided dice", rule="BB1")
-    variant = Variant(dataclasses.replace(sheet, symbols=()))  # (the geometry only)
-    layout = Layout.of(variant)
+    variant, layout = geometry(sheet, "the relaxed game")
     boxes = variant.penalty_boxes
     lanes = 4 * boxes
     offsets, strides, size = _tables(variant, lanes)
     data = np.full(size, np.nan)
-    sym_row = np.array([[r for r, _ in sheet.symbols[k]] for k in (CIRCLE, DIAMOND)],
-                       dtype=np.int64)
-    sym_pos = np.array([[p for _, p in sheet.symbols[k]] for k in (CIRCLE, DIAMOND)],
-                       dtype=np.int64)
+    sym_row, sym_pos = symbol_cells(sheet, 2)
     points = layout.points * terminal.scale
     skip = np.zeros((variant.rows, variant.open_codes), dtype=np.bool_)
 

@@ -29,14 +29,33 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Protocol
 
 from qwixx_math.dice import outcome_table
+from qwixx_math.layouts import SheetLayout
 from qwixx_math.model import Roll, Sheet, TurnPlan
 from qwixx_math.rules import GameState, Phase, legal_plans, random_roll
 from qwixx_math.ruleset import Ruleset
 from research.bonus_b_bound import RelaxedTable, lower_terminal
 
-__all__ = ["choose", "play_game", "policy_value"]
+__all__ = ["ValueTable", "choose", "play_game", "policy_value"]
+
+
+class ValueTable(Protocol):
+    """A solved table whose greedy policy :func:`choose` plays: the lower bound's
+    (:class:`~research.bonus_b_bound.RelaxedTable`) or the exact one
+    (research/bonus_b_exact.py)."""
+
+    @property
+    def sheet(self) -> SheetLayout: ...
+
+    def value(self, sheet: Sheet) -> float:
+        """The table's value of a running game's ``sheet``."""
+        ...
+
+    def final(self, sheet: Sheet) -> float:
+        """The table's score of a finished game's ``sheet``."""
+        ...
 
 
 def _start(ruleset: Ruleset, sheet: Sheet) -> GameState:
@@ -45,11 +64,11 @@ def _start(ruleset: Ruleset, sheet: Sheet) -> GameState:
                      (sheet,), closed=sheet.locked)
 
 
-def choose(table: RelaxedTable, state: GameState, roll: Roll, one_ply: bool = False
+def choose(table: ValueTable, state: GameState, roll: Roll, one_ply: bool = False
            ) -> tuple[TurnPlan, GameState]:
     """The plan pi (or, ``one_ply``, pi with the real rewards' look) plays on ``roll`` at
     ``state``, and the state it leads to."""
-    h = table.terminal.of
+    h = table.final
     best: tuple[float, TurnPlan, GameState] | None = None
     for plan in legal_plans(state, roll):
         after = state.play_plan(roll, plan)
@@ -66,7 +85,7 @@ def choose(table: RelaxedTable, state: GameState, roll: Roll, one_ply: bool = Fa
     return best[1], best[2]
 
 
-def play_game(table: RelaxedTable, ruleset: Ruleset, seed: int, one_ply: bool = False
+def play_game(table: ValueTable, ruleset: Ruleset, seed: int, one_ply: bool = False
               ) -> Sheet:
     """One solitaire game of ``table``'s pad played by :func:`choose`, dice from
     ``random.Random(seed)``: the final sheet (its ``score`` is BB8's)."""
