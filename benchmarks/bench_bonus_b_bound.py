@@ -47,6 +47,11 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_double_b import openings
+
+from qwixx_math.model import Sheet
 from qwixx_math.ruleset import Ruleset
 from research.bonus_b_bound import RelaxedTable, solve_lower, solve_relaxed
 from research.bonus_b_exact import ExactTable, exact_table, solve_exact
@@ -165,8 +170,33 @@ def _exact(a2: bool, threads: int, games: int, seed: int, save: str | None,
         if save is not None:
             np.save(f"{save}-{option}.npy", table.data)
             Path(f"{save}-{option}.txt").write_text(f"{table.start_value():.9f}\n")
+    _report_openings(table, option)
     if games:
         _montecarlo(table, a2, games, seed)
+
+
+class _Opened:
+    """An :class:`ExactTable` as :func:`bench_double_b.openings` reads a table."""
+
+    def __init__(self, table: ExactTable) -> None:
+        self.table = table
+        self.start_value = table.start_value()
+
+    def value(self, sheet: Sheet) -> float:
+        return self.table.value(sheet)
+
+
+def _report_openings(table: ExactTable, option: str) -> None:
+    """The best opening marks: the value after one cross (no symbol completes with one)
+    before the next roll, minus the start value; the best five and the best of each row."""
+    ranked = openings(_Opened(table), table.sheet)
+    print(f"bonus-b, R15 option {option}: opening marks, best five: " + ", ".join(
+        f"{row} {number} {delta:+.2f}" for delta, row, number in ranked[:5]), flush=True)
+    best: dict[str, tuple[float, int]] = {}
+    for delta, row, number in ranked:
+        best.setdefault(row, (delta, number))
+    print(f"bonus-b, R15 option {option}: best opening per row: " + ", ".join(
+        f"{row} {number} {delta:+.2f}" for row, (delta, number) in best.items()), flush=True)
 
 
 def main() -> int:

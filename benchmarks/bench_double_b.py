@@ -42,7 +42,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -55,7 +55,7 @@ from qwixx_math.players.base import Player
 from qwixx_math.players.greedy import make
 from qwixx_math.rules import GameState, Phase, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import SolverTable, solve, symmetry_group
+from qwixx_math.solver import solve, symmetry_group
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,7 +114,17 @@ def advice_latency(advisor: Advisor, count: int, seed: int
     return statistics.fmean(times), times[int(len(times) * 0.99)], plans / len(times)
 
 
-def openings(table: SolverTable, layout: SheetLayout) -> list[tuple[float, str, int]]:
+class Valued(Protocol):
+    """What :func:`openings` reads of a table: a :class:`SolverTable`, or research's
+    exact Bonus B table through an adapter (bench_bonus_b_bound.py)."""
+
+    @property
+    def start_value(self) -> float: ...
+
+    def value(self, sheet: Sheet) -> float: ...
+
+
+def openings(table: Valued, layout: SheetLayout) -> list[tuple[float, str, int]]:
     """(value after that one mark minus the start value, row, number), best first."""
     out = []
     for colour, numbers in zip(layout.locks, layout.numbers, strict=True):
