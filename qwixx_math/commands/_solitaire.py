@@ -24,8 +24,8 @@ __all__ = ["add_lucky_options", "add_solver_options", "announce_solve", "solitai
 _SOLVE_COSTS = {
     "double-b": "97-107 s CPU, 1.5 GB of memory",
     "double-b-alt": "56-58 s CPU, 1.1 GB of memory",
-    "double-a": "about 8,500 s CPU (2 h 20 min wall on 2 cores), 7.3 GB of memory and "
-                "6.3 GB of disk",
+    "double-a": "about 2,800 s CPU (about 50 min wall on 2 busy cores), 6.5-7.3 GB of "
+                "memory and 6.3 GB of disk",
     "connected-steps": "290-470 s CPU, 4.1 GB of memory and disk",
     "connected-chain": "240-250 s CPU, 0.9 GB of memory",
     "longo": "280-290 s CPU, 2.7 GB of memory",
