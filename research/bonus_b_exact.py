@@ -368,6 +368,10 @@ class ExactTable:
     offsets: IntArray
     cstrides: IntArray
     cidx: IntArray
+    #: The symbols' cells, ``[symbol, cell]`` (:func:`bonus_b_bound.symbol_cells`), kept so
+    #: that :meth:`value` does not build them again on every call.
+    sym_row: IntArray
+    sym_pos: IntArray
     configurations: int
 
     def start_value(self) -> float:
@@ -399,7 +403,6 @@ class ExactTable:
                 front[r] = length - 1
             else:
                 codes[r] = int(self.layout.code_by_mask[r][marks])
-        sym_row, sym_pos = symbol_cells(layout, 5)
         bits = 0
         for k in range(5):
             cells = layout.symbols[k]
@@ -409,7 +412,7 @@ class ExactTable:
             bits |= (not dead) << k
             if k == OCTAGON and all(crossed):
                 held += OCTAGON_REWARD
-        undecided, _ = status_bits(front, sym_row, sym_pos)
+        undecided, _ = status_bits(front, self.sym_row, self.sym_pos)
         counts = self.n_counts() if mask else 1
         threshold = self.layout.variant.lock_threshold
         lane = (pack(bits, undecided) * counts + (count - threshold - 2 if mask else 0)) \
@@ -441,12 +444,12 @@ def exact_table(sheet: SheetLayout, action2_after_game_end: bool, data: FloatArr
                 ) -> ExactTable:
     """The table of ``sheet`` holding ``data`` (a solve's :attr:`ExactTable.data`, saved and
     loaded again: ``benchmarks/bench_bonus_b_bound.py --exact --load``)."""
-    layout, _, _, _, offsets, cstrides, cidx, size = _prepare(sheet)
+    layout, sym_row, sym_pos, _, offsets, cstrides, cidx, size = _prepare(sheet)
     if data.shape != (size,):
         raise ParseError(f"layout {sheet.name}: the exact table holds {size:,} values, "
                          f"not {data.size:,}", rule="BB1")
     return ExactTable(sheet, action2_after_game_end, layout, data, offsets, cstrides, cidx,
-                      0)
+                      sym_row, sym_pos, 0)
 
 
 def solve_exact(sheet: SheetLayout, action2_after_game_end: bool = False, threads: int = 1,
@@ -473,4 +476,4 @@ def solve_exact(sheet: SheetLayout, action2_after_game_end: bool = False, thread
         total = solve_levels(layout, skip, solve_exact_batch, args_of,
                              pool if threads > 1 else None, threads, progress)
     return ExactTable(sheet, action2_after_game_end, layout, data, offsets, cstrides, cidx,
-                      total)
+                      sym_row, sym_pos, total)
