@@ -30,8 +30,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-from bench_double_b import advice_latency, load_average, monte_carlo, report_solve
+from bench_double_b import (
+    advice_latency,
+    compare_tables,
+    load_average,
+    monte_carlo,
+    report_solve,
+)
 
 from qwixx_math.advice import Advisor
 from qwixx_math.bonus import cross
@@ -56,29 +61,6 @@ def openings(table: SolverTable) -> list[tuple[float, str, int]]:
             out.append((table.value(sheet) - table.start_value, colour.value, number))
     out.sort(key=lambda x: -x[0])
     return out
-
-
-def compare(table: SolverTable, other: SolverTable) -> None:
-    """Print how ``table`` and ``other`` (the same pad and options, solved apart) differ:
-    the values both solved (finite) must be bit-equal; the others are -inf, lanes of the
-    bar a solve skipped (no game reaches them, ``qwixx_math/solver/bar.py``)."""
-    a, b = table.data, other.data
-    assert a.shape == b.shape
-    equal = differ = only_a = only_b = 0
-    chunk = 1 << 24
-    for lo in range(0, len(a), chunk):
-        x, y = np.asarray(a[lo:lo + chunk]), np.asarray(b[lo:lo + chunk])
-        fx, fy = np.isfinite(x), np.isfinite(y)
-        both = fx & fy
-        same = x.view(np.int64)[both] == y.view(np.int64)[both]
-        equal += int(same.sum())
-        differ += int((~same).sum())
-        only_a += int((fx & ~fy).sum())
-        only_b += int((fy & ~fx).sum())
-    print(f"{NAME}: against the table in the other directory: {equal:,} values both solved "
-          f"and bit-equal, {differ:,} different; {only_a:,} solved here only, {only_b:,} "
-          f"there only (start values {table.start_value!r} and {other.start_value!r})",
-          flush=True)
 
 
 def main() -> int:
@@ -109,8 +91,8 @@ def main() -> int:
             return 0
         table = solve(Ruleset(players=1), layout=BONUS_A, cache=cache, progress=False)
         if args.compare is not None:
-            compare(table, solve(Ruleset(players=1), layout=BONUS_A, cache=args.compare,
-                                 progress=False))
+            compare_tables(NAME, table, solve(Ruleset(players=1), layout=BONUS_A,
+                                              cache=args.compare, progress=False))
         best = openings(table)
         print(f"{NAME} opening marks (value after the cross and its forced crosses minus "
               f"the start value {table.start_value:.6f}, R15 default), best five: "

@@ -3,6 +3,7 @@ and advice speed (docs/variants.md, README's pad table; issue 34).
 
     PYTHONPATH=. python benchmarks/bench_connected_chain_solve.py [--cache DIR]
         [--only-tables] [--a2 both|off|on] [--positions N] [--montecarlo GAMES] [--seed S]
+        [--compare DIR]
 
 The same command line and report as bench_connected_steps_solve.py (its ``pads_main``),
 on the published chain pads (``connected-chain``, CC3 = True, the only Option played):

@@ -3,6 +3,7 @@
 
     PYTHONPATH=. python benchmarks/bench_double_a_solve.py [--cache DIR]
         [--only-tables] [--a2 both|off|on] [--positions N] [--montecarlo GAMES] [--seed S]
+        [--compare DIR]
 
 The same command line and report as bench_connected_steps_solve.py (its ``pads_main``),
 on the published second-cross pad (``double-a``, ``da_scope = latest``, ``da_same_turn``
@@ -18,7 +19,9 @@ also lie above the lookahead player's lower bound, 274.75-278.65, docs/variants.
 With ``--a2 on`` (or both) the same Monte-Carlo check runs under the R15 option against
 that option's table.
 The Double A solve does not fit the slow test suite (its minutes, 6.3 GB): this
-benchmark's Monte-Carlo run is its check.  The machine is shared: the load average is
+benchmark's Monte-Carlo run is its check, and ``--compare DIR`` compares each table it
+solved with the one in ``DIR/double-a`` (e.g. solved by an older commit) bit for bit:
+a faster solver must not change a value.  The machine is shared: the load average is
 printed with the figures.
 """
 

@@ -44,6 +44,8 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_advice import positions
@@ -55,7 +57,7 @@ from qwixx_math.players.base import Player
 from qwixx_math.players.greedy import make
 from qwixx_math.rules import GameState, Phase, new_game, random_roll
 from qwixx_math.ruleset import Ruleset
-from qwixx_math.solver import solve, symmetry_group
+from qwixx_math.solver import SolverTable, solve, symmetry_group
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -202,6 +204,34 @@ def report_table(name: str, layout: SheetLayout, cache: Path, positions: int,
         print(f"{name} optimal play through the rules core, {montecarlo} games "
               f"(estimate): mean {mc:.2f} +- {se:.2f} (standard error) against the "
               f"exact {table.start_value:.6f}: {gap:+.2f} standard errors", flush=True)
+
+
+def compare_tables(name: str, table: SolverTable, other: SolverTable) -> bool:
+    """Print how ``table`` and ``other`` (the same pad and options, solved apart, e.g. by
+    two commits) differ, and whether they agree: the values both solved (finite) must be
+    bit-equal; the others are -inf or NaN, values a solve skipped (Bonus A's bar lanes no
+    game reaches, ``qwixx_math/solver/bar.py``), and must be the same on both sides."""
+    a, b = table.data, other.data
+    if a.shape != b.shape:
+        print(f"{name}: the tables differ in size: {a.size:,} and {b.size:,} values",
+              flush=True)
+        return False
+    equal = differ = only_a = only_b = 0
+    chunk = 1 << 24
+    for lo in range(0, len(a), chunk):
+        x, y = np.asarray(a[lo:lo + chunk]), np.asarray(b[lo:lo + chunk])
+        fx, fy = np.isfinite(x), np.isfinite(y)
+        both = fx & fy
+        same = x.view(np.int64)[both] == y.view(np.int64)[both]
+        equal += int(same.sum())
+        differ += int((~same).sum())
+        only_a += int((fx & ~fy).sum())
+        only_b += int((fy & ~fx).sum())
+    print(f"{name}: against the table in the other directory: {equal:,} values both solved "
+          f"and bit-equal, {differ:,} different; {only_a:,} solved here only, {only_b:,} "
+          f"there only (start values {table.start_value!r} and {other.start_value!r})",
+          flush=True)
+    return differ == only_a == only_b == 0
 
 
 def report_option_play(name: str, layout: SheetLayout, cache: Path, games: int,
