@@ -789,7 +789,7 @@ class SheetLayout:
             raise ParseError(f"{what} does not handle Bonus B's symbols (their forced crosses "
                              f"and end-game rewards) yet (layout {self.name}); the exact "
                              "solitaire table does: solve, value, advise and review --layout "
-                             f"(docs/variants.md, 'Qwixx Bonus')", rule="BB1")
+                             "(docs/variants.md, 'Qwixx Bonus, pad B')", rule="BB1")
 
     def symbol_of(self, row: Colour | str, number: int) -> str | None:
         """The symbol (one of :data:`SYMBOL_NAMES`) on the cell of ``row`` showing
