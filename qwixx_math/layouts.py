@@ -133,9 +133,8 @@ BAR_FIELDS = 12
 #: The five symbols of Qwixx Bonus, pad B, in the order of :attr:`SheetLayout.symbols`
 #: (VARIANTS.md §3.1; S2's names for the printed icons).
 SYMBOL_NAMES = ("circle", "diamond", "square", "octagon", "star")
-#: Where a refusal of the exact parts on Bonus B or Big Points sends the user: what is known
-#: of those pads' values (proved and estimated bounds; Bonus B's exact value by a research
-#: solver, docs/variants.md).
+#: Where a refusal of the exact parts on Big Points sends the user: what is known of its
+#: value (proved and estimated bounds, docs/variants.md).
 _BOUNDS_SECTION = "docs/variants.md, 'Bounds for the pads without an exact value'"
 _BOUNDS_POINTER = f"its value's known bounds: {_BOUNDS_SECTION}"
 #: The official rows' numbers (R2), beside which Big Points' bonus rows stand (BP1).
@@ -788,9 +787,9 @@ class SheetLayout:
                              f"forced crosses) yet (layout {self.name})", rule="BA1")
         if self.symbols:
             raise ParseError(f"{what} does not handle Bonus B's symbols (their forced crosses "
-                             f"and end-game rewards) yet (layout {self.name}); its exact value "
-                             "under the R15 default (169.793920, by a research solver) and its "
-                             f"known bounds: {_BOUNDS_SECTION}", rule="BB1")
+                             f"and end-game rewards) yet (layout {self.name}); the exact "
+                             "solitaire table does: solve, value, advise and review --layout "
+                             "(docs/variants.md, 'Qwixx Bonus, pad B')", rule="BB1")
 
     def symbol_of(self, row: Colour | str, number: int) -> str | None:
         """The symbol (one of :data:`SYMBOL_NAMES`) on the cell of ``row`` showing

@@ -284,3 +284,60 @@ def test_the_commands_are_all_fuzzed() -> None:
     """Discovery found the commands (a broken discovery would fuzz nothing)."""
     assert {"advise", "validate", "dice-test", "distribution", "generate", "review",
             "solve"} <= set(COMMANDS)
+
+
+def _bonus_pad(to_end: int) -> bytes:
+    """A tiny Bonus-B-like layout file (tests/test_solver_bonus_b.py's pad): two rows of
+    five, every cell a symbol cell; ``to_end`` 3 closed rows on three rows is refused (BB1)."""
+    rows = [{"numbers": [2, 3, 4, 5, 6], "colours": "red"},
+            {"numbers": [12, 11, 10, 9, 8], "colours": "yellow"}]
+    if to_end == 3:
+        rows.append({"numbers": [2, 3, 4, 5, 6], "colours": "green"})
+    cells = {"circle": [["red", 1], ["yellow", 1]], "diamond": [["red", 2], ["yellow", 4]],
+             "square": [["red", 0], ["yellow", 2]], "octagon": [["red", 3], ["yellow", 3]],
+             "star": [["red", 4], ["yellow", 0]]}
+    return json.dumps({"name": "bb-fuzz", "rows": rows, "lock_threshold": 2,
+                       "penalty_boxes": 2, "closed_rows_to_end": to_end,
+                       "symbols": cells}).encode()
+
+
+BONUS_SHEETS = st.one_of(
+    st.sampled_from(["p:0", "r:2/y:-/p:0", "r:2,3,4/y:12,11/p:1", "r:3,4,5,6", "y:12,11,10,9",
+                     "r:2/y:9/p:2", "g:2", "bonus-b|r:2", "r:2,2", "p:5"]),
+    st.text(alphabet="rygbp:,/-|0123456789 ", max_size=24))
+
+
+def test_the_bonus_b_solver_commands_answer_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``value``, ``advise``, ``solve``, ``review`` on a Bonus-B-like layout file (solved
+    by the exact solver) or one it refuses (BB1), with arbitrary sheets, rolls, players and
+    the circle's Option: an answer (0) or a typed error (2), never a traceback; the refused
+    pad names BB1."""
+    @FUZZ
+    @given(st.sampled_from(["value", "advise", "solve", "review"]), st.sampled_from([2, 3]),
+           BONUS_SHEETS,
+           st.sampled_from([None, "w:1,2/r:1/y:3", "w:6,6/r:6/y:6", "w:1,2", "w:1,2/r:1/y:3/g:2",
+                            "w:9,9/r:1/y:1"]),
+           st.sampled_from([None, "1", "2", "0"]))
+    def fuzz(command: str, to_end: int, sheet: str, roll: str | None, players: str | None
+             ) -> None:
+        argv = [command, "--layout=pad.json", "--quiet"]
+        if command == "review":
+            argv.append("game.json")
+        elif command != "solve":
+            argv.append(f"--sheet={sheet}")
+            if command == "advise" and roll is not None:
+                argv.append(f"--roll={roll}")
+        if players is not None and command != "solve":
+            argv.append(f"--players={players}")
+        code, err = run_fuzzed(monkeypatch, argv, [("pad.json", _bonus_pad(to_end)),
+                                                   ("game.json", json.dumps(VALID_RECORD)
+                                                    .encode())])
+        check(command, code, err)
+        if code == 2:
+            assert err.strip(), "exit code 2 without a message"
+        if to_end == 3 and command == "value" and sheet == "p:0" and players in (None, "1"):
+            assert code == 2 and "BB1: " in err, err
+        if to_end == 2 and command == "value" and sheet == "p:0" and players in (None, "1"):
+            assert code == 0, err
+
+    fuzz()

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import CacheError, ParseError
 from ..layouts import SheetLayout
 from ..ruleset import Ruleset
+from .bonus_b import check_bonus_b_ruleset
 from .cache import (
     CacheWarning,
     cache_dir,
@@ -83,6 +84,7 @@ def solve(
     # and so are Longo's lucky Options (LG4, LG5)
     variant = lucky_variant(variant, ruleset)
     check_table_model(variant, players)
+    check_bonus_b_ruleset(variant, ruleset)
     start = time.perf_counter()
     if cache is False:
         return _solve_now(ruleset, variant, players, start, progress, None)

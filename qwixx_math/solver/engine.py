@@ -26,6 +26,7 @@ import numpy.typing as npt
 from ..errors import ParseError
 from . import kernel
 from .bar import bar_arrays
+from .bonus_b import solve_bonus_b
 from .chain import solve_chain
 from .double_a import solve_double_a
 from .layout import Layout
@@ -144,8 +145,9 @@ def without_frozen(items: npt.NDArray[np.int64], level_start: npt.NDArray[np.int
 
 def check_table_model(variant: Variant, players: int) -> None:
     """Refuse (ParseError naming the rule) the table model (``players`` > 1) on a sheet it
-    does not play: the bonus bar (BA1), chain pairs (CC1), second crosses (DA1),
-    exchanges (XC1) and lucky crosses (LG3); the solitaire game plays them all.
+    does not play: the bonus bar (BA1), chain pairs (CC1), second crosses (DA1), Bonus
+    B's symbols (BB1), exchanges (XC1) and lucky crosses (LG3); the solitaire game plays
+    them all.
     :func:`~qwixx_math.solver.api.solve` calls it before its cache, :func:`solve_tables`
     before solving."""
     if players == 1:
@@ -154,6 +156,8 @@ def check_table_model(variant: Variant, players: int) -> None:
         (variant.has_bar, "the bonus bar (forced crosses on other players' rolls)", "BA1"),
         (variant.has_chain, "chain pairs (partner crosses on other players' rolls)", "CC1"),
         (variant.has_second_crosses, "second crosses (Qwixx Double A)", "DA1"),
+        (bool(variant.sheet.symbols), "Bonus B's symbols yet (forced crosses on other "
+         "players' rolls)", "BB1"),
         (variant.has_exchange, "exchanges yet (every player may exchange, XC1)", "XC1"),
         (bool(variant.lucky), "lucky crosses yet (every player may take one, LG3)", "LG3"),
     )
@@ -188,6 +192,11 @@ def solve_tables(
         if variant.has_chain:  # its own plans and lanes (:mod:`.chain`)
             data, stats.canonical_configurations = solve_chain(
                 layout, action2_after_action1_end, pool, threads, progress)
+            stats.seconds_kernel = stats.seconds_total = time.perf_counter() - start
+            return data, stats
+        if variant.sheet.symbols:  # its own index and tables (:mod:`.bonus_b`)
+            data, stats.canonical_configurations, _ = solve_bonus_b(
+                variant.sheet, action2_after_action1_end, pool, threads, progress)
             stats.seconds_kernel = stats.seconds_total = time.perf_counter() - start
             return data, stats
         if variant.has_second_crosses:  # its own codes and tables (:mod:`.double_a`)

@@ -131,10 +131,11 @@ class NaiveSolver:
 
     def _key(self, sheet: Sheet, state: GameState) -> int:
         """The memo's key of a position: the compact key (:func:`qwixx_math.keys.sheet_key`),
-        or on a sheet with chain pairs, whose compact key would lose the pairs (CC1), or
-        with second crosses (DA1), every cross of the sheet, its penalties and closed
-        colours."""
-        if not self.layout.chain and not self.layout.second_crosses:
+        or on a sheet with chain pairs, whose compact key would lose the pairs (CC1), with
+        second crosses (DA1) or with Bonus B's symbols (BB1: which cells are crossed
+        decides them), every cross of the sheet, its penalties and closed colours."""
+        if not self.layout.chain and not self.layout.second_crosses \
+                and not self.layout.symbols:
             return sheet_key(sheet, state.closed)
         packed = sheet.penalties
         for mask in sheet.masks:
@@ -192,8 +193,8 @@ class NaiveSolver:
         """Every position of the layout in which the game is not over: one sheet per
         compact key (:func:`qwixx_math.keys.sheet_from_key`) whose closed rows this player
         locked, every penalty count that leaves the game running; on a sheet with chain
-        pairs (CC1) or second crosses (DA1) every sheet the rules core reaches from the empty
-        one; on a sheet with step
+        pairs (CC1), second crosses (DA1) or Bonus B's symbols (BB1) every sheet the rules
+        core reaches from the empty one; on a sheet with step
         cells (CS2), one sheet per key and total of crossed step cells; on a sheet with
         an X-Change track (XC2), one sheet per key and last field used."""
         if self.layout.exchange:
@@ -207,7 +208,7 @@ class NaiveSolver:
         if self.layout.bar:
             yield from self._bar_states()
             return
-        if self.layout.chain or self.layout.second_crosses:
+        if self.layout.chain or self.layout.second_crosses or self.layout.symbols:
             yield from self._reached_states()
             return
         if not self.layout.steps:

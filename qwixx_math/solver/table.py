@@ -39,6 +39,7 @@ from ..model import Colour, Roll, Sheet, TurnPlan
 from ..notation import colour_set
 from ..rules import GameState, Phase, plan_key, turn_outcomes
 from ..ruleset import Ruleset
+from .bonus_b import BonusBLayout, check_bonus_b_ruleset
 from .double_a import DoubleALayout
 from .engine import SolveStats
 from .layout import Layout
@@ -98,6 +99,8 @@ class SolverTable:
         self._chain = bool(sheet.chain)
         #: Double A's codes and canonical table (:mod:`.double_a`), None on other sheets.
         self._double_a = DoubleALayout.of(sheet) if sheet.second_crosses else None
+        #: Bonus B's index (:mod:`.bonus_b`), None on other sheets.
+        self._bonus_b = BonusBLayout.of(sheet) if sheet.symbols else None
         #: The optimal expected final score from the empty sheet (float64); in the
         #: table model, of the player who rolls first (seat 1).
         self.start_value = float(start_value)
@@ -155,6 +158,7 @@ class SolverTable:
                 f"{'allowed' if self.variant.field_without_cross else 'forbidden'}; "
                 "the game's ruleset says otherwise", rule="XC4")
         check_lucky_ruleset(self.variant, ruleset)
+        check_bonus_b_ruleset(self.variant, ruleset)
         if self._double_a is not None and ruleset.da_same_turn != self.variant.da_same_turn:
             raise ParseError(
                 "this table was solved with the number crossed in action 1 "
@@ -237,6 +241,9 @@ class SolverTable:
                 n_closed += 1
         if n_closed >= self._to_end or sheet.penalties >= self._boxes:
             return float(sheet.score)
+        if self._bonus_b is not None:  # Bonus B: its own index (:mod:`.bonus_b`)
+            index, held = self._bonus_b.locate(sheet, closed)
+            return held + float(self._data[index])
         if self._double_a is not None:  # second crosses: its own codes (:mod:`.double_a`)
             found = self._double_a.locate(sheet, closed)
             assert found is not None

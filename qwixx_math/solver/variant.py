@@ -57,10 +57,11 @@ from enum import Enum
 
 from ..errors import ParseError
 from ..keys import row_codes, uses_row_codes
-from ..layouts import LAYOUTS, OFFICIAL, SheetLayout, layout_named
+from ..layouts import LAYOUTS, OFFICIAL, SYMBOL_NAMES, SheetLayout, layout_named
 from ..model import PENALTY_POINTS
 
-__all__ = ["PENALTY_POINTS", "Direction", "Variant", "row_points", "variant_or_layout"]
+__all__ = ["PENALTY_POINTS", "Direction", "Variant", "check_symbol_cells", "check_symbol_sheet",
+           "row_points", "variant_or_layout"]
 
 #: Largest number of rows a variant may have (the lock colours of a sheet).
 MAX_ROWS = 4
@@ -97,7 +98,8 @@ _Identity = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int,
                   tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], int, int,
                   tuple[tuple[int, int], ...], bool, tuple[tuple[int, int], ...],
                   tuple[int, ...], tuple[int, ...], bool, bool,
-                  tuple[tuple[tuple[int, int], tuple[int, int]], ...], bool, bool]
+                  tuple[tuple[tuple[int, int], tuple[int, int]], ...], bool, bool,
+                  tuple[tuple[tuple[int, int], ...], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +154,8 @@ class Variant:
             raise ParseError(f"layout {sheet.name}: the exact solver does not handle step "
                              "cells on a sheet with double cells, 8-sided dice or two lock "
                              "numbers", rule="CS2")
-        if sheet.symbols:  # Bonus B; Bonus A's bar is a lane (:mod:`.bar`)
-            sheet.check_no_bonus("the exact solver")
+        if sheet.symbols:  # Bonus B: its own index and tables (:mod:`.bonus_b`)
+            check_symbol_sheet(sheet)
         if sheet.bar and (sheet.steps or sheet.exchange or uses_row_codes(sheet)):
             raise ParseError(f"layout {sheet.name}: the exact solver plays a bonus bar only "
                              "on single cells of 6-sided dice without steps or an X-Change "
@@ -184,7 +186,8 @@ class Variant:
             tuple(locks.index(c) for c in sheet.bar), sheet.lucky,
             bool(sheet.lucky) and self.lucky_additional,
             bool(sheet.lucky) and self.lucky_next_cell, sheet.chain,
-            sheet.second_crosses, sheet.second_crosses and self.da_same_turn))
+            sheet.second_crosses, sheet.second_crosses and self.da_same_turn,
+            sheet.symbols))
 
     @classmethod
     def official(cls) -> Variant:
@@ -410,6 +413,7 @@ class Variant:
         return not uses_row_codes(self.sheet) and not self.has_steps \
             and not self.sheet.second_crosses \
             and not self.has_exchange and not self.has_bar and not self.has_chain \
+            and not self.sheet.symbols \
             and None not in self.directions and all(
             all(d == r for d in cells) for r, cells in enumerate(self._dice))
 
@@ -511,6 +515,8 @@ class Variant:
                 "bar": [c.value for c in self.sheet.bar]} if self.has_bar else {}),
             **({"chain": [[list(c) for c in pair] for pair in self.sheet.chain]}
                if self.has_chain else {}),
+            **({"symbols": [[list(c) for c in pair] for pair in self.sheet.symbols]}
+               if self.sheet.symbols else {}),
             **({"lucky": list(self.lucky),
                 "lg_lucky_mode": "additional" if self.lucky_additional else "instead",
                 "lg_lucky_candidates": ("open_with_next_cell" if self.lucky_next_cell
@@ -550,6 +556,35 @@ def check_second_cross_sheet(sheet: SheetLayout) -> None:
                          "rows of one length whose cells have the row's colour, single cells "
                          "of 6-sided dice with one lock number and no other feature",
                          rule="DA1")
+
+
+def check_symbol_cells(sheet: SheetLayout, what: str) -> None:
+    """Refuse (ParseError naming BB1) a pad that is not Bonus B's five symbols on single
+    cells of 6-sided dice with one lock number: what the moves of the Bonus B solvers
+    (:mod:`.bonus_b_moves`) play."""
+    if len(sheet.symbols) != len(SYMBOL_NAMES):
+        raise ParseError(f"layout {sheet.name}: {what} needs Bonus B's five symbols",
+                         rule="BB1")
+    if sheet.has_doubles or sheet.lock_cells != 1 or sheet.faces != 6:
+        raise ParseError(f"layout {sheet.name}: {what} plays single cells, one lock "
+                         f"number and 6-sided dice", rule="BB1")
+
+
+def check_symbol_sheet(sheet: SheetLayout, what: str = "the exact solver") -> None:
+    """Refuse (ParseError naming BB1) a pad with symbols that ``what`` cannot play: it
+    needs Bonus B's five symbols on single cells of 6-sided dice with one lock number,
+    rows of one length and no other feature, and a game that ends at one or two closed
+    rows (one closed row's count is kept, the square's minimum reads it)."""
+    check_symbol_cells(sheet, what)
+    if (sheet.steps or sheet.exchange or sheet.bar or sheet.chain or sheet.lucky
+            or sheet.second_crosses or sheet.bonus_rows
+            or len({len(r) for r in sheet.numbers}) != 1):
+        raise ParseError(f"layout {sheet.name}: {what} plays Bonus B's symbols only on rows "
+                         "of one length without another feature", rule="BB1")
+    if sheet.closed_rows_to_end > 2:
+        raise ParseError(f"layout {sheet.name}: {what} keeps one closed row's count, so at "
+                         "most two closed rows may end the game", rule="BB1")
+
 
 
 def _longo_key(sheet: SheetLayout) -> str:
