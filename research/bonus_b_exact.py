@@ -7,43 +7,8 @@
 the research names (:class:`ExactTable`, :func:`exact_table`, :func:`solve_exact`,
 :func:`pack`, :func:`unpack`, :func:`status_bits`) over the package's.
 
-**The game.**  Bonus B as the rules core plays it (R1-R15, BB1-BB9) under the default
-Options (``bb_fewest_candidates = open_with_next_cell``, ``bb_diamond_order =
-colour_order``; the circle's tie to the first tied row in colour order) and the R15 Option
-as given, scored by BB8:
-
-    S = sum of the rows' points + [square] * min(rows) + 13 * [octagon]
-        - 5 * penalties * [no star].
-
-**The state** (research/bonus_b_state.py, checked there against full sheets): per open
-row (last, count), the closed rows, the penalties, per symbol one bit where the frontiers
-leave it undecided (``not dead``: a symbol with a cell left of its frontier and one right
-of it, and the square and the star with any cell left of it; every other status follows
-from the frontiers), and, in the tables with one closed row, that row's count (it enters
-the square's minimum).  The octagon is paid when it activates (its 13 is a reward of the
-move), so its bit only says whether it still can.  The moves are research/bonus_b_bound.py's
-(:func:`~research.bonus_b_bound.plan_list`: every plan with the circle's and diamond's
-forced crosses, depth-first), which depend on the circle's and diamond's bits only; the
-square's, octagon's and star's bits follow each plan by a bit operation (a plan walked
-with them set kills what its crosses skip and activates what they complete: the real
-bits are those AND the walk's, the octagon paid only if its bit was set).
-
-**The index** (the notebook's per-frontier layout).  Per closed-row set and frontier
-vector (the open rows' last positions) a block of ``prod(counts) x 2^u x C x P`` float64
-values: every count combination those frontiers allow (a row whose last cross is at
-position l holds 1 .. l + 1 crosses), only the ``u`` undecided bits, ``C`` closed-row
-counts (threshold + 2 .. length + 1; 1 with every row open), ``P`` penalties.  Lane
-``(bits * C + c) * P + p``, ``bits`` the undecided bits packed low (:func:`pack`).  On
-pad B 701,299,776 values, 5.2 GiB, against 13.4 GiB for every bit.
-
-**The solve** (:func:`solve_exact`).  The level order of
-:func:`qwixx_math.solver.chain.solve_levels` (every plan adds a mark or closes a row); per
-configuration: per circle/diamond bit pair the plans, per lane the look-ups
-(:func:`qwixx_math.solver.chain.keep_action1`, ``keep_action2``), then the kernel's
-:func:`~qwixx_math.solver.kernel.turn_values` over every lane at once, its fourth-penalty
-term the terminal (the square's minimum when active, the star cancelling the penalties,
-``step_points``).  A table value ``W`` excludes the closed rows' points and the octagon's
-13 once paid (:meth:`ExactTable.value` adds them).
+The game, the state, the index and the solve are described in the package module's
+docstring (:mod:`qwixx_math.solver.bonus_b`); what was measured, in research/NOTEBOOK.md.
 """
 
 from __future__ import annotations
