@@ -586,7 +586,6 @@ def check_symbol_sheet(sheet: SheetLayout, what: str = "the exact solver") -> No
                          "most two closed rows may end the game", rule="BB1")
 
 
-
 def _longo_key(sheet: SheetLayout) -> str:
     """The cache key of a layout of 8-sided dice or two lock numbers: its published name,
     else its rows (numbers in hexadecimal, colour letters) and parameters."""
