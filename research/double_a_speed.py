@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python research/double_a_speed.py TABLE [--base COMMIT] [--sample N]
         [--levels L,L,...] [--dense-levels L,...] [--dense-masks M,...] [--seed S]
-        [--option] [--repeat R] [--pads LENGTHS]
+        [--option] [--option-table TABLE] [--repeat R] [--pads LENGTHS]
 
 ``TABLE`` is the finished R15-default table of the published pad
 (``solitaire-v1-double-a-a2end0.qxt``, :mod:`qwixx_math.solver.cache`), opened
@@ -19,9 +19,11 @@ the whole solve (R15 default) by either code: every level's configurations (ever
 times the time per configuration of the nearest level sampled in a table of that shape
 (the dense tables of masks 2 and 8 as those of 1 and 4: the same rows), an estimate.
 
-``--option``: also the R15 option (``action2_after_action1_end`` on).  Only the default
-table exists, so there the old and the new code are compared with each other (both read
-the default table: the function of its inputs is the same).
+``--option``: also the R15 option (``action2_after_action1_end`` on).  With
+``--option-table`` (the finished R15-option table, ``...-a2end1.qxt``, opened the same way)
+both codes read that table and every value is compared with it too; without it the old and
+the new code are compared with each other only (both read the default table: the function
+of its inputs is the same).
 
 ``--pads 4,5,6``: first, every table of small four-row pads (rows ascending, ascending,
 descending, descending, of each length L; lock after L - 2 crosses, 4 penalty boxes) solved whole
@@ -154,6 +156,7 @@ def main() -> int:
     parser.add_argument("--dense-masks", default="1,4")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--option", action="store_true")
+    parser.add_argument("--option-table", type=Path)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--pads", default="")
     ns = parser.parse_args()
@@ -162,6 +165,9 @@ def main() -> int:
     sheet = layout_named("double-a")
     lay = double_a.DoubleALayout.of(sheet)
     data, stored = open_table(ns.table)
+    tables = {False: (data, stored)}
+    if ns.option_table is not None:
+        tables[True] = open_table(ns.option_table)
     if len(data) != lay.size:
         raise SystemExit(f"{ns.table}: {len(data)} values, the layout has {lay.size}")
     n = lay.n_codes
@@ -190,8 +196,9 @@ def main() -> int:
         items = np.ascontiguousarray(batch[start:start + size])
         where = written(lay, mask, open_rows, items, pair_lo, pair_hi)
         slots = (where[:, None] + np.arange(lay.penalties)).ravel()
-        truth = np.array(stored[slots])
         for option in options:
+            data, stored = tables.get(option, tables[False])
+            truth = np.array(stored[slots])
             args = (data, lay.offsets, lay.strides, lay.canonical, n, lay.code_last,
                     lay.code_flag, lay.code_cnt, lay.next_new, lay.next_sec, lay.number_at,
                     lay.points, lay.length, sheet.lock_threshold, lay.penalties, option,
@@ -211,9 +218,12 @@ def main() -> int:
                 print(f"mask {mask} level {level:2d} a2end {int(option)} {name}: "
                       f"{size} configurations (of {len(batch)}), "
                       f"{best / size * 1e6:6.2f} us CPU each", flush=True)
-            if option:
+            if option and option not in tables:
                 same = got["old"].tobytes() == got["new"].tobytes()
                 print(f"  new == old, bit for bit: {same}")
+            elif option:
+                same = got["old"].tobytes() == truth.tobytes() == got["new"].tobytes()
+                print(f"  old == stored (option table) == new, bit for bit: {same}")
             else:
                 same = got["old"].tobytes() == truth.tobytes() == got["new"].tobytes()
                 print(f"  old == stored == new, bit for bit: {same}")
