@@ -59,8 +59,6 @@ __all__ = [
     "canonical_items",
     "count_products",
     "derive_table",
-    "expected_max",
-    "keep_face",
     "level_items",
     "solve_batch",
     "turn_values",
@@ -552,48 +550,6 @@ def _exchange(m2: FloatArray, one: FloatArray, a1x: FloatArray, exchange: IntArr
                                    dcell, number_at, length, n_sums)
 
 
-@jit(inline=True)
-def keep_face(zv: FloatArray, zd: IntArray, nz: int, y: float, b: float, step: int) -> int:
-    """A face of value ``y`` (its die's digit step ``step``) into the faces that beat
-    ``b``, ``zv[:nz]`` and ``zd[:nz]``, branch-free (it is written anyway and kept only if
-    it beats ``b``): the new count."""
-    zv[np.uintp(nz)] = y
-    zd[np.uintp(nz)] = step
-    return nz + (y > b)
-
-
-@jit(inline=True)
-def expected_max(zv: FloatArray, zd: IntArray, sv: FloatArray, sd: IntArray, nz: int,
-                 idx: int, b: float, products: IntArray) -> float:
-    """``E[max(b, Y_1, ..., Y_k)]`` in units of 6^-k: the ``nz`` faces that beat ``b`` are
-    ``zv[:nz]`` (their die's digit step ``zd``), ``idx`` the digits of every die's count
-    of faces at or below ``b`` (plus one), ``products`` :func:`count_products`'s.
-
-    The faces are sorted stably (few: about 6 on average): each goes to its rank, the
-    values below it plus the equal ones before it.  Of two faces exactly one counts the
-    other (no NaN beats b), so the ranks are a permutation, the order a stable insertion
-    sort gives, and the sum adds the same terms in the same order; branch-free, it is
-    faster than the insertion sort, whose shifts mispredict.  ``sv``, ``sd``: scratch."""
-    for t in range(nz):
-        y = zv[np.uintp(t)]
-        r = 0
-        for u in range(t):
-            r += zv[np.uintp(u)] <= y
-        for u in range(t + 1, nz):
-            r += zv[np.uintp(u)] < y
-        sv[np.uintp(r)] = y
-        sd[np.uintp(r)] = zd[np.uintp(t)]
-    # E[max] = sum over sorted values t of t * (G(t) - G(t-))
-    prod = products[np.uintp(idx)]
-    acc = b * prod
-    for t in range(nz):
-        idx += sd[np.uintp(t)]
-        new = products[np.uintp(idx)]
-        acc += sv[np.uintp(t)] * (new - prod)
-        prod = new
-    return float(acc)
-
-
 @jit()
 def _turn_values(
     penalties: int,
@@ -683,16 +639,42 @@ def _turn_values(
                     row = (p * N_SUMS + s) * one_stride + jj * N_SUMS
                     first = row + w1 - 1
                     second = row + w2 - 1
-                    kept = nz
+                    below = 1
                     for c in range(F):
                         # unsigned indices: no negative-index wraparound in the hot loop
                         y = m2[np.uintp(first + c)]
                         if w1 != w2:  # (a double: the same face twice)
                             y = max(y, m2[np.uintp(second + c)])
-                        nz = keep_face(zv, zd, nz, y, b, step)
-                    idx += (1 + F - (nz - kept)) * step  # the faces at or below b, plus one
+                        above = y > b
+                        zv[np.uintp(nz)] = y
+                        zd[np.uintp(nz)] = step
+                        nz += above
+                        below += 1 - above
+                    idx += below * step
                     step *= digit_base
-                acc = expected_max(zv, zd, sv, sd, nz, idx, b, products)
+                # sort the faces that beat b (few: about 6 on average), stably: each
+                # goes to its rank, the values below it plus the equal ones before it.
+                # Of two faces exactly one counts the other (no NaN beats b), so the
+                # ranks are a permutation, the order a stable insertion sort gives, and
+                # the sum below adds the same terms in the same order; branch-free, it
+                # is faster than the insertion sort, whose shifts mispredict
+                for t in range(nz):
+                    y = zv[np.uintp(t)]
+                    r = 0
+                    for u in range(t):
+                        r += zv[np.uintp(u)] <= y
+                    for u in range(t + 1, nz):
+                        r += zv[np.uintp(u)] < y
+                    sv[np.uintp(r)] = y
+                    sd[np.uintp(r)] = zd[np.uintp(t)]
+                # E[max] = sum over sorted values t of t * (G(t) - G(t-))
+                prod = products[np.uintp(idx)]
+                acc = b * prod
+                for t in range(nz):
+                    idx += sd[np.uintp(t)]
+                    new = products[np.uintp(idx)]
+                    acc += sv[np.uintp(t)] * (new - prod)
+                    prod = new
                 total += acc if w1 == w2 else 2.0 * acc
         vals[p] = total / (float(F * F) * faces)
         # the other players' rolls: mark the white sum S (s + 2, in (s+1 or 11-s) of
