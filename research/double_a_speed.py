@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python research/double_a_speed.py TABLE [--base COMMIT] [--sample N]
         [--levels L,L,...] [--dense-levels L,...] [--dense-masks M,...] [--seed S]
-        [--option] [--repeat R] [--pads LENGTHS]
+        [--option] [--option-table TABLE] [--repeat R] [--pads LENGTHS]
 
 ``TABLE`` is the finished R15-default table of the published pad
 (``solitaire-v1-double-a-a2end0.qxt``, :mod:`qwixx_math.solver.cache`), opened
@@ -19,16 +19,20 @@ the whole solve (R15 default) by either code: every level's configurations (ever
 times the time per configuration of the nearest level sampled in a table of that shape
 (the dense tables of masks 2 and 8 as those of 1 and 4: the same rows), an estimate.
 
-``--option``: also the R15 option (``action2_after_action1_end`` on).  Only the default
-table exists, so there the old and the new code are compared with each other (both read
-the default table: the function of its inputs is the same).
+``--option``: also the R15 option (``action2_after_action1_end`` on).  With
+``--option-table`` (the finished R15-option table, ``...-a2end1.qxt``, opened the same way)
+both codes read that table and every value is compared with it too; without it the old and
+the new code are compared with each other only (both read the default table: the function
+of its inputs is the same).
 
 ``--pads 4,5,6``: first, every table of small four-row pads (rows ascending, ascending,
 descending, descending, of each length L; lock after L - 2 crosses, 4 penalty boxes) solved whole
 by both codes, both R15 options, both DA4 values, canonical and dense: bit for bit equal?
 
 The machine is shared (a background solve runs): compare CPU seconds of the same sample
-in the same run, and mind the printed load average.
+in the same run, and mind the printed load average.  ``--repeat R`` runs the old and the
+new code in turn R times each and keeps each one's fastest run: at a load of 4 on 2 cores
+runs one after the other drift by 10 to 20%, more than a small gain.
 """
 
 from __future__ import annotations
@@ -154,6 +158,7 @@ def main() -> int:
     parser.add_argument("--dense-masks", default="1,4")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--option", action="store_true")
+    parser.add_argument("--option-table", type=Path)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--pads", default="")
     ns = parser.parse_args()
@@ -162,6 +167,9 @@ def main() -> int:
     sheet = layout_named("double-a")
     lay = double_a.DoubleALayout.of(sheet)
     data, stored = open_table(ns.table)
+    tables = {False: (data, stored)}
+    if ns.option_table is not None:
+        tables[True] = open_table(ns.option_table)
     if len(data) != lay.size:
         raise SystemExit(f"{ns.table}: {len(data)} values, the layout has {lay.size}")
     n = lay.n_codes
@@ -190,8 +198,9 @@ def main() -> int:
         items = np.ascontiguousarray(batch[start:start + size])
         where = written(lay, mask, open_rows, items, pair_lo, pair_hi)
         slots = (where[:, None] + np.arange(lay.penalties)).ravel()
-        truth = np.array(stored[slots])
         for option in options:
+            data, stored = tables.get(option, tables[False])
+            truth = np.array(stored[slots])
             args = (data, lay.offsets, lay.strides, lay.canonical, n, lay.code_last,
                     lay.code_flag, lay.code_cnt, lay.next_new, lay.next_sec, lay.number_at,
                     lay.points, lay.length, sheet.lock_threshold, lay.penalties, option,
@@ -199,21 +208,28 @@ def main() -> int:
             got = {}
             for module in (old, double_a):  # compile, and map the pages read
                 run(module.solve_double_a_batch, args, size)
-            for name, module in (("old", old), ("new", double_a)):
-                data[slots] = truth
-                best = min(run(module.solve_double_a_batch, args, size)
-                           for _ in range(ns.repeat))
-                got[name] = np.array(data[slots])
-                data[slots] = truth
+            codes = (("old", old), ("new", double_a))
+            times: dict[str, float] = {name: np.inf for name, _ in codes}
+            for _ in range(ns.repeat):  # old and new in turn: the load drifts
+                for name, module in codes:
+                    data[slots] = truth
+                    times[name] = min(times[name],
+                                      run(module.solve_double_a_batch, args, size))
+                    got[name] = np.array(data[slots])
+                    data[slots] = truth
+            for name, best in times.items():
                 if not option:
                     totals[name] += best
                     per_config[(name, mask, level)] = best / size
                 print(f"mask {mask} level {level:2d} a2end {int(option)} {name}: "
                       f"{size} configurations (of {len(batch)}), "
                       f"{best / size * 1e6:6.2f} us CPU each", flush=True)
-            if option:
+            if option and option not in tables:
                 same = got["old"].tobytes() == got["new"].tobytes()
                 print(f"  new == old, bit for bit: {same}")
+            elif option:
+                same = got["old"].tobytes() == truth.tobytes() == got["new"].tobytes()
+                print(f"  old == stored (option table) == new, bit for bit: {same}")
             else:
                 same = got["old"].tobytes() == truth.tobytes() == got["new"].tobytes()
                 print(f"  old == stored == new, bit for bit: {same}")

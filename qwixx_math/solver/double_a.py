@@ -32,7 +32,8 @@ number or a second cross, in any open row), every action 2 after it (white + the
 die, R6, R7, R9, R15; the second cross of the number crossed in action 1 only under
 ``da_same_turn``, DA4), each looked up, into the ``one`` and ``m2`` arrays that
 :func:`qwixx_math.solver.kernel.turn_values` reads: the expected maximum over the dice is
-the kernel's.  The table model is not played (DA1 refuses it).
+the kernel's (:func:`_turn_values`: its operations, specialised to this solver's calls).
+The table model is not played (DA1 refuses it).
 
 (numba compiles these kernels; their on-disk cache is keyed on this module's source too,
 :func:`qwixx_math.jit.sources_digest`.)
@@ -51,7 +52,7 @@ from ..errors import ParseError
 from ..jit import jit
 from ..layouts import DA_SCORE_CAP, SheetLayout
 from ..model import PENALTY_POINTS, Colour, Sheet
-from .kernel import count_products, turn_values
+from .kernel import count_products, expected_max
 from .threads import run_in_slices
 from .variant import check_second_cross_sheet
 
@@ -494,6 +495,49 @@ def _plans(data: FloatArray, offsets: IntArray, strides: IntArray, canonical: bo
 
 
 @jit()
+def _turn_values(P: int, k: int, score: float, one: FloatArray, m2: FloatArray,
+                 vals: FloatArray, zv: FloatArray, zd: IntArray, sv: FloatArray,
+                 sd: IntArray, products: IntArray) -> None:
+    """:func:`qwixx_math.solver.kernel.turn_values` for this solver's calls only
+    (solitaire, six-sided dice, every lane of ``P`` penalty boxes, no steps, no X-Change
+    track): the same floating-point operations in the same order, so the same bits, with
+    the dice, the sums and the digit base constants the compiler can use.  A double reads
+    its one window twice (``max(y, y)`` is ``y``: no NaN) instead of testing per face."""
+    one_stride = k * 11
+    faces = 1
+    for _ in range(k):
+        faces *= 6
+    for p in range(P - 1, -1, -1):
+        # R11: a turn without a mark costs a penalty box (R13: the last one ends the game)
+        pen = vals[p + 1] if p + 1 < P else score + 0.0 - PENALTY * P
+        total = 0.0
+        for w1 in range(1, 7):
+            for w2 in range(w1, 7):
+                s = w1 + w2 - 2
+                b = pen
+                for ii in range(k):
+                    b = max(b, one[np.uintp(p * one_stride + ii * 11 + s)])
+                # the faces that beat b, compacted branch-free, the others counted
+                nz = 0
+                idx = 0
+                for jj in range(k):
+                    first = (p * 11 + s) * one_stride + jj * 11 + w1 - 1
+                    second = first + w2 - w1
+                    at_most = 1
+                    for c in range(6):
+                        y = max(m2[np.uintp(first + c)], m2[np.uintp(second + c)])
+                        zv[np.uintp(nz)] = y
+                        zd[np.uintp(nz)] = 1 << 3 * jj
+                        above = y > b
+                        nz += above
+                        at_most += 1 - above
+                    idx += at_most << 3 * jj
+                acc = expected_max(zv, zd, sv, sd, nz, idx, b, products)
+                total += acc if w1 == w2 else 2.0 * acc
+        vals[p] = total / (36.0 * faces)
+
+
+@jit()
 def solve_double_a_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
                          canonical: bool, n_codes: int, code_last: IntArray,
                          code_flag: IntArray, code_cnt: IntArray, next_new: IntArray,
@@ -519,9 +563,6 @@ def solve_double_a_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
     zd = np.empty(6 * k + 1, dtype=np.int64)
     sv = np.empty(6 * k + 1)
     sd = np.empty(6 * k + 1, dtype=np.int64)
-    no_fields = np.zeros((0, 2), dtype=np.int64)
-    a1x = np.empty(P * n_sums)
-    step_points = np.zeros(2)
     codes = np.zeros(m, dtype=np.int64)
     work = np.zeros(5 * m + 5 * m * length, dtype=np.int64)
     lk_index = np.empty((k * length) ** 2, dtype=np.int64)
@@ -550,8 +591,7 @@ def solve_double_a_batch(data: FloatArray, offsets: IntArray, strides: IntArray,
                next_new, next_sec, number_at, points, length, threshold, P, a2_after_end,
                same_turn, mask, open_rows, codes, one, m2, tmp, work, lk_index, lk_target,
                lk_values)
-        turn_values(P, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, P, 0, P,
-                    step_points, n_sums, 6, 8, no_fields, False, a1x)
+        _turn_values(P, k, score, one, m2, vals, zv, zd, sv, sd, products)
         base = _index(offsets, strides, canonical, mask, codes, n_codes)
         for p in range(P):
             data[np.uintp(base + p)] = vals[p]

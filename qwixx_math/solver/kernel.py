@@ -59,6 +59,7 @@ __all__ = [
     "canonical_items",
     "count_products",
     "derive_table",
+    "expected_max",
     "level_items",
     "solve_batch",
     "turn_values",
@@ -550,6 +551,38 @@ def _exchange(m2: FloatArray, one: FloatArray, a1x: FloatArray, exchange: IntArr
                                    dcell, number_at, length, n_sums)
 
 
+@jit(inline=True)
+def expected_max(zv: FloatArray, zd: IntArray, sv: FloatArray, sd: IntArray, nz: int,
+                 idx: int, b: float, products: IntArray) -> float:
+    """``E[max(b, Y_1, ..., Y_k)]`` in units of 6^-k: the ``nz`` faces that beat ``b`` are
+    ``zv[:nz]`` (their die's digit step ``zd``), ``idx`` the digits of every die's count
+    of faces at or below ``b`` (plus one), ``products`` :func:`count_products`'s.
+
+    The faces are sorted stably (few: about 6 on average): each goes to its rank, the
+    values below it plus the equal ones before it.  Of two faces exactly one counts the
+    other (no NaN beats b), so the ranks are a permutation, the order a stable insertion
+    sort gives, and the sum adds the same terms in the same order; branch-free, it is
+    faster than the insertion sort, whose shifts mispredict.  ``sv``, ``sd``: scratch."""
+    for t in range(nz):
+        y = zv[np.uintp(t)]
+        r = 0
+        for u in range(t):
+            r += zv[np.uintp(u)] <= y
+        for u in range(t + 1, nz):
+            r += zv[np.uintp(u)] < y
+        sv[np.uintp(r)] = y
+        sd[np.uintp(r)] = zd[np.uintp(t)]
+    # E[max] = sum over sorted values t of t * (G(t) - G(t-))
+    prod = products[np.uintp(idx)]
+    acc = b * prod
+    for t in range(nz):
+        idx += sd[np.uintp(t)]
+        new = products[np.uintp(idx)]
+        acc += sv[np.uintp(t)] * (new - prod)
+        prod = new
+    return float(acc)
+
+
 @jit()
 def _turn_values(
     penalties: int,
@@ -652,29 +685,7 @@ def _turn_values(
                         below += 1 - above
                     idx += below * step
                     step *= digit_base
-                # sort the faces that beat b (few: about 6 on average), stably: each
-                # goes to its rank, the values below it plus the equal ones before it.
-                # Of two faces exactly one counts the other (no NaN beats b), so the
-                # ranks are a permutation, the order a stable insertion sort gives, and
-                # the sum below adds the same terms in the same order; branch-free, it
-                # is faster than the insertion sort, whose shifts mispredict
-                for t in range(nz):
-                    y = zv[np.uintp(t)]
-                    r = 0
-                    for u in range(t):
-                        r += zv[np.uintp(u)] <= y
-                    for u in range(t + 1, nz):
-                        r += zv[np.uintp(u)] < y
-                    sv[np.uintp(r)] = y
-                    sd[np.uintp(r)] = zd[np.uintp(t)]
-                # E[max] = sum over sorted values t of t * (G(t) - G(t-))
-                prod = products[np.uintp(idx)]
-                acc = b * prod
-                for t in range(nz):
-                    idx += sd[np.uintp(t)]
-                    new = products[np.uintp(idx)]
-                    acc += sv[np.uintp(t)] * (new - prod)
-                    prod = new
+                acc = expected_max(zv, zd, sv, sd, nz, idx, b, products)
                 total += acc if w1 == w2 else 2.0 * acc
         vals[p] = total / (float(F * F) * faces)
         # the other players' rolls: mark the white sum S (s + 2, in (s+1 or 11-s) of
