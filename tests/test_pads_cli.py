@@ -143,6 +143,8 @@ def test_a_long_solve_is_announced_with_its_measured_cost(
     assert capsys.readouterr().err == ""
     announce_solve(double_a, Ruleset(players=1, action2_after_game_end=True), quiet=False)
     assert "not in the cache" in capsys.readouterr().err   # the R15 option's own table
+    announce_solve(double_a, Ruleset(players=1, da_same_turn=False), quiet=False)
+    assert "not in the cache" in capsys.readouterr().err   # DA4's other value: its own table
     # every solved variant pad has its figures; the bounds-only pads and Mixx have none
     for name in ("double-b", "double-b-alt", "connected-steps-4", "connected-chain", "longo",
                  "longo:5,13", "x-change", "bonus-a", "bonus-b"):

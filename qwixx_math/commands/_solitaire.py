@@ -81,7 +81,8 @@ def announce_solve(layout: SheetLayout, ruleset: Ruleset, quiet: bool, players: 
     if quiet or cost is None:
         return
     variant = lucky_variant(Variant(layout), ruleset).with_field_without_cross(
-        ruleset.xc_field_without_cross)  # the table solve() names (its XC4 and LG4-5)
+        ruleset.xc_field_without_cross).with_da_same_turn(
+        ruleset.da_same_turn)  # the table solve() names (its XC4, LG4-5 and DA4)
     try:
         check_table_model(variant, players)
     except ParseError:
