@@ -32,6 +32,7 @@ from bench_double_b import advice_latency, openings
 
 from qwixx_math.advice import Advisor
 from qwixx_math.layouts import BONUS_B
+from qwixx_math.model import Sheet
 from qwixx_math.ruleset import Ruleset
 from qwixx_math.solver import Variant, solve
 from qwixx_math.solver.bonus_b import BonusBLayout
@@ -42,7 +43,8 @@ def convert(path: Path, a2: bool) -> Path:
     """Write the cache file of pad B's table (R15 option ``a2``) from the saved array at
     ``path`` (memory-mapped, read only); its path."""
     data = np.load(path, mmap_mode="r")
-    size = BonusBLayout.of(BONUS_B).size
+    index = BonusBLayout.of(BONUS_B)
+    size = index.size
     if data.shape != (size,) or data.dtype != np.float64:
         raise SystemExit(f"{path}: {data.shape} values of {data.dtype}, the package's index "
                          f"holds ({size},) of float64")
@@ -50,7 +52,9 @@ def convert(path: Path, a2: bool) -> Path:
     target = cache_dir() / table_filename(variant, a2)
     target.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    write_table(target, variant, a2, data, float(data[0]), {"converted_from": str(path)})
+    empty, held = index.locate(Sheet.empty(BONUS_B))  # the start value the header keeps
+    write_table(target, variant, a2, data, float(data[empty]) + held,
+                {"converted_from": str(path)})
     print(f"wrote {target} ({target.stat().st_size:,} bytes) in "
           f"{time.perf_counter() - t0:.1f} s", flush=True)
     return target

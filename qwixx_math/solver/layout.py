@@ -57,9 +57,7 @@ from ..keys import (
     row_codes,
     uses_row_codes,
 )
-from ..layouts import SheetLayout
 from .bar import bar_geometry
-from .bonus_b_moves import frontier_index, symbol_cells
 from .double_a import DoubleALayout
 from .variant import Variant, row_points
 
@@ -222,7 +220,9 @@ class Layout:
         if variant.has_second_crosses:  # its own codes and tables (:mod:`.double_a`)
             size = DoubleALayout.of(variant.sheet).size
         if variant.sheet.symbols:  # Bonus B: its own index (:mod:`.bonus_b`)
-            size = _bonus_b_size(variant.sheet, masks, code_last, code_marks)
+            from .bonus_b import BonusBLayout  # (it builds on Layout: imported here)
+
+            size = BonusBLayout.of(variant.sheet).size
         return cls(
             variant=variant,
             players=players,
@@ -284,20 +284,3 @@ class Layout:
                 index += int(self.strides[mask, i]) * code
         return index, closed_points
 
-
-#: Bonus B's table sizes by pad (its index takes a second to build on pad B).
-_BONUS_B_SIZES: dict[SheetLayout, int] = {}
-
-
-def _bonus_b_size(sheet: SheetLayout, masks: tuple[int, ...], code_last: IntArray,
-                  code_marks: IntArray) -> int:
-    """The values of a Bonus B pad's tables (:func:`.bonus_b_moves.frontier_index`)."""
-    size = _BONUS_B_SIZES.get(sheet)
-    if size is None:
-        sym_row, sym_pos = symbol_cells(sheet, len(sheet.symbols))
-        length = len(sheet.numbers[0])
-        size = frontier_index(len(sheet.numbers), length, sheet.penalty_boxes, masks,
-                              code_last, code_marks, sym_row, sym_pos,
-                              length - sheet.lock_threshold)[3]
-        _BONUS_B_SIZES[sheet] = size
-    return size
