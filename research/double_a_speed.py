@@ -62,18 +62,19 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 
-def load_base(commit: str) -> types.ModuleType:
-    """``qwixx_math/solver/double_a.py`` as of ``commit``, as a module of the package (its
-    relative imports resolve), compiled from a copy under the temporary directory."""
-    source = subprocess.run(["git", "show", f"{commit}:qwixx_math/solver/double_a.py"],
+def load_base(commit: str, name: str = "double_a") -> types.ModuleType:
+    """``qwixx_math/solver/NAME.py`` (default Double A's) as of ``commit``, as a module of
+    the package (its relative imports resolve), compiled from a copy under the temporary
+    directory."""
+    source = subprocess.run(["git", "show", f"{commit}:qwixx_math/solver/{name}.py"],
                             check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.gettempdir()) / f"double_a_{commit[:12]}.py"
+    path = Path(tempfile.gettempdir()) / f"{name}_{commit[:12]}.py"
     path.write_text(source)
-    name = f"qwixx_math.solver.double_a_{commit[:12]}"
-    spec = importlib.util.spec_from_file_location(name, path)
+    module_name = f"qwixx_math.solver.{name}_{commit[:12]}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+    sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
 

@@ -37,8 +37,13 @@ for every bit.
 per circle/diamond bit pair the plans, per lane the look-ups (:func:`.chain.keep_action1`,
 ``keep_action2``), then the kernel's :func:`.kernel.turn_values` over every lane at once,
 its fourth-penalty term the terminal (the square's minimum when active, the star
-cancelling the penalties, ``step_points``).  A table value ``W`` excludes the closed rows'
-points and the octagon's 13 once paid (:meth:`BonusBLayout.locate` gives them).  Pad B's
+cancelling the penalties, ``step_points``).  In a table with a closed row, a bit pattern
+whose square is dead has ``C`` equal closed-count lanes (the count enters the score only
+through the square's minimum, and every plan keeps the square dead): its first count's
+lanes are solved and copied to the others, bit for bit the values a solve of each gives
+(research/NOTEBOOK.md, "Bonus B's solve: where the time goes").  A table value ``W``
+excludes the closed rows' points and the octagon's 13 once paid
+(:meth:`BonusBLayout.locate` gives them).  Pad B's
 whole solve measured 2,820 s CPU and 5.6 GB (docs/variants.md); the table model is not
 played (BB1 refuses it).
 
@@ -263,7 +268,10 @@ def solve_bonus_b_batch(data: FloatArray, offsets: IntArray, cstrides: IntArray,
                 if bits & 3 != cd:
                     continue
                 lane0 = lane * block
-                clear_lanes(one, m2, lane0, block, one_stride, n_sums)
+                # a dead square: the closed count enters nothing (BB8), the block's
+                # counts hold equal values, and the first one's are solved for all
+                width = block if bits >> SQUARE & 1 else boxes
+                clear_lanes(one, m2, lane0, width, one_stride, n_sums)
                 for t in range(n):
                     after_bits = plans[t, AFTER + 2 * m + 1] & (bits | 3)
                     total = succ_points[t, 0]
@@ -272,22 +280,33 @@ def solve_bonus_b_batch(data: FloatArray, offsets: IntArray, cstrides: IntArray,
                     idx = succ[t, 0]
                     if idx >= 0:
                         idx += pack(after_bits, succ[t, 1]) * succ[t, 2] * boxes + succ[t, 3]
-                        _keep(one, m2, data, plans, t, idx, total, 0.0, block, lane0,
+                        _keep(one, m2, data, plans, t, idx, total, 0.0, width, lane0,
                               one_stride, n_sums)
                         continue
                     total += succ_points[t, 1]
                     pen = 0.0 if succ[t, 4] and after_bits >> STAR & 1 else PENALTY
                     square_on = succ[t, 3] and after_bits >> SQUARE & 1
-                    for c in range(counts):
+                    for c in range(width // boxes):
                         least = succ_points[t, 2] if mask == 0 else min(
                             succ_points[t, 2], points[count0 + c])
                         end = total + least if square_on else total
                         _keep(one, m2, data, plans, t, -1, end, pen, boxes,
                               lane0 + c * boxes, one_stride, n_sums)
-        turn_values(lanes, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, boxes, 0,
-                    n_lanes * block, step_points, n_sums, 6, 8, no_fields, False, a1x)
-        for p in range(n_lanes * block):
-            data[base + p] = vals[p]
+        if mask == 0:
+            turn_values(lanes, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, boxes,
+                        0, n_lanes * block, step_points, n_sums, 6, 8, no_fields, False,
+                        a1x)
+            for p in range(n_lanes * block):
+                data[base + p] = vals[p]
+            continue
+        for lane in range(n_lanes):  # block by block: a dead square's first count only
+            bits = decided | unpack(lane, undecided)
+            lo = lane * block
+            hi = lo + (block if bits >> SQUARE & 1 else boxes)
+            turn_values(hi, 1, k, score, one, m2, vals, zv, zd, sv, sd, products, boxes,
+                        lo, hi, step_points, n_sums, 6, 8, no_fields, False, a1x)
+            for p in range(block):  # (the lanes below lo are -inf now: written already)
+                data[base + lo + p] = vals[lo + p if lo + p < hi else lo + p % boxes]
 
 
 @jit(inline=True)
