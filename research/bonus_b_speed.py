@@ -8,6 +8,7 @@ new, bit for bit, each in its own process (the old code from another checkout's
     python research/bonus_b_speed.py same FILE FILE
     PYTHONPATH=. python research/bonus_b_speed.py time [--base COMMIT] [--sample N]
         [--levels MASK:L,...] [--repeat R] [--a2]
+    PYTHONPATH=. python research/bonus_b_speed.py profile [--sample N] [--levels ...]
 
 ``partial``: pad B's solve in the solve's own order (:func:`.chain.solve_levels`: the
 tables with a closed row first, most marks first), stopped after the first level that
@@ -27,7 +28,16 @@ code: ``qwixx_math/solver/bonus_b.py`` as of that commit, loaded from git, the r
 package this tree's) and of this tree, in turn ``--repeat`` times, the fastest CPU time of
 each kept; the values they write compared bit for bit.  The table read holds seeded
 random numbers, every page touched (a level's CPU time does not need the real values, and
-a table of zeros would read one page from cache, hiding the misses of a real solve).
+a table of zeros would read one page from cache, hiding the misses of a real solve).  So
+its bit-equality holds only between codes that do not rely on equalities of the real
+table: the dead square's closed counts, solved once since 3bb0b49, differ on random
+numbers (its evidence is ``partial``'s digests and ``pads``).
+
+``profile``: where the time goes, by subtraction: this tree's batch, copied with switches
+(its source rewritten under the temporary directory), run on the same samples with the
+plan listing only, + ``_successors``, + the per-lane look-ups, + ``turn_values`` (all),
+and the listing + ``turn_values``; microseconds of CPU per configuration, the fastest of
+``--repeat`` (a table of zeros: the look-ups hit the cache).
 
 The machine may be shared: compare CPU seconds, and mind the printed load average.
 """
@@ -36,7 +46,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
+import re
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -121,36 +134,46 @@ def slots_of(lay: bonus_b.BonusBLayout, mask: int, open_rows: np.ndarray,
     return np.concatenate(out)
 
 
+def batch_args(lay: bonus_b.BonusBLayout, data: np.ndarray, mask: int, level: int,
+               sample: int, a2: bool, rng: np.random.Generator
+               ) -> tuple[tuple[Any, ...], int, int]:
+    """``solve_bonus_b_batch``'s arguments for ``sample`` consecutive configurations of
+    level ``level`` of table ``mask`` from a random start; their number; the level's."""
+    layout = lay.layout
+    variant = layout.variant
+    ended = np.array([m.bit_count() >= variant.closed_rows_to_end
+                      for m in range(1 << variant.rows)], dtype=np.bool_)
+    no_perms = np.arange(variant.rows, dtype=np.int64).reshape(1, -1)
+    skip = np.zeros((variant.rows, variant.open_codes), dtype=np.bool_)
+    open_rows = np.array(layout.open_rows(mask), dtype=np.int64)
+    items, starts, _ = level_items(layout.strides[mask], open_rows, no_perms,
+                                   layout.code_marks, skip)
+    batch = items[starts[level]:starts[level + 1]]
+    size = min(sample, len(batch))
+    first = int(rng.integers(0, len(batch) - size + 1))
+    chosen = np.ascontiguousarray(batch[first:first + size])
+    args = (data, lay.offsets, lay.cstrides, lay.cidx, layout.code_last,
+            layout.code_marks, layout.row_next_code, layout.number_at, layout.die_at,
+            layout.points, variant.open_codes, variant.row_length,
+            variant.lock_threshold, variant.penalty_boxes, lay.n_counts, a2, ended,
+            mask, open_rows, chosen, count_products(len(open_rows), 8), lay.sym_row,
+            lay.sym_pos)
+    return args, size, len(batch)
+
+
 def time_levels(base: str, sample: int, levels: str, repeat: int, a2: bool,
                 seed: int) -> bool:
     """Old against new per sampled level: CPU microseconds per configuration, bit-equal?"""
     old = load_base(base, "bonus_b")
     lay = bonus_b.BonusBLayout.of(BONUS_B)
-    layout = lay.layout
-    variant = layout.variant
     data = np.random.default_rng(seed).random(lay.size)  # (touched: real cache misses)
-    ended = np.array([m.bit_count() >= variant.closed_rows_to_end
-                      for m in range(1 << variant.rows)], dtype=np.bool_)
-    no_perms = np.arange(variant.rows, dtype=np.int64).reshape(1, -1)
-    skip = np.zeros((variant.rows, variant.open_codes), dtype=np.bool_)
     rng = np.random.default_rng(seed)
     ok = True
     sums = {"old": 0.0, "new": 0.0}
     for spec in levels.split(","):
         mask, level = (int(x) for x in spec.split(":"))
-        open_rows = np.array(layout.open_rows(mask), dtype=np.int64)
-        items, starts, _ = level_items(layout.strides[mask], open_rows, no_perms,
-                                       layout.code_marks, skip)
-        batch = items[starts[level]:starts[level + 1]]
-        size = min(sample, len(batch))
-        first = int(rng.integers(0, len(batch) - size + 1))
-        chosen = np.ascontiguousarray(batch[first:first + size])
-        args = (data, lay.offsets, lay.cstrides, lay.cidx, layout.code_last,
-                layout.code_marks, layout.row_next_code, layout.number_at, layout.die_at,
-                layout.points, variant.open_codes, variant.row_length,
-                variant.lock_threshold, variant.penalty_boxes, lay.n_counts, a2, ended,
-                mask, open_rows, chosen, count_products(len(open_rows), 8), lay.sym_row,
-                lay.sym_pos)
+        args, size, total = batch_args(lay, data, mask, level, sample, a2, rng)
+        open_rows, chosen = args[18], args[19]
         slots = slots_of(lay, mask, open_rows, chosen)
         truth = data[slots].copy()
         best = {"old": np.inf, "new": np.inf}
@@ -165,15 +188,78 @@ def time_levels(base: str, sample: int, levels: str, repeat: int, a2: bool,
                 data[slots] = truth
         same = got["old"].tobytes() == got["new"].tobytes()
         ok &= same
-        sums["old"] += best["old"] * len(batch) / size
-        sums["new"] += best["new"] * len(batch) / size
-        print(f"mask {mask} level {level:2d}: {size} of {len(batch)} configurations, "
+        sums["old"] += best["old"] * total / size
+        sums["new"] += best["new"] * total / size
+        print(f"mask {mask} level {level:2d}: {size} of {total} configurations, "
               f"old {best['old'] / size * 1e6:7.1f} us, new {best['new'] / size * 1e6:7.1f} "
               f"us CPU each ({best['old'] / best['new']:.2f}x), bit-equal: {same}",
               flush=True)
     print(f"the sampled levels whole: old {sums['old']:.1f} s, new {sums['new']:.1f} s CPU "
           f"({sums['old'] / sums['new']:.2f}x)")
     return ok
+
+
+PROFILE_HEAD = """
+from qwixx_math.jit import jit
+from qwixx_math.solver.bonus_b import *  # noqa: F403
+from qwixx_math.solver.bonus_b import (OCTAGON_REWARD, PENALTY, FloatArray, IntArray,
+    _base, _done, _keep, _successors)
+from qwixx_math.solver.bonus_b_moves import *  # noqa: F403
+from qwixx_math.solver.chain import batch_scratch, clear_lanes
+from qwixx_math.solver.kernel import turn_values
+import numpy as np
+import numpy.typing as npt
+
+"""
+
+
+def profiled_batch() -> Any:
+    """This tree's ``solve_bonus_b_batch`` with a first argument ``parts``: bit 0 runs
+    ``_successors``, bit 1 the look-ups (needs bit 0), bit 2 ``turn_values``."""
+    source = Path(bonus_b.__file__).read_text()
+    start = source.index("@jit()\ndef solve_bonus_b_batch(")
+    body = source[start:source.index("\n\n\n", start)]
+    lookups = "            for lane in range(n_lanes):\n                bits = decided | unpack("
+    assert lookups in body
+    body = (body.replace("def solve_bonus_b_batch(", "def solve_parts(parts: int, ")
+            .replace(lookups, "            if not parts & 2:\n                continue\n"
+                     + lookups, 1))
+    # (a call's continuation lines are inside its parentheses: any indent will do)
+    body = re.sub(r"^( *)_successors\(", r"\1if parts & 1:\n\1    _successors(", body,
+                  flags=re.M)
+    body = re.sub(r"^( *)turn_values\(", r"\1if parts & 4:\n\1    turn_values(", body,
+                  flags=re.M)
+    path = Path(tempfile.mkdtemp()) / "bonus_b_parts.py"
+    path.write_text(PROFILE_HEAD + body + "\n")
+    spec = importlib.util.spec_from_file_location("bonus_b_parts", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.solve_parts
+
+
+def profile(sample: int, levels: str, repeat: int, a2: bool, seed: int) -> None:
+    """Microseconds of CPU per configuration of each part (module docstring)."""
+    solve_parts = profiled_batch()
+    lay = bonus_b.BonusBLayout.of(BONUS_B)
+    data = np.zeros(lay.size)
+    rng = np.random.default_rng(seed)
+    print("table level: plans, + successors, + look-ups, all, plans + turn_values "
+          "(us CPU per configuration)")
+    for spec in levels.split(","):
+        mask, level = (int(x) for x in spec.split(":"))
+        args, size, total = batch_args(lay, data, mask, level, sample, a2, rng)
+        res = {}
+        solve_parts(7, *args, 0, size)  # compiled, and the pages read mapped
+        for parts in (0, 1, 3, 7, 4):
+            best = np.inf
+            for _ in range(repeat):
+                t0 = time.process_time()
+                solve_parts(parts, *args, 0, size)
+                best = min(best, time.process_time() - t0)
+            res[parts] = best / size * 1e6
+        print(f"mask {mask} level {level:2d} ({size} of {total}): {res[0]:.1f}, {res[1]:.1f}, "
+              f"{res[3]:.1f}, {res[7]:.1f}, {res[4]:.1f}", flush=True)
 
 
 def digest(data: np.ndarray) -> str:
@@ -201,6 +287,12 @@ def main() -> int:
     t.add_argument("--repeat", type=int, default=2)
     t.add_argument("--a2", action="store_true")
     t.add_argument("--seed", type=int, default=1)
+    f = sub.add_parser("profile")
+    f.add_argument("--sample", type=int, default=1500)
+    f.add_argument("--levels", default="0:35,0:25,0:15,0:8,1:20,1:12,1:6")
+    f.add_argument("--repeat", type=int, default=2)
+    f.add_argument("--a2", action="store_true")
+    f.add_argument("--seed", type=int, default=1)
     s = sub.add_parser("same")
     s.add_argument("files", nargs=2, type=Path)
     ns = parser.parse_args()
@@ -214,6 +306,8 @@ def main() -> int:
     elif ns.cmd == "time":
         if not time_levels(ns.base, ns.sample, ns.levels, ns.repeat, ns.a2, ns.seed):
             return 1
+    elif ns.cmd == "profile":
+        profile(ns.sample, ns.levels, ns.repeat, ns.a2, ns.seed)
     elif ns.cmd == "pads":
         from research.tests.test_bonus_b_bound import named_pad
         for name in ("two", "two6", "one-close", "three"):
