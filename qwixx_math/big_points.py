@@ -123,7 +123,7 @@ class BonusMark(Mark):
 def parse_bonus_mark(text: str) -> BonusMark | None:
     """The bonus cross written ``ry5`` / ``gb12``, or None when ``text`` does not start with
     a bonus row's name (then it is no bonus cross)."""
-    head = text[:2].lower()
+    head = text[:2]
     if head not in BONUS_ROW_NAMES or not text[2:].isdigit() or not text[2:].isascii() \
             or len(text) > 4:
         return None

@@ -10,7 +10,7 @@ import math
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import sheets
 
@@ -140,6 +140,8 @@ def test_spaces_around_the_separators_read_as_the_canonical_sheet(
 
 @settings(max_examples=400, deadline=None)
 @given(text=st.text(alphabet="rygbpwl:,/-|0123456789 \t\nRGP\u00a0\u0663", max_size=20))
+@example(text="Gb2")  # Big Points' bonus marks were read case-blind (found by this test)
+@example(text="RY5")
 def test_accepted_notation_keeps_the_rule(text: str) -> None:
     """Whatever the sheet, roll and mark readers accept is lower case, ASCII, and spaced
     by the ASCII space only."""
