@@ -10,9 +10,9 @@ from ..errors import ParseError
 from ..layouts import SheetLayout
 from ..ruleset import LuckyCandidates, LuckyMode, Ruleset
 from ..solver import Variant
+from ..solver.api import solved_variant
 from ..solver.cache import cache_dir, table_filename
 from ..solver.engine import check_table_model
-from ..solver.lucky import lucky_variant
 
 __all__ = ["add_lucky_options", "add_solver_options", "announce_solve", "solitaire_ruleset",
            "solve_cost", "table_solve_cost"]
@@ -80,9 +80,7 @@ def announce_solve(layout: SheetLayout, ruleset: Ruleset, quiet: bool, players: 
     cost = solve_cost(layout) if players == 1 else table_solve_cost(layout, players)
     if quiet or cost is None:
         return
-    variant = lucky_variant(Variant(layout), ruleset).with_field_without_cross(
-        ruleset.xc_field_without_cross).with_da_same_turn(
-        ruleset.da_same_turn)  # the table solve() names (its XC4, LG4-5 and DA4)
+    variant = solved_variant(Variant(layout), ruleset)  # the table solve() names
     try:
         check_table_model(variant, players)
     except ParseError:

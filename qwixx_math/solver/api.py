@@ -29,7 +29,17 @@ from .table import SolverTable
 from .variant import Variant, variant_or_layout
 from .warmup import solving_label, warm_up
 
-__all__ = ["solve"]
+__all__ = ["solve", "solved_variant"]
+
+
+def solved_variant(variant: Variant, ruleset: Ruleset) -> Variant:
+    """The game :func:`solve` solves for ``variant`` under ``ruleset``, whose table file it
+    names: ``variant`` with the Options of ``ruleset`` that change the game solved (an
+    X-Change field spent alone, XC4; Double A's second cross in the same turn, DA4;
+    Longo's lucky Options, LG4, LG5)."""
+    variant = variant.with_field_without_cross(ruleset.xc_field_without_cross)
+    variant = variant.with_da_same_turn(ruleset.da_same_turn)
+    return lucky_variant(variant, ruleset)
 
 
 def solve(
@@ -77,12 +87,7 @@ def solve(
         raise ParseError(f"cache must be True, False or a directory, not {cache!r}")
     if progress is not None and not isinstance(progress, bool):
         raise ParseError(f"progress must be True, False or None, not {progress!r}")
-    # the Option of an X-Change field spent alone (XC4) is part of the game solved
-    variant = variant.with_field_without_cross(ruleset.xc_field_without_cross)
-    # and so is Double A's Option of a second cross in the same turn (DA4)
-    variant = variant.with_da_same_turn(ruleset.da_same_turn)
-    # and so are Longo's lucky Options (LG4, LG5)
-    variant = lucky_variant(variant, ruleset)
+    variant = solved_variant(variant, ruleset)
     check_table_model(variant, players)
     check_bonus_b_ruleset(variant, ruleset)
     start = time.perf_counter()
