@@ -45,9 +45,11 @@ from qwixx_math import (
     parse_sheet,
 )
 from qwixx_math.dice import Distribution
-from qwixx_math.errors import QwixxError
+from qwixx_math.errors import ParseError, QwixxError
 from qwixx_math.keys import RowState
 from qwixx_math.ruleset import DieRemoval, EndCheck
+from qwixx_math.solver import Variant
+from qwixx_math.solver.api import solved_variant
 
 MODULES = (qwixx_math, qwixx_math.dice, qwixx_math.advice, qwixx_math.record,
            qwixx_math.keys, qwixx_math.notation, qwixx_math.svg)
@@ -217,3 +219,18 @@ def test_only_documented_errors_escape(group: int, data: st.DataObject) -> None:
     points = ENTRY_POINTS[group::8]
     name, func = data.draw(st.sampled_from(points), label="entry point")
     _call(data, name, func)
+
+
+@settings(max_examples=50, deadline=None)
+@given(variant=st.one_of(st.none(), st.integers(), st.text(max_size=5), st.just(Variant())),
+       ruleset=st.one_of(st.none(), st.integers(), st.text(max_size=5),
+                         st.just(Ruleset(players=1))))
+def test_solved_variant_refuses_what_is_not_a_variant_and_a_ruleset(
+        variant: object, ruleset: object) -> None:
+    """solved_variant (the game solve() names its table by) takes a Variant and a Ruleset;
+    anything else is a ParseError, never an AttributeError."""
+    if isinstance(variant, Variant) and isinstance(ruleset, Ruleset):
+        assert solved_variant(variant, ruleset) == Variant()
+        return
+    with pytest.raises(ParseError):
+        solved_variant(variant, ruleset)  # type: ignore[arg-type]

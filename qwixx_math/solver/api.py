@@ -36,7 +36,11 @@ def solved_variant(variant: Variant, ruleset: Ruleset) -> Variant:
     """The game :func:`solve` solves for ``variant`` under ``ruleset``, whose table file it
     names: ``variant`` with the Options of ``ruleset`` that change the game solved (an
     X-Change field spent alone, XC4; Double A's second cross in the same turn, DA4;
-    Longo's lucky Options, LG4, LG5)."""
+    Longo's lucky Options, LG4, LG5).  Anything else than a Variant and a Ruleset:
+    :class:`~qwixx_math.errors.ParseError`."""
+    if not isinstance(variant, Variant) or not isinstance(ruleset, Ruleset):
+        raise ParseError(f"solved_variant() needs a Variant and a Ruleset, not "
+                         f"{type(variant).__name__} and {type(ruleset).__name__}")
     variant = variant.with_field_without_cross(ruleset.xc_field_without_cross)
     variant = variant.with_da_same_turn(ruleset.da_same_turn)
     return lucky_variant(variant, ruleset)
